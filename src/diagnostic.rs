@@ -1,0 +1,93 @@
+//! The diagnostic model shared by rules and reporters.
+
+use serde::Serialize;
+use std::fmt;
+
+/// A 1-based line and 1-based column counted in Unicode scalar values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Default)]
+pub struct Position {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in chars.
+    pub column: usize,
+}
+
+/// A half-open region of a source file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Default)]
+pub struct Span {
+    /// First character.
+    pub start: Position,
+    /// Position just after the last character.
+    pub end: Position,
+}
+
+impl Span {
+    /// A span covering the first character of line 1.
+    pub fn file_start() -> Self {
+        Span {
+            start: Position { line: 1, column: 1 },
+            end: Position { line: 1, column: 1 },
+        }
+    }
+
+    /// Whether `line` lies within the span.
+    pub fn contains_line(&self, line: usize) -> bool {
+        self.start.line <= line && line <= self.end.line
+    }
+}
+
+/// How serious a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Reported, does not fail the run.
+    Warning,
+    /// Fails the run (exit code 1).
+    Error,
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        })
+    }
+}
+
+/// A secondary location attached to a diagnostic (always in the same file).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct Label {
+    /// What this location contributes.
+    pub message: String,
+    /// Where it is.
+    pub span: Span,
+}
+
+/// One finding.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    /// Stable rule code, e.g. `IDEM001`.
+    pub code: &'static str,
+    /// Stable rule name, e.g. `adhoc-key-concat`.
+    pub name: &'static str,
+    /// Level after configuration.
+    pub severity: Severity,
+    /// One-sentence description of this finding.
+    pub message: String,
+    /// Display path of the file.
+    pub path: String,
+    /// Primary span.
+    pub span: Span,
+    /// Secondary labels in the same file.
+    pub labels: Vec<Label>,
+    /// How to fix it.
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    /// The total order used for output: path, line, column, code, then message.
+    pub fn sort_key(&self) -> (&str, Position, &str, &str) {
+        (&self.path, self.span.start, self.code, &self.message)
+    }
+}

@@ -1,0 +1,22 @@
+//! idem-lint: finds idempotency-key bugs in Rust services.
+//!
+//! The pipeline is discover → read → parse → analyse → rules → filter →
+//! sort → render; see `ARCHITECTURE.md` for the map.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod analysis;
+pub mod cli;
+pub mod diagnostic;
+pub mod discover;
+pub mod lint;
+pub mod report;
+pub mod rules;
+pub mod source;
+
+pub use diagnostic::{Diagnostic, Label, Position, Severity, Span};
+pub use lint::{lint_paths, LintOptions, LintResult};
+
+/// The tool's version, as reported in JSON and SARIF.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

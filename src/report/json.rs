@@ -1,0 +1,48 @@
+//! The stable, versioned JSON format (see the CLI contract).
+
+use serde::Serialize;
+
+use crate::diagnostic::Diagnostic;
+use crate::lint::LintResult;
+
+#[derive(Serialize)]
+struct Output<'a> {
+    version: u32,
+    tool: Tool,
+    diagnostics: &'a [Diagnostic],
+    summary: Summary,
+}
+
+#[derive(Serialize)]
+struct Tool {
+    name: &'static str,
+    version: &'static str,
+}
+
+#[derive(Serialize)]
+struct Summary {
+    files_analyzed: usize,
+    files_with_errors: usize,
+    diagnostics: usize,
+}
+
+/// Renders the JSON document, followed by a newline.
+pub fn render(result: &LintResult) -> String {
+    let output = Output {
+        version: 1,
+        tool: Tool {
+            name: "idem-lint",
+            version: crate::VERSION,
+        },
+        diagnostics: &result.diagnostics,
+        summary: Summary {
+            files_analyzed: result.files_analyzed,
+            files_with_errors: result.files_with_errors(),
+            diagnostics: result.diagnostics.len(),
+        },
+    };
+    let mut text =
+        serde_json::to_string_pretty(&output).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    text.push('\n');
+    text
+}

@@ -1,0 +1,78 @@
+//! Output formats. Only this module knows how findings are shown.
+
+pub mod human;
+pub mod json;
+pub mod short;
+
+use crate::diagnostic::Severity;
+use crate::lint::LintResult;
+
+/// An output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// miette graphical reports.
+    Human,
+    /// Versioned JSON.
+    Json,
+    /// `path:line:col: CODE message`.
+    Short,
+}
+
+/// Rendering options.
+#[derive(Debug, Clone, Copy)]
+pub struct RenderOptions {
+    /// Use ANSI colours.
+    pub color: bool,
+    /// Terminal width for wrapping.
+    pub width: usize,
+    /// Only the findings, no summary line.
+    pub quiet: bool,
+    /// Print counts per rule.
+    pub statistics: bool,
+}
+
+/// Renders a result in `format`.
+pub fn render(result: &LintResult, format: Format, options: &RenderOptions) -> String {
+    let mut out = match format {
+        Format::Human => human::render(result, options),
+        Format::Json => json::render(result),
+        Format::Short => short::render(result, options),
+    };
+    if options.statistics && format != Format::Json {
+        out.push_str(&statistics(result));
+    }
+    out
+}
+
+/// `N errors, M warnings in K files`.
+pub fn summary_line(result: &LintResult) -> String {
+    let errors = result
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
+    let warnings = result.diagnostics.len() - errors;
+    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    format!(
+        "{}, {} in {}",
+        plural(errors, "error"),
+        plural(warnings, "warning"),
+        plural(result.files_analyzed, "file")
+    )
+}
+
+/// Counts per rule, most frequent first.
+pub fn statistics(result: &LintResult) -> String {
+    let mut counts: Vec<(&str, &str, usize)> = Vec::new();
+    for d in &result.diagnostics {
+        match counts.iter_mut().find(|(code, _, _)| *code == d.code) {
+            Some(entry) => entry.2 += 1,
+            None => counts.push((d.code, d.name, 1)),
+        }
+    }
+    counts.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(b.0)));
+    counts
+        .iter()
+        .map(|(code, name, n)| format!("{n:>5}  {code}  {name}\n"))
+        .collect()
+}

@@ -1,0 +1,51 @@
+//! IDEM001: a storage key built by ad-hoc concatenation of a client key
+//! (the docs are rules/adhoc-key-concat.md).
+
+use super::{suggestion_text, Rule, Sink};
+use crate::analysis::value::KeySource;
+use crate::analysis::vocab::Component;
+use crate::analysis::UnitFacts;
+use crate::diagnostic::Severity;
+
+/// The rule.
+pub const RULE: Rule = Rule {
+    code: "IDEM001",
+    name: "adhoc-key-concat",
+    level: Severity::Error,
+    summary: "idempotency key built by ad-hoc string concatenation",
+    docs: include_str!("../../rules/adhoc-key-concat.md"),
+};
+
+/// Reports every concatenation that builds a key in key position from a client key.
+pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
+    for event in &facts.key_events {
+        let value = &event.value;
+        let Some((key, source)) = &value.client_key else {
+            continue;
+        };
+        if *source == KeySource::RequestId && !event.strong {
+            continue;
+        }
+        let Some(concat) = value.concat else {
+            continue;
+        };
+        let mut labels = vec![("client key comes from here".to_string(), key.site)];
+        if event.site != concat {
+            labels.push(("used as a storage key here".to_string(), event.site));
+        }
+        let help = format!(
+            "build the key with idem_scope::scoped({}, {}, {}, {})?.storage_key(): it rejects separators inside components instead of letting two tuples collide",
+            suggestion_text(value.component(Component::Tenant), "&tenant"),
+            suggestion_text(value.component(Component::Principal), "&principal"),
+            suggestion_text(value.component(Component::Route), "\"route\""),
+            suggestion_text(Some(key), "&key"),
+        );
+        sink.push(
+            &RULE,
+            concat,
+            "idempotency key built by ad-hoc concatenation of the client key: components can collide across the separator".to_string(),
+            labels,
+            Some(help),
+        );
+    }
+}

@@ -1,0 +1,136 @@
+//! The rule registry. Each rule lives in its own file with its
+//! documentation in `rules/<name>.md`; this module lists them and runs them.
+
+pub mod adhoc_key_concat;
+pub mod missing_scope_component;
+pub mod parse_error;
+
+use crate::analysis::value::{Origin, Site};
+use crate::analysis::UnitFacts;
+use crate::diagnostic::{Diagnostic, Label, Severity};
+
+/// A rule's identity and documentation.
+#[derive(Debug)]
+pub struct Rule {
+    /// Stable code, e.g. `IDEM001`.
+    pub code: &'static str,
+    /// Stable name, e.g. `adhoc-key-concat`.
+    pub name: &'static str,
+    /// Default level.
+    pub level: Severity,
+    /// One-line summary.
+    pub summary: &'static str,
+    /// The Markdown documentation (`rules/<name>.md`).
+    pub docs: &'static str,
+}
+
+impl Rule {
+    /// The documentation without its title line.
+    pub fn body(&self) -> &'static str {
+        self.docs
+            .split_once('\n')
+            .map_or("", |(_, rest)| rest.trim_start())
+    }
+
+    /// The text of one `## Section` of the documentation.
+    pub fn section(&self, title: &str) -> Option<&'static str> {
+        let marker = format!("## {title}\n");
+        let start = self.docs.find(&marker)? + marker.len();
+        let rest = &self.docs[start..];
+        let end = rest.find("\n## ").map_or(rest.len(), |i| i + 1);
+        Some(rest[..end].trim())
+    }
+}
+
+/// Every rule, in code order.
+pub const ALL: &[&Rule] = &[
+    &parse_error::RULE,
+    &adhoc_key_concat::RULE,
+    &missing_scope_component::RULE,
+];
+
+/// Finds a rule by code (`IDEM001`) or name (`adhoc-key-concat`), case-insensitively.
+pub fn find(code_or_name: &str) -> Option<&'static Rule> {
+    ALL.iter().copied().find(|r| {
+        r.code.eq_ignore_ascii_case(code_or_name) || r.name.eq_ignore_ascii_case(code_or_name)
+    })
+}
+
+/// Where a rule's findings go: knows file names, builds diagnostics.
+pub struct Sink<'a> {
+    /// Display paths of the unit's files.
+    pub paths: &'a [String],
+    /// Findings so far.
+    pub out: Vec<Diagnostic>,
+}
+
+impl Sink<'_> {
+    /// Adds a finding at `site`; labels outside its file are dropped.
+    pub fn push(
+        &mut self,
+        rule: &Rule,
+        site: Site,
+        message: String,
+        labels: Vec<(String, Site)>,
+        help: Option<String>,
+    ) {
+        let path = self
+            .paths
+            .get(site.file as usize)
+            .cloned()
+            .unwrap_or_default();
+        let labels = labels
+            .into_iter()
+            .filter(|(_, s)| s.file == site.file && s.span != site.span)
+            .map(|(message, s)| Label {
+                message,
+                span: s.span,
+            })
+            .collect();
+        let diagnostic = Diagnostic {
+            code: rule.code,
+            name: rule.name,
+            severity: rule.level,
+            message,
+            path,
+            span: site.span,
+            labels,
+            help,
+        };
+        if !self.out.iter().any(|d| {
+            d.code == diagnostic.code && d.path == diagnostic.path && d.span == diagnostic.span
+        }) {
+            self.out.push(diagnostic);
+        }
+    }
+}
+
+/// Runs every analysis rule over one unit's facts.
+pub fn run_all(facts: &UnitFacts, sink: &mut Sink<'_>) {
+    adhoc_key_concat::check(facts, sink);
+    missing_scope_component::check(facts, sink);
+}
+
+/// Text for a component in the suggested `scoped(..)` call.
+pub fn suggestion_text(origin: Option<&Origin>, fallback: &str) -> String {
+    match origin {
+        Some(o) if !o.text.is_empty() && o.text.len() <= 60 => {
+            let text = o.text.trim_start_matches('&');
+            if text.starts_with('"') {
+                text.to_string()
+            } else {
+                format!("&{text}")
+            }
+        }
+        _ => fallback.to_string(),
+    }
+}
+
+/// English list: `a`, `a and b`, `a, b and c`.
+pub fn english_list(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [init @ .., last] => format!("{} and {}", init.join(", "), last),
+    }
+}

@@ -1,0 +1,143 @@
+//! The fixture harness: every `fixtures/<folder>` is linted and the exact
+//! set of (file, line, code) findings must equal the `//~ CODE` markers.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use idem_lint::{lint_paths, Diagnostic, LintOptions};
+
+/// Expected findings: `(path, line, code)` from `//~ IDEM001 IDEM002` markers
+/// (or `--~ IDEM008` in SQL).
+fn markers(folder: &Path) -> BTreeSet<(String, usize, String)> {
+    let mut out = BTreeSet::new();
+    for entry in walk(folder) {
+        let Ok(text) = std::fs::read_to_string(&entry) else {
+            continue;
+        };
+        let display = entry.to_string_lossy().replace('\\', "/");
+        for (i, line) in text.lines().enumerate() {
+            let marker = line.find("//~").or_else(|| line.find("--~"));
+            if let Some(pos) = marker {
+                for code in line[pos + 3..].split_whitespace() {
+                    if code.starts_with("IDEM") {
+                        out.insert((display.clone(), i + 1, code.to_string()));
+                    } else {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs" || x == "sql") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// Pairs findings with markers: a finding matches a marker of the same file
+/// and code whose line lies within its primary span (start line first).
+fn compare(
+    expected: &BTreeSet<(String, usize, String)>,
+    found: &[Diagnostic],
+) -> (Vec<String>, Vec<String>) {
+    let mut unmatched: Vec<&(String, usize, String)> = expected.iter().collect();
+    let mut extra = Vec::new();
+    let mut order: Vec<&Diagnostic> = found.iter().collect();
+    // Single-line spans first so multi-line ones cannot steal their markers.
+    order.sort_by_key(|d| d.span.end.line - d.span.start.line);
+    for d in order {
+        let pick = unmatched
+            .iter()
+            .position(|(p, l, c)| *p == d.path && c == d.code && *l == d.span.start.line)
+            .or_else(|| {
+                unmatched
+                    .iter()
+                    .position(|(p, l, c)| *p == d.path && c == d.code && d.span.contains_line(*l))
+            });
+        match pick {
+            Some(i) => {
+                unmatched.remove(i);
+            }
+            None => extra.push(format!(
+                "{}:{}:{}: {} {}",
+                d.path, d.span.start.line, d.span.start.column, d.code, d.message
+            )),
+        }
+    }
+    let missing = unmatched
+        .into_iter()
+        .map(|(p, l, c)| format!("{p}:{l}: {c}"))
+        .collect();
+    (missing, extra)
+}
+
+fn check_folder(name: &str) {
+    let folder = PathBuf::from("fixtures").join(name);
+    let result = lint_paths(std::slice::from_ref(&folder), &LintOptions::default()).expect("lint runs");
+    assert!(result.fatal.is_empty(), "fatal: {:?}", result.fatal);
+    let expected = markers(&folder);
+    let (missing, extra) = compare(&expected, &result.diagnostics);
+    assert!(
+        missing.is_empty() && extra.is_empty(),
+        "fixtures/{name}: {} expected finding(s) missing, {} unexpected\n\nMISSING (marker without finding):\n  {}\n\nUNEXPECTED (finding without marker):\n  {}\n",
+        missing.len(),
+        extra.len(),
+        missing.join("\n  "),
+        extra.join("\n  ")
+    );
+}
+
+#[test]
+fn adhoc_key_concat() {
+    check_folder("adhoc-key-concat");
+}
+
+#[test]
+fn missing_scope_component() {
+    check_folder("missing-scope-component");
+}
+
+#[test]
+fn demo() {
+    check_folder("demo");
+}
+
+/// The harness itself must be able to fail: a marker on a silent line and
+/// a finding without a marker are both reported.
+#[test]
+fn harness_detects_missing_and_extra() {
+    let expected: BTreeSet<_> = [("a.rs".to_string(), 3, "IDEM001".to_string())].into();
+    let found = vec![Diagnostic {
+        code: "IDEM002",
+        name: "missing-scope-component",
+        severity: idem_lint::Severity::Error,
+        message: "m".into(),
+        path: "a.rs".into(),
+        span: idem_lint::Span {
+            start: idem_lint::Position { line: 3, column: 1 },
+            end: idem_lint::Position { line: 3, column: 5 },
+        },
+        labels: vec![],
+        help: None,
+    }];
+    let (missing, extra) = compare(&expected, &found);
+    assert_eq!(missing, vec!["a.rs:3: IDEM001"]);
+    assert_eq!(extra.len(), 1);
+}

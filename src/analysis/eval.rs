@@ -180,11 +180,27 @@ fn is_self(expr: &Expr) -> bool {
     }
 }
 
-/// Whether a type mentions a client-key type (`TypedHeader<IdempotencyKey>`).
+/// Whether a type is a request extractor of a client key
+/// (`TypedHeader<IdempotencyKey>`, `Header<XIdempotencyKey>`, `IdempotencyKeyHeader`).
+/// A plain `&IdempotencyKey` parameter is a value handed in by a caller, not
+/// a read of the request: callers decide what it is.
 fn type_mentions_client_key(ty: &syn::Type, vocab: &Vocabulary) -> bool {
     let text = quote::ToTokens::to_token_stream(ty).to_string();
-    text.split(|c: char| !c.is_alphanumeric() && c != '_')
-        .any(|word| word.ends_with("Key") && vocab.is_client_key_name(word))
+    let words: Vec<&str> = text
+        .split(|c: char| !c.is_alphanumeric() && c != '_')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let key_type = words
+        .iter()
+        .any(|word| word.ends_with("Key") && vocab.is_client_key_name(word));
+    let extractor = words.iter().any(|w| {
+        matches!(*w, "TypedHeader" | "Header" | "Extension" | "Headers" | "ReqData")
+            || (w.ends_with("Header") && vocab.is_client_key_name(w.trim_end_matches("Header")))
+    });
+    key_type && extractor
+        || words
+            .iter()
+            .any(|w| w.ends_with("KeyHeader") && vocab.is_client_key_name(w.trim_end_matches("Header")))
 }
 
 const HEADER_SETTERS: &[&str] = &[
@@ -467,6 +483,12 @@ impl<'a> Evaluator<'a> {
                     self.enrich_by_name(&mut value, hint, &pi.ident);
                 }
                 self.enrich_by_name(&mut value, &name, &pi.ident);
+                if let Some((origin, _)) = value.client_key.as_mut() {
+                    // Help texts name the variable the user holds the key in.
+                    if origin.site.file == self.file && value.construct.is_none() {
+                        origin.text = name.clone();
+                    }
+                }
                 if let Some((_, sub)) = &pi.subpat {
                     self.bind_pat(sub, value.clone(), None);
                 }
@@ -989,18 +1011,8 @@ impl<'a> Evaluator<'a> {
             };
         }
         // Crate-local functions: apply their summaries.
-        let self_ty = match func.path.segments.len() {
-            n if n >= 2 => {
-                let ty = func.path.segments[n - 2].ident.to_string();
-                if ty == "Self" {
-                    self.self_ty.clone()
-                } else {
-                    Some(ty)
-                }
-            }
-            _ => None,
-        };
-        let ids = self.index.resolve(&name, None, self_ty.as_deref());
+        let segments: Vec<String> = func.path.segments.iter().map(|s| s.ident.to_string()).collect();
+        let ids = self.index.resolve_path(&segments, self.self_ty.as_deref());
         if !ids.is_empty() {
             // `Type::method(receiver, args..)`: the first argument is `self`.
             let skip = usize::from(self.index.fns[ids[0]].has_receiver());
@@ -1008,9 +1020,22 @@ impl<'a> Evaluator<'a> {
             let exprs = arg_exprs.get(skip..).unwrap_or_default();
             return self.apply(&ids, args, exprs, expr);
         }
-        if args.len() == 1 {
+        if name == "Err" {
+            // Error values never become keys; what they mention does not matter.
+            return Value::empty();
+        }
+        if args.len() == 1 && is_wrapper_call(&name, &segments) {
             // `Some(x)`, `Box::new(x)`, `String::from(x)`: the value itself.
             return args.into_iter().next().unwrap_or_default();
+        }
+        if !segments.iter().any(|s| s.chars().next().is_some_and(|c| c.is_uppercase())) || args.len() == 1 {
+            // An unknown function: its result depends on its inputs, but is
+            // not the key they were building.
+            let mut v = Value::derived(args.iter());
+            v.construct = None;
+            v.concat = None;
+            v.concat_params.clear();
+            return v;
         }
         let mut v = Value::derived(args.iter());
         let key_type = func.path.segments.iter().rev().nth(1).is_some_and(|s| {
@@ -1110,6 +1135,12 @@ impl<'a> Evaluator<'a> {
             }
             let (ret, _) = substitute(&summary.ret, args, call_site, &arg_sites, call_site);
             result = result.union(&ret);
+        }
+        // The key enters this function at the call: labels and help point here.
+        if let Some((origin, _)) = result.client_key.as_mut() {
+            if origin.site.file != call_site.file || !args.iter().any(|a| a.client_key.is_some()) {
+                *origin = self.origin(call);
+            }
         }
         result
     }
@@ -1266,7 +1297,9 @@ impl<'a> Evaluator<'a> {
         let builtin =
             TRANSPARENT_METHODS.contains(&method.as_str()) || self.vocab.is_store_method(&method);
         if is_self(&m.receiver) || !builtin {
-            let ids = self.index.resolve(&method, Some(true), None);
+            let ids = self
+                .index
+                .resolve_method(&method, is_self(&m.receiver), self.self_ty.as_deref());
             if !ids.is_empty() {
                 return self.apply(&ids, &args, &arg_exprs, expr);
             }
@@ -1280,7 +1313,11 @@ impl<'a> Evaluator<'a> {
         }
         let mut value = recv;
         value.elems = None;
-        value.construct = value.construct.filter(|_| args.is_empty());
+        // An unknown method keeps where the text came from, not the key shape.
+        value.construct = None;
+        value.concat = None;
+        value.concat_params.clear();
+        value.sql = None;
         if self.vocab.is_client_key_name(&method) && !method.starts_with("set") {
             value
                 .client_key
@@ -1655,6 +1692,20 @@ fn sql_tables(lower: &str) -> Vec<String> {
         }
     }
     tables
+}
+
+/// Calls that wrap their argument without changing what it is.
+fn is_wrapper_call(name: &str, segments: &[String]) -> bool {
+    if segments.len() == 1 && name.chars().next().is_some_and(|c| c.is_uppercase()) {
+        // `Some(x)`, `Ok(x)`, `Json(x)`, `CacheKey(x)`.
+        return true;
+    }
+    matches!(
+        name,
+        "new" | "from" | "from_str" | "from_static" | "from_string" | "from_bytes" | "try_from"
+            | "into" | "borrow" | "parse_str" | "to_string" | "to_owned" | "encode" | "encode_upper"
+            | "encode_to_string" | "escape" | "identity" | "Owned" | "Borrowed" | "copy_from_slice"
+    )
 }
 
 fn strip_ref(expr: &Expr) -> &Expr {

@@ -74,33 +74,61 @@ impl<'a> CrateIndex<'a> {
         index
     }
 
-    /// Functions named `name`; `with_receiver` selects methods or free functions,
-    /// `self_ty` prefers an `impl` of that type.
-    pub fn resolve(
-        &self,
-        name: &str,
-        with_receiver: Option<bool>,
-        self_ty: Option<&str>,
-    ) -> Vec<usize> {
+    /// Resolves a path call `f(..)`, `module::f(..)`, `Type::f(..)` or
+    /// `Self::f(..)`. A call through a type only reaches that type's `impl`;
+    /// a plain path only reaches free functions. Unknown types resolve to
+    /// nothing rather than to every function of that name.
+    pub fn resolve_path(&self, segments: &[String], current_self: Option<&str>) -> Vec<usize> {
+        let Some(name) = segments.last() else {
+            return Vec::new();
+        };
         let Some(ids) = self.fns_by_name.get(name) else {
             return Vec::new();
         };
-        let mut found: Vec<usize> = ids
-            .iter()
+        let owner = segments
+            .len()
+            .checked_sub(2)
+            .map(|i| segments[i].as_str())
+            .filter(|s| s.chars().next().is_some_and(|c| c.is_uppercase()));
+        let owner = match owner {
+            Some("Self") => current_self,
+            other => other,
+        };
+        ids.iter()
             .copied()
-            .filter(|&id| with_receiver.is_none_or(|r| self.fns[id].has_receiver() == r))
-            .collect();
-        if let Some(ty) = self_ty {
-            let typed: Vec<usize> = found
+            .filter(|&id| match owner {
+                Some(ty) => self.fns[id].self_ty.as_deref() == Some(ty),
+                None => self.fns[id].self_ty.is_none(),
+            })
+            .collect()
+    }
+
+    /// Resolves a method call `recv.f(..)`. On `self` the current `impl`
+    /// wins; elsewhere a name shared by several types is ambiguous and
+    /// resolves to nothing (without types we cannot tell which one runs).
+    pub fn resolve_method(&self, name: &str, on_self: bool, current_self: Option<&str>) -> Vec<usize> {
+        let Some(ids) = self.fns_by_name.get(name) else {
+            return Vec::new();
+        };
+        let methods: Vec<usize> = ids.iter().copied().filter(|&id| self.fns[id].has_receiver()).collect();
+        if on_self {
+            let own: Vec<usize> = methods
                 .iter()
                 .copied()
-                .filter(|&id| self.fns[id].self_ty.as_deref() == Some(ty))
+                .filter(|&id| self.fns[id].self_ty.as_deref() == current_self)
                 .collect();
-            if !typed.is_empty() {
-                found = typed;
+            if !own.is_empty() {
+                return own;
             }
         }
-        found
+        let mut owners: Vec<Option<&str>> = methods.iter().map(|&id| self.fns[id].self_ty.as_deref()).collect();
+        owners.sort();
+        owners.dedup();
+        if owners.len() <= 1 {
+            methods
+        } else {
+            Vec::new()
+        }
     }
 }
 
@@ -108,6 +136,22 @@ struct Collector<'i, 'a> {
     index: &'i mut CrateIndex<'a>,
     file: u32,
     self_ty: Vec<Option<String>>,
+}
+
+/// Test code never serves traffic: `#[test]`, `#[tokio::test]`, `#[cfg(test)]`…
+fn is_test(attrs: &[syn::Attribute]) -> bool {
+    attrs.iter().any(|attr| {
+        let path = attr.path();
+        let last = path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+        if matches!(last.as_str(), "test" | "rstest" | "gtest" | "test_case" | "quickcheck" | "proptest") {
+            return true;
+        }
+        path.is_ident("cfg")
+            && attr
+                .parse_args::<syn::Meta>()
+                .map(|meta| meta.path().is_ident("test"))
+                .unwrap_or(false)
+    })
 }
 
 fn type_name(ty: &syn::Type) -> Option<String> {
@@ -119,7 +163,16 @@ fn type_name(ty: &syn::Type) -> Option<String> {
 }
 
 impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
+    fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
+        if !is_test(&item.attrs) {
+            syn::visit::visit_item_mod(self, item);
+        }
+    }
+
     fn visit_item_fn(&mut self, item: &'ast syn::ItemFn) {
+        if is_test(&item.attrs) {
+            return;
+        }
         self.index.fns.push(FnDef {
             file: self.file,
             name: item.sig.ident.to_string(),
@@ -134,6 +187,9 @@ impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
     }
 
     fn visit_item_impl(&mut self, item: &'ast syn::ItemImpl) {
+        if is_test(&item.attrs) {
+            return;
+        }
         self.self_ty.push(type_name(&item.self_ty));
         syn::visit::visit_item_impl(self, item);
         self.self_ty.pop();
@@ -146,6 +202,9 @@ impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
     }
 
     fn visit_impl_item_fn(&mut self, item: &'ast syn::ImplItemFn) {
+        if is_test(&item.attrs) {
+            return;
+        }
         self.index.fns.push(FnDef {
             file: self.file,
             name: item.sig.ident.to_string(),

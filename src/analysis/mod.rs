@@ -55,5 +55,10 @@ pub fn analyze(files: &[ParsedFile], vocab: &Vocabulary) -> UnitFacts {
             unique.push(event);
         }
     }
+    if std::env::var_os("IDEM_LINT_DEBUG").is_some() {
+        for e in &unique {
+            eprintln!("[idem-lint debug] event at {:?}: {:#?}", e.site, e.value);
+        }
+    }
     UnitFacts { key_events: unique }
 }

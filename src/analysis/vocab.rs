@@ -140,8 +140,6 @@ const CLIENT_KEY: &[&str] = &[
     "idempotency_token",
     "client_idempotency_key",
     "raw_idempotency_key",
-    "raw_key",
-    "client_key",
 ];
 
 const HEADERS: &[&str] = &["idempotency-key", "x-idempotency-key"];
@@ -208,32 +206,12 @@ const STORE_METHODS: &[&str] = &[
     "del",
     "delete",
     "remove",
-    "fetch",
-    "find",
     "upsert",
-    "get_or_insert",
-    "get_or_insert_with",
     "try_insert",
     "insert_if_absent",
-    "compare_and_swap",
-    "expire",
     "hget",
     "hset",
     "hset_nx",
-    "acquire",
-    "lock",
-    "try_lock",
-    "mark_in_progress",
-    "start",
-    "complete",
-    "finish",
-    "release",
-    "store",
-    "store_response",
-    "save_response",
-    "record",
-    "check",
-    "check_and_set",
 ];
 
 /// Method names that leave the value of their receiver unchanged as far as

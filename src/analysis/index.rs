@@ -181,6 +181,19 @@ fn type_name(ty: &syn::Type) -> Option<String> {
     }
 }
 
+impl<'ast> Collector<'_, 'ast> {
+    fn push_const(&mut self, ident: &syn::Ident, expr: &'ast syn::Expr) {
+        self.index
+            .consts
+            .entry(ident.to_string())
+            .or_default()
+            .push(ConstDef {
+                file: self.file,
+                expr,
+            });
+    }
+}
+
 impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
     fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
         if !is_test(&item.attrs) {
@@ -248,35 +261,14 @@ impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
     }
 
     fn visit_item_const(&mut self, item: &'ast syn::ItemConst) {
-        self.index
-            .consts
-            .entry(item.ident.to_string())
-            .or_default()
-            .push(ConstDef {
-                file: self.file,
-                expr: &item.expr,
-            });
+        self.push_const(&item.ident, &item.expr);
     }
 
     fn visit_item_static(&mut self, item: &'ast syn::ItemStatic) {
-        self.index
-            .consts
-            .entry(item.ident.to_string())
-            .or_default()
-            .push(ConstDef {
-                file: self.file,
-                expr: &item.expr,
-            });
+        self.push_const(&item.ident, &item.expr);
     }
 
     fn visit_impl_item_const(&mut self, item: &'ast syn::ImplItemConst) {
-        self.index
-            .consts
-            .entry(item.ident.to_string())
-            .or_default()
-            .push(ConstDef {
-                file: self.file,
-                expr: &item.expr,
-            });
+        self.push_const(&item.ident, &item.expr);
     }
 }

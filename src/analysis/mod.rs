@@ -25,6 +25,22 @@ pub struct UnitFacts {
     pub key_events: Vec<KeyEvent>,
 }
 
+impl UnitFacts {
+    /// Key events whose value carries a client key that counts there, with
+    /// that key's origin. A request id counts only in an idempotency store.
+    pub fn client_key_events(
+        &self,
+    ) -> impl Iterator<Item = (&KeyEvent, &value::Origin, value::KeySource)> {
+        self.key_events.iter().filter_map(|event| {
+            let (origin, source) = event.value.client_key.as_ref()?;
+            if *source == value::KeySource::RequestId && !event.strong {
+                return None;
+            }
+            Some((event, origin, *source))
+        })
+    }
+}
+
 /// Analyses all files of one unit together.
 pub fn analyze(files: &[ParsedFile], vocab: &Vocabulary) -> UnitFacts {
     let index = CrateIndex::build(files);

@@ -2,7 +2,6 @@
 //! (the docs are rules/adhoc-key-concat.md).
 
 use super::{suggestion_text, Rule, Sink};
-use crate::analysis::value::KeySource;
 use crate::analysis::vocab::Component;
 use crate::analysis::UnitFacts;
 use crate::diagnostic::Severity;
@@ -18,14 +17,8 @@ pub const RULE: Rule = Rule {
 
 /// Reports every concatenation that builds a key in key position from a client key.
 pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
-    for event in &facts.key_events {
+    for (event, key, _) in facts.client_key_events() {
         let value = &event.value;
-        let Some((key, source)) = &value.client_key else {
-            continue;
-        };
-        if *source == KeySource::RequestId && !event.strong {
-            continue;
-        }
         let Some(concat) = value.concat else {
             continue;
         };

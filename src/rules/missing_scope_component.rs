@@ -18,14 +18,8 @@ pub const RULE: Rule = Rule {
 
 /// Reports every key in key position whose scope misses a component.
 pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
-    for event in &facts.key_events {
+    for (event, key, source) in facts.client_key_events() {
         let value = &event.value;
-        let Some((key, source)) = &value.client_key else {
-            continue;
-        };
-        if *source == KeySource::RequestId && !event.strong {
-            continue;
-        }
         let placeholder = |c: Component| value.placeholders.iter().find(|p| p.component == c);
         let missing: Vec<Component> = Component::ALL
             .into_iter()

@@ -51,6 +51,8 @@ pub struct Summary {
     pub pending: Vec<KeyEvent>,
     /// Parameter names (receiver excluded).
     pub param_names: Vec<Option<String>>,
+    /// Crate-local functions whose summaries this one used.
+    pub callees: Vec<usize>,
 }
 
 impl Summary {
@@ -58,6 +60,7 @@ impl Summary {
     pub fn signature(&self) -> (Vec<ValueSignature>, usize) {
         let mut sig = vec![self.ret.signature()];
         sig.extend(self.pending.iter().map(|e| e.value.signature()));
+        // Callees are not part of what callers see.
         (sig, self.pending.len())
     }
 }
@@ -75,6 +78,7 @@ pub struct Evaluator<'a> {
     ret: Value,
     depth: usize,
     const_stack: Vec<String>,
+    callees: Vec<usize>,
 }
 
 /// Converts a proc-macro2 span to 1-based lines and columns.
@@ -305,6 +309,7 @@ impl<'a> Evaluator<'a> {
             ret: Value::empty(),
             depth: 0,
             const_stack: Vec::new(),
+            callees: Vec::new(),
         }
     }
 
@@ -337,10 +342,14 @@ impl<'a> Evaluator<'a> {
                 self.key_position(ret.clone(), construct.site, false, false);
             }
         }
+        let mut callees = std::mem::take(&mut self.callees);
+        callees.sort_unstable();
+        callees.dedup();
         let summary = Summary {
             ret,
             pending: std::mem::take(&mut self.pending),
             param_names,
+            callees,
         };
         (summary, self.events)
     }
@@ -1128,6 +1137,7 @@ impl<'a> Evaluator<'a> {
         let mut result = Value::empty();
         let summaries = self.summaries;
         for &id in ids {
+            self.callees.push(id);
             let Some(summary) = summaries.get(id) else {
                 continue;
             };

@@ -45,26 +45,40 @@ impl UnitFacts {
 pub fn analyze(files: &[ParsedFile], vocab: &Vocabulary) -> UnitFacts {
     let index = CrateIndex::build(files);
     let mut summaries: Vec<Summary> = vec![Summary::default(); index.fns.len()];
-    let mut events = Vec::new();
-    for round in 0..MAX_ROUNDS {
-        let mut next = Vec::with_capacity(summaries.len());
-        let mut round_events = Vec::new();
-        for def in &index.fns {
+    let mut fn_events: Vec<Vec<KeyEvent>> = vec![Vec::new(); index.fns.len()];
+    // Round 0 evaluates every function; later rounds only those whose
+    // callees' summaries changed in the previous round.
+    let mut dirty = vec![true; index.fns.len()];
+    for _round in 0..MAX_ROUNDS {
+        let mut next = summaries.clone();
+        let mut changed = vec![false; index.fns.len()];
+        for (id, def) in index.fns.iter().enumerate() {
+            if !dirty[id] {
+                continue;
+            }
             let evaluator = Evaluator::new(&index, vocab, &summaries, def);
-            let (summary, fn_events) = evaluator.run(def);
-            next.push(summary);
-            round_events.extend(fn_events);
+            let (summary, events) = evaluator.run(def);
+            changed[id] = summary.signature() != summaries[id].signature();
+            next[id] = summary;
+            fn_events[id] = events;
         }
-        let stable = next
-            .iter()
-            .zip(&summaries)
-            .all(|(a, b)| a.signature() == b.signature());
         summaries = next;
-        events = round_events;
-        if stable || round + 1 == MAX_ROUNDS {
+        if !changed.iter().any(|c| *c) {
+            break;
+        }
+        dirty = summaries
+            .iter()
+            .map(|s| {
+                s.callees
+                    .iter()
+                    .any(|&c| changed.get(c).copied().unwrap_or(false))
+            })
+            .collect();
+        if !dirty.iter().any(|d| *d) {
             break;
         }
     }
+    let events: Vec<KeyEvent> = fn_events.into_iter().flatten().collect();
     let mut unique: Vec<KeyEvent> = Vec::with_capacity(events.len());
     for event in events {
         if !unique.contains(&event) {

@@ -63,6 +63,8 @@ pub struct Vocabulary {
     store_receivers: Vec<String>,
     store_methods: Vec<String>,
     key_constructors: Vec<String>,
+    /// Identifies the lists' content for the per-thread name cache.
+    id: u64,
 }
 
 fn owned(list: &[&str]) -> Vec<String> {
@@ -389,8 +391,25 @@ impl Default for Vocabulary {
                 "idem_scope::scoped",
                 "idem_scope::scoped_server",
             ]),
+            id: 0,
         }
+        .with_id()
     }
+}
+
+/// What a name says, memoised per thread: the same identifiers recur on
+/// every line of a crate, and splitting them into words dominated profiles.
+#[derive(Clone, Copy)]
+struct NameInfo {
+    client_key: bool,
+    request_id: bool,
+    key_position: bool,
+    component: Option<Component>,
+}
+
+thread_local! {
+    static NAME_CACHE: std::cell::RefCell<std::collections::HashMap<(u64, String), NameInfo>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
 }
 
 /// Splits `CamelCase`, `snake_case` and `kebab-case` into lower-case words.
@@ -442,11 +461,63 @@ impl Vocabulary {
         add(&mut self.store_receivers, &ext.store_receivers);
         add(&mut self.store_methods, &ext.store_methods);
         add(&mut self.key_constructors, &ext.key_constructors);
+        *self = std::mem::take(self).with_id();
+    }
+
+    /// Recomputes the content id after the lists changed.
+    fn with_id(mut self) -> Self {
+        use std::hash::{Hash, Hasher};
+        self.id = 0;
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        format!("{self:?}").hash(&mut hasher);
+        self.id = hasher.finish();
+        self
+    }
+
+    fn name_info(&self, ident: &str) -> NameInfo {
+        let key = (self.id, ident.to_string());
+        if let Some(info) = NAME_CACHE.with(|c| c.borrow().get(&key).copied()) {
+            return info;
+        }
+        let info = NameInfo {
+            client_key: self.client_key_name_uncached(ident),
+            request_id: self.request_id_name_uncached(ident),
+            key_position: self.key_position_name_uncached(ident),
+            component: self.component_of_name_uncached(ident),
+        };
+        NAME_CACHE.with(|c| {
+            let mut cache = c.borrow_mut();
+            if cache.len() > 200_000 {
+                cache.clear();
+            }
+            cache.insert(key, info);
+        });
+        info
     }
 
     /// Whether an identifier names a client idempotency key value
     /// (`idempotency_key`, `idemKey`, `x_idempotency_key`, `IdempotencyKey`…).
     pub fn is_client_key_name(&self, ident: &str) -> bool {
+        self.name_info(ident).client_key
+    }
+
+    /// Whether an identifier names a key in key position (`cache_key`, `key`).
+    /// Names of client key values are sources, not key positions.
+    pub fn is_key_position_name(&self, ident: &str) -> bool {
+        self.name_info(ident).key_position
+    }
+
+    /// Which scope component an identifier names, if any.
+    pub fn component_of_name(&self, ident: &str) -> Option<Component> {
+        self.name_info(ident).component
+    }
+
+    /// Whether an identifier names a request id (`request_id`, `req_id`).
+    pub fn is_request_id_name(&self, ident: &str) -> bool {
+        self.name_info(ident).request_id
+    }
+
+    fn client_key_name_uncached(&self, ident: &str) -> bool {
         let name = snake(ident.trim_start_matches("r#"));
         let name = name.trim_start_matches('_');
         if self.client_key.iter().any(|n| n == name) {
@@ -499,12 +570,10 @@ impl Vocabulary {
             })
     }
 
-    /// Whether an identifier names a key in key position (`cache_key`, `key`).
-    /// Names of client key values are sources, not key positions.
-    pub fn is_key_position_name(&self, ident: &str) -> bool {
+    fn key_position_name_uncached(&self, ident: &str) -> bool {
         let name = snake(ident.trim_start_matches("r#"));
         let name = name.trim_start_matches('_');
-        if self.is_client_key_name(name) {
+        if self.client_key_name_uncached(name) {
             return false;
         }
         let w = words(name);
@@ -568,11 +637,10 @@ impl Vocabulary {
                 .any(|x| x == "key" || x == "dedup" || x == "idem" || x == "idempotency")
     }
 
-    /// Which scope component an identifier names, if any.
-    pub fn component_of_name(&self, ident: &str) -> Option<Component> {
+    fn component_of_name_uncached(&self, ident: &str) -> Option<Component> {
         let name = snake(ident.trim_start_matches("r#"));
         let name = name.trim_start_matches('_').trim_start_matches("get_");
-        if self.is_client_key_name(name) {
+        if self.client_key_name_uncached(name) {
             return None;
         }
         let lists = [
@@ -614,8 +682,7 @@ impl Vocabulary {
         )
     }
 
-    /// Whether an identifier names a request id (`request_id`, `req_id`).
-    pub fn is_request_id_name(&self, ident: &str) -> bool {
+    fn request_id_name_uncached(&self, ident: &str) -> bool {
         matches!(
             snake(ident).as_str(),
             "request_id" | "req_id" | "x_request_id" | "requestid"

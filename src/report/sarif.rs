@@ -15,7 +15,7 @@ use sha2::{Digest, Sha256};
 
 use super::markdown;
 use super::paths::{rooted, RootedPath};
-use crate::diagnostic::{Diagnostic, Severity, Span};
+use crate::diagnostic::{Diagnostic, Position, Severity, Span};
 use crate::lint::LintResult;
 use crate::rules::{self, Rule};
 
@@ -23,7 +23,7 @@ use crate::rules::{self, Rule};
 pub const SRCROOT: &str = "%SRCROOT%";
 
 /// The `partialFingerprints` key; bump the version if the hashed text changes.
-pub const FINGERPRINT_KEY: &str = "idemLintPrimarySpan/v1";
+pub const FINGERPRINT_KEY: &str = "idemLintFinding/v1";
 
 const SCHEMA: &str =
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
@@ -271,31 +271,25 @@ fn sentence(text: &str) -> String {
     }
 }
 
-/// The text a finding is recognised by across edits: its primary span with
-/// all whitespace removed (so reformatting does not matter), or the whole
-/// line for a zero-width span, or the message when the source is unknown.
-/// Line numbers are deliberately absent: inserting code above a finding must
-/// not change its identity.
+/// The text a finding is recognised by across edits: the source lines its
+/// primary span covers, with all whitespace removed (so re-indenting or
+/// re-wrapping them does not matter), or the message when the source is
+/// unknown. Whole lines tell apart the many findings whose span is just
+/// `&key`. Line numbers are deliberately absent: inserting code above a
+/// finding must not change its identity.
 pub fn fingerprint_text(d: &Diagnostic, source: Option<&str>) -> String {
     let strip = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
     let Some(text) = source else {
         return strip(&d.message);
     };
-    let start = super::human::byte_offset(text, d.span.start);
-    let end = super::human::byte_offset(text, d.span.end).max(start);
-    let spanned = strip(&text[start..end]);
-    if !spanned.is_empty() {
-        return spanned;
-    }
-    let line = text
-        .lines()
-        .nth(d.span.start.line.saturating_sub(1))
-        .unwrap_or("");
-    let line = strip(line);
-    if line.is_empty() {
+    let first = d.span.start.line.max(1);
+    let last = d.span.end.line.max(first);
+    let line_start = |line: usize| super::human::byte_offset(text, Position { line, column: 1 });
+    let lines = strip(&text[line_start(first)..line_start(last + 1).max(line_start(first))]);
+    if lines.is_empty() {
         strip(&d.message)
     } else {
-        line
+        lines
     }
 }
 
@@ -315,7 +309,6 @@ pub fn fingerprint(code: &str, uri: &str, text: &str, occurrence: usize) -> Stri
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagnostic::Position;
     use std::sync::Arc;
 
     fn diag(path: &str, span: Span) -> Diagnostic {
@@ -385,7 +378,7 @@ mod tests {
     }
 
     #[test]
-    fn zero_width_spans_use_the_line() {
+    fn the_covered_lines_are_hashed() {
         let d = diag("src/a.rs", span(2, 1, 2, 1));
         assert_eq!(
             fingerprint_text(&d, Some("x\n  bad line here\n")),

@@ -125,7 +125,10 @@ fn sarif_on_the_demo() {
     assert_eq!(fingerprints.len(), results.len(), "fingerprints are unique");
     insta::assert_snapshot!(
         "demo_sarif_results",
-        serde_json::to_string_pretty(results).expect("serialisable")
+        format!(
+            "exit code {code}\n{}",
+            serde_json::to_string_pretty(results).expect("serialisable")
+        )
     );
 }
 
@@ -203,7 +206,13 @@ fn copy_dir(from: &Path, to: &Path) {
 /// (Its `bin.js` wrapper runs through a shell, which splits `Error;Warning`.)
 fn sarif_multitool() -> PathBuf {
     if let Some(path) = std::env::var_os("SARIF_MULTITOOL") {
-        return PathBuf::from(path);
+        let path = PathBuf::from(path);
+        assert!(
+            path.is_file(),
+            "SARIF_MULTITOOL={} is not a file",
+            path.display()
+        );
+        return path;
     }
     let platform = match std::env::consts::OS {
         "macos" => "darwin",
@@ -406,7 +415,7 @@ fn fingerprints_survive_edits_elsewhere_in_the_file() {
 fn github_annotations_on_the_demo() {
     let (code, stdout, _) = run(&["fixtures/demo", "--format", "github"]);
     assert_eq!(code, 1);
-    insta::assert_snapshot!("demo_github", stdout);
+    insta::assert_snapshot!("demo_github", format!("exit code {code}\n{stdout}"));
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 9, "{stdout}");
     for line in &lines[..8] {

@@ -10,7 +10,13 @@ const MANIFEST_DIR: &str = env!("CARGO_MANIFEST_DIR");
 /// `PRE_COMMIT`, or the copy `.ci/run` installs, or one on PATH.
 fn pre_commit() -> PathBuf {
     if let Some(path) = std::env::var_os("PRE_COMMIT") {
-        return PathBuf::from(path);
+        let path = PathBuf::from(path);
+        assert!(
+            path.is_file(),
+            "PRE_COMMIT={} is not a file",
+            path.display()
+        );
+        return path;
     }
     let bin = if cfg!(windows) { "Scripts" } else { "bin" };
     let local = Path::new(MANIFEST_DIR)

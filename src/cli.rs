@@ -38,6 +38,9 @@ enum Command {
     Explain {
         /// Rule code (IDEM001) or name (adhoc-key-concat).
         rule: String,
+        /// When to use colours (NO_COLOR is honoured in auto mode).
+        #[arg(long, value_enum, default_value_t = Color::Auto)]
+        color: Color,
     },
     /// List every rule with its code, name and default level.
     Rules {
@@ -118,20 +121,17 @@ where
         }
     };
     match cli.command {
-        Some(Command::Explain { rule }) => explain(&rule),
+        Some(Command::Explain { rule, color }) => explain(&rule, color),
         Some(Command::Rules { format }) => list_rules(format),
         None => lint(cli.lint),
     }
 }
 
-fn explain(code: &str) -> i32 {
+fn explain(code: &str, color: Color) -> i32 {
     match rules::find(code) {
         Some(rule) => {
-            println!(
-                "{} ({}) — default level: {}\n",
-                rule.name, rule.code, rule.level
-            );
-            println!("{}", rule.body());
+            let color = use_color(color, std::io::stdout().is_terminal());
+            print!("{}", report::markdown::render_rule(rule, color));
             EXIT_OK
         }
         None => {
@@ -204,11 +204,7 @@ fn lint(args: LintArgs) -> i32 {
         }
     };
     let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
-    let color = match args.color {
-        Color::Always => true,
-        Color::Never => false,
-        Color::Auto => to_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
-    };
+    let color = use_color(args.color, to_terminal);
     let width = std::env::var("COLUMNS")
         .ok()
         .and_then(|c| c.parse().ok())
@@ -244,5 +240,14 @@ fn lint(args: LintArgs) -> i32 {
         EXIT_FINDINGS
     } else {
         EXIT_OK
+    }
+}
+
+/// Whether to colour output: `auto` means on a terminal unless `NO_COLOR` is set.
+fn use_color(color: Color, to_terminal: bool) -> bool {
+    match color {
+        Color::Always => true,
+        Color::Never => false,
+        Color::Auto => to_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
     }
 }

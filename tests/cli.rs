@@ -120,7 +120,10 @@ fn select_and_ignore_filter_codes() {
 fn explain_and_rules() {
     let (code, stdout, _) = run(&["explain", "IDEM001"]);
     assert_eq!(code, 0);
-    assert!(stdout.contains("## Why is this bad?"), "{stdout}");
+    assert!(
+        stdout.contains("Why is this bad?\n----------------"),
+        "{stdout}"
+    );
     let (code, stdout2, _) = run(&["explain", "adhoc-key-concat"]);
     assert_eq!(code, 0);
     assert_eq!(stdout, stdout2);

@@ -1,7 +1,11 @@
 //! Output formats. Only this module knows how findings are shown.
 
+pub mod github;
 pub mod human;
 pub mod json;
+pub mod markdown;
+pub mod paths;
+pub mod sarif;
 pub mod short;
 
 use crate::diagnostic::Severity;
@@ -16,6 +20,10 @@ pub enum Format {
     Json,
     /// `path:line:col: CODE message`.
     Short,
+    /// SARIF 2.1.0 (GitHub code scanning).
+    Sarif,
+    /// GitHub Actions `::error` annotations.
+    Github,
 }
 
 /// Rendering options.
@@ -37,8 +45,11 @@ pub fn render(result: &LintResult, format: Format, options: &RenderOptions) -> S
         Format::Human => human::render(result, options),
         Format::Json => json::render(result),
         Format::Short => short::render(result, options),
+        Format::Sarif => sarif::render(result),
+        Format::Github => github::render(result, options),
     };
-    if options.statistics && format != Format::Json {
+    // Machine-readable documents must stay parseable.
+    if options.statistics && !matches!(format, Format::Json | Format::Sarif) {
         out.push_str(&statistics(result));
     }
     out

@@ -42,7 +42,11 @@ pub fn analyze(files: &[ParsedFile], vocab: &Vocabulary) -> UnitFacts {
         let stable = next
             .iter()
             .zip(&summaries)
-            .all(|(a, b)| a.signature() == b.signature());
+            .all(|(a, b)| {
+                a.signature() == b.signature()
+                    && (a.ret.fallbacks.len(), a.ret.sanitized.len())
+                        == (b.ret.fallbacks.len(), b.ret.sanitized.len())
+            });
         summaries = next;
         events = round_events;
         if stable || round + 1 == MAX_ROUNDS {

@@ -34,12 +34,17 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
             if value.construct.is_some_and(|c| c.site != event.site) {
                 labels.push(("the key reaches storage here".to_string(), event.site));
             }
+            let what = if sanitized.separator.starts_with("is_") {
+                format!("drops every key separator (`{}` keeps only letters and digits)", sanitized.separator)
+            } else {
+                format!("strips the key separator {}", sanitized.separator)
+            };
             sink.push(
                 &RULE,
                 sanitized.origin.site,
                 format!(
-                    "`{}` strips the key separator {} from a key component instead of rejecting it: two different components collapse onto one key",
-                    sanitized.origin.text, sanitized.separator
+                    "`{}` {what} from a key component instead of rejecting it: two different components collapse onto one key",
+                    sanitized.origin.text
                 ),
                 labels,
                 Some(

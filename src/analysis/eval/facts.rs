@@ -208,10 +208,15 @@ impl Evaluator<'_> {
             Self::add_fallback(&mut value, origin, sentinel);
         }
         if let Some(separator) = self.sanitiser(m, &method, &args) {
-            let sanitized = Sanitized {
-                origin: self.method_origin(m, expr),
-                separator,
-            };
+            let mut origin = self.method_origin(m, expr);
+            if let Expr::MethodCall(split) = &*m.receiver {
+                if matches!(method.as_str(), "next" | "last" | "nth" | "next_back") {
+                    // `split(':').next()`: the truncation starts at `split`.
+                    origin.site.span.start = span_of(split.method.span()).start;
+                    origin.text = format!("{}({}).{}", split.method, text_of(&split.args), origin.text);
+                }
+            }
+            let sanitized = Sanitized { origin, separator };
             if method == "retain" {
                 if let Some(var) = place_name(&m.receiver) {
                     self.update(&var, |v| {

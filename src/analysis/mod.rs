@@ -39,14 +39,11 @@ pub fn analyze(files: &[ParsedFile], vocab: &Vocabulary) -> UnitFacts {
             next.push(summary);
             round_events.extend(fn_events);
         }
-        let stable = next
-            .iter()
-            .zip(&summaries)
-            .all(|(a, b)| {
-                a.signature() == b.signature()
-                    && (a.ret.fallbacks.len(), a.ret.sanitized.len())
-                        == (b.ret.fallbacks.len(), b.ret.sanitized.len())
-            });
+        let stable = next.iter().zip(&summaries).all(|(a, b)| {
+            a.signature() == b.signature()
+                && (a.ret.fallbacks.len(), a.ret.sanitized.len())
+                    == (b.ret.fallbacks.len(), b.ret.sanitized.len())
+        });
         summaries = next;
         events = round_events;
         if stable || round + 1 == MAX_ROUNDS {

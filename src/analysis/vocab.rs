@@ -500,6 +500,14 @@ impl Vocabulary {
     /// Whether an identifier names a client idempotency key value
     /// (`idempotency_key`, `idemKey`, `x_idempotency_key`, `IdempotencyKey`…).
     pub fn is_client_key_name(&self, ident: &str) -> bool {
+        // `IDEMPOTENCY_KEY_HEADER` is a constant holding the header's name.
+        if ident.ends_with("HEADER")
+            && ident
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        {
+            return false;
+        }
         let name = snake(ident.trim_start_matches("r#"));
         let name = name.trim_start_matches('_');
         if self.client_key.iter().any(|n| n == name) {

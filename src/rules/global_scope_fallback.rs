@@ -25,7 +25,12 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
         if !value.scoped && value.client_key.is_none() {
             continue;
         }
-        if value.client_key.as_ref().is_some_and(|(_, s)| *s == KeySource::RequestId) && !event.strong {
+        if value
+            .client_key
+            .as_ref()
+            .is_some_and(|(_, s)| *s == KeySource::RequestId)
+            && !event.strong
+        {
             continue;
         }
         for fallback in &value.fallbacks {
@@ -40,7 +45,10 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
                 format!("the defaulted {name} enters an idempotency key here"),
                 value.construct.map_or(event.site, |c| c.site),
             )];
-            if value.construct.is_some_and(|c| c.site != event.site) {
+            if value
+                .construct
+                .is_some_and(|c| c.site.span.start.line != event.site.span.start.line)
+            {
                 labels.push(("the key reaches storage here".to_string(), event.site));
             }
             let sentinel = if fallback.empty {

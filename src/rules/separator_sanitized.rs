@@ -23,7 +23,12 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
         if !value.scoped && value.client_key.is_none() {
             continue;
         }
-        if value.client_key.as_ref().is_some_and(|(_, s)| *s == KeySource::RequestId) && !event.strong {
+        if value
+            .client_key
+            .as_ref()
+            .is_some_and(|(_, s)| *s == KeySource::RequestId)
+            && !event.strong
+        {
             continue;
         }
         for sanitized in &value.sanitized {
@@ -31,11 +36,17 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
                 "the sanitised value is built into an idempotency key here".to_string(),
                 value.construct.map_or(event.site, |c| c.site),
             )];
-            if value.construct.is_some_and(|c| c.site != event.site) {
+            if value
+                .construct
+                .is_some_and(|c| c.site.span.start.line != event.site.span.start.line)
+            {
                 labels.push(("the key reaches storage here".to_string(), event.site));
             }
             let what = if sanitized.separator.starts_with("is_") {
-                format!("drops every key separator (`{}` keeps only letters and digits)", sanitized.separator)
+                format!(
+                    "drops every key separator (`{}` keeps only letters and digits)",
+                    sanitized.separator
+                )
             } else {
                 format!("strips the key separator {}", sanitized.separator)
             };

@@ -129,7 +129,8 @@ fn block_tail(block: &syn::Block) -> Option<&Expr> {
 fn checked_var(expr: &Expr) -> Option<String> {
     match expr {
         Expr::MethodCall(m)
-            if m.args.is_empty() && TRANSPARENT_METHODS.contains(&m.method.to_string().as_str()) =>
+            if m.args.is_empty()
+                && TRANSPARENT_METHODS.contains(&m.method.to_string().as_str()) =>
         {
             checked_var(&m.receiver)
         }
@@ -213,7 +214,8 @@ impl Evaluator<'_> {
                 if matches!(method.as_str(), "next" | "last" | "nth" | "next_back") {
                     // `split(':').next()`: the truncation starts at `split`.
                     origin.site.span.start = span_of(split.method.span()).start;
-                    origin.text = format!("{}({}).{}", split.method, text_of(&split.args), origin.text);
+                    origin.text =
+                        format!("{}({}).{}", split.method, text_of(&split.args), origin.text);
                 }
             }
             let sanitized = Sanitized { origin, separator };
@@ -390,7 +392,8 @@ impl Evaluator<'_> {
                 _ => None,
             },
             Expr::MethodCall(m)
-                if m.args.is_empty() && SENTINEL_KEEPING.contains(&m.method.to_string().as_str()) =>
+                if m.args.is_empty()
+                    && SENTINEL_KEEPING.contains(&m.method.to_string().as_str()) =>
             {
                 let (_, empty) = self.sentinel(&m.receiver, depth + 1)?;
                 whole(empty)
@@ -400,8 +403,12 @@ impl Evaluator<'_> {
                     return None;
                 };
                 let name = last_ident(&func.path);
-                let path: Vec<String> =
-                    func.path.segments.iter().map(|s| s.ident.to_string()).collect();
+                let path: Vec<String> = func
+                    .path
+                    .segments
+                    .iter()
+                    .map(|s| s.ident.to_string())
+                    .collect();
                 match c.args.len() {
                     0 => {
                         if self.is_default_ctor(&name, &path) {
@@ -441,7 +448,12 @@ impl Evaluator<'_> {
             }
             Expr::Path(p) => {
                 let name = last_ident(&p.path);
-                let path: Vec<String> = p.path.segments.iter().map(|s| s.ident.to_string()).collect();
+                let path: Vec<String> = p
+                    .path
+                    .segments
+                    .iter()
+                    .map(|s| s.ident.to_string())
+                    .collect();
                 if self.is_default_ctor(&name, &path) {
                     Some((text_of(p), true))
                 } else if is_sentinel_name(&name) && name != "None" {
@@ -462,7 +474,12 @@ impl Evaluator<'_> {
             return value;
         };
         let name = last_ident(&func.path);
-        let path: Vec<String> = func.path.segments.iter().map(|s| s.ident.to_string()).collect();
+        let path: Vec<String> = func
+            .path
+            .segments
+            .iter()
+            .map(|s| s.ident.to_string())
+            .collect();
         if self.is_default_ctor(&name, &path) {
             let origin = self.origin(expr);
             let text = origin.text.clone();
@@ -610,7 +627,11 @@ impl Evaluator<'_> {
     /// like a tenant or principal: pending defaults become that component's;
     /// defaults and sanitisers of arguments that are no key material of the
     /// callee are dropped.
-    pub(super) fn argument_facts(&self, param_names: &[Option<String>], args: &[Value]) -> Vec<Value> {
+    pub(super) fn argument_facts(
+        &self,
+        param_names: &[Option<String>],
+        args: &[Value],
+    ) -> Vec<Value> {
         args.iter()
             .enumerate()
             .map(|(i, arg)| {

@@ -333,12 +333,13 @@ impl Value {
 
     /// Prepares this value to become part of a composite: pending defaults
     /// attach to its identity components or are dropped, and sanitisers are
-    /// kept only when the part is a scope component or the client key.
+    /// kept only when the part is a tenant, a principal or the client key.
     pub fn resolve_part_facts(&mut self) {
         self.attach_fallbacks();
         self.fallbacks.retain(|f| f.component.is_some());
-        let keyish = self.client_key.is_some()
-            || Component::ALL.iter().any(|c| self.component(*c).is_some());
+        // Routes are excluded: trimming `/` off a path is normalisation of
+        // a server-defined name, not a collision between two callers.
+        let keyish = self.client_key.is_some() || self.tenant.is_some() || self.principal.is_some();
         if !keyish {
             self.sanitized.clear();
         }

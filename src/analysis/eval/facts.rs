@@ -125,6 +125,27 @@ fn block_tail(block: &syn::Block) -> Option<&Expr> {
     }
 }
 
+/// The names a pattern binds.
+fn pat_bindings(pat: &Pat, out: &mut Vec<String>) {
+    match pat {
+        Pat::Ident(pi) => {
+            if !pi.ident.to_string().starts_with(char::is_uppercase) {
+                out.push(pi.ident.to_string());
+            }
+            if let Some((_, sub)) = &pi.subpat {
+                pat_bindings(sub, out);
+            }
+        }
+        Pat::TupleStruct(ts) => ts.elems.iter().for_each(|p| pat_bindings(p, out)),
+        Pat::Tuple(t) => t.elems.iter().for_each(|p| pat_bindings(p, out)),
+        Pat::Struct(ps) => ps.fields.iter().for_each(|f| pat_bindings(&f.pat, out)),
+        Pat::Reference(r) => pat_bindings(&r.pat, out),
+        Pat::Paren(p) => pat_bindings(&p.pat, out),
+        Pat::Type(t) => pat_bindings(&t.pat, out),
+        _ => {}
+    }
+}
+
 /// The variable an identity check looks at (`tenant`, `tenant.trim()`, `&tenant`).
 fn checked_var(expr: &Expr) -> Option<String> {
     match expr {
@@ -522,6 +543,18 @@ impl Evaluator<'_> {
     }
 
     fn note_match(&mut self, m: &syn::ExprMatch, mut value: Value) -> Value {
+        // `match tenant { Tenant::Unknown => return .., Tenant::Org(id) => id }`:
+        // the sentinel case leaves, so what the other arms yield is identity.
+        let sentinel_leaves = m
+            .arms
+            .iter()
+            .any(|arm| self.sentinel_pat(&arm.pat) && expr_diverges(&arm.body));
+        if sentinel_leaves {
+            value.fallbacks.clear();
+            if let Some(var) = checked_var(&m.expr) {
+                self.update(&var, |v| v.fallbacks.clear());
+            }
+        }
         for arm in &m.arms {
             if let Some(sentinel) = self.sentinel(&arm.body, 0) {
                 let origin = self.origin(&*arm.body);
@@ -578,18 +611,43 @@ impl Evaluator<'_> {
                 checked_var(&m.receiver).into_iter().collect()
             }
             Expr::Let(l) if !outcome => {
-                let sentinel_pat = match &*l.pat {
-                    Pat::Path(p) => is_sentinel_name(&last_ident(&p.path)),
-                    Pat::Lit(lit) => self.sentinel(&Expr::Lit(lit.clone()), 0).is_some(),
-                    _ => false,
-                };
-                if sentinel_pat {
+                if self.sentinel_pat(&l.pat) {
                     checked_var(&l.expr).into_iter().collect()
                 } else {
                     Vec::new()
                 }
             }
+            // `if let Tenant::Org(id) = tenant`: a variant other than the
+            // sentinel binds real identity (`Some`/`Ok` may still wrap a default).
+            Expr::Let(l) if outcome => match &*l.pat {
+                Pat::TupleStruct(ts)
+                    if !matches!(last_ident(&ts.path).as_str(), "Some" | "Ok")
+                        && !is_sentinel_name(&last_ident(&ts.path)) =>
+                {
+                    let mut names = Vec::new();
+                    pat_bindings(&l.pat, &mut names);
+                    names
+                }
+                _ => Vec::new(),
+            },
             _ => Vec::new(),
+        }
+    }
+
+    /// Whether a pattern matches only the sentinel (`Principal::Anonymous`, `""`).
+    fn sentinel_pat(&self, pat: &Pat) -> bool {
+        match pat {
+            Pat::Path(p) => is_sentinel_name(&last_ident(&p.path)),
+            Pat::Ident(pi) if pi.subpat.is_none() => {
+                // A unit variant imported by name (`Anonymous =>`), never a binding.
+                let name = pi.ident.to_string();
+                name.chars().next().is_some_and(char::is_uppercase) && is_sentinel_name(&name)
+            }
+            Pat::TupleStruct(ts) => is_sentinel_name(&last_ident(&ts.path)),
+            Pat::Struct(ps) => is_sentinel_name(&last_ident(&ps.path)),
+            Pat::Lit(lit) => self.sentinel(&Expr::Lit(lit.clone()), 0).is_some(),
+            Pat::Or(o) => o.cases.iter().all(|c| self.sentinel_pat(c)),
+            _ => false,
         }
     }
 
@@ -600,7 +658,8 @@ impl Evaluator<'_> {
     pub(super) fn constructor_facts(&self, path: &str, args: &[Value], value: &mut Value) {
         let fail_closed = FAIL_CLOSED_CONSTRUCTORS.contains(&path);
         for (i, arg) in args.iter().enumerate() {
-            for s in &arg.sanitized {
+            // The route (argument 2) is the server's own name; see `resolve_part_facts`.
+            for s in arg.sanitized.iter().filter(|_| i != 2) {
                 if !value.sanitized.contains(s) {
                     value.sanitized.push(s.clone());
                 }
@@ -625,8 +684,8 @@ impl Evaluator<'_> {
 
     /// Arguments passed to a crate-local function whose parameter is named
     /// like a tenant or principal: pending defaults become that component's;
-    /// defaults and sanitisers of arguments that are no key material of the
-    /// callee are dropped.
+    /// defaults and sanitisers of other arguments are kept only when they are
+    /// identity or the client key themselves.
     pub(super) fn argument_facts(
         &self,
         param_names: &[Option<String>],
@@ -639,7 +698,8 @@ impl Evaluator<'_> {
                 let named = param_names
                     .get(i)
                     .and_then(|n| n.as_deref())
-                    .and_then(|n| self.vocab.component_of_name(n));
+                    .and_then(|n| self.vocab.component_of_name(n))
+                    .filter(|c| matches!(c, Component::Tenant | Component::Principal));
                 if let Some(component) = named {
                     arg.attach_fallbacks_to(&[component]);
                 }

@@ -716,3 +716,56 @@ impl Evaluator<'_> {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::analysis::vocab::{is_escape_replacement, is_sentinel_literal, is_sentinel_name};
+
+    #[test]
+    fn sentinel_names() {
+        for name in [
+            "Anonymous",
+            "MERCHANT_ID_NOT_FOUND",
+            "DEFAULT_TENANT",
+            "GLOBAL",
+            "default_org",
+            "Guest",
+            "SYSTEM_ACTOR",
+            "nil",
+        ] {
+            assert!(is_sentinel_name(name), "{name}");
+        }
+        for name in ["None", "tenant_id", "Org", "ACME", "found_tenant", "User"] {
+            assert!(!is_sentinel_name(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn sentinel_literals() {
+        for text in [
+            "",
+            " ",
+            "*",
+            "-",
+            "ANON",
+            "anonymous-user",
+            "public",
+            "n/a",
+            "0",
+        ] {
+            assert!(is_sentinel_literal(text), "{text:?}");
+        }
+        for text in ["acme", "t_123", "charge", "user"] {
+            assert!(!is_sentinel_literal(text), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn escapes_are_not_sanitisers() {
+        assert!(is_escape_replacement("%3A"));
+        assert!(is_escape_replacement("\\:"));
+        assert!(!is_escape_replacement(""));
+        assert!(!is_escape_replacement("_"));
+        assert!(!is_escape_replacement("%"));
+    }
+}

@@ -596,6 +596,7 @@ impl<'a> Evaluator<'a> {
                     }
                 }
                 Stmt::Macro(m) => {
+                    self.note_assertion(&m.mac);
                     let value = self.eval_macro(&m.mac, m.mac.span());
                     if m.semi_token.is_none() {
                         last = value;

@@ -564,6 +564,33 @@ impl Evaluator<'_> {
         value
     }
 
+    /// `ensure!(!tenant.is_empty(), ..)`, `assert!(..)`: past the statement
+    /// the condition holds, so a default it excludes is rejected.
+    pub(super) fn note_assertion(&mut self, mac: &syn::Macro) {
+        let name = last_ident(&mac.path);
+        if !matches!(name.as_str(), "ensure" | "assert" | "assert_ne") {
+            return;
+        }
+        let Ok(args) = mac
+            .parse_body_with(syn::punctuated::Punctuated::<Expr, syn::Token![,]>::parse_terminated)
+        else {
+            return;
+        };
+        let mut args = args.into_iter();
+        let cond = match (name.as_str(), args.next(), args.next()) {
+            ("assert_ne", Some(left), Some(right)) => Expr::Binary(syn::ExprBinary {
+                attrs: Vec::new(),
+                left: Box::new(left),
+                op: syn::BinOp::Ne(Default::default()),
+                right: Box::new(right),
+            }),
+            ("assert_ne", _, _) => return,
+            (_, Some(cond), _) => cond,
+            _ => return,
+        };
+        self.narrow(&cond, true);
+    }
+
     /// Inside a branch of `if cond`, clears the defaults of the variables
     /// that the condition proves are not the default.
     pub(super) fn narrow(&mut self, cond: &Expr, outcome: bool) {

@@ -116,6 +116,16 @@ fn missing_scope_component() {
 }
 
 #[test]
+fn global_scope_fallback() {
+    check_folder("global-scope-fallback");
+}
+
+#[test]
+fn separator_sanitized() {
+    check_folder("separator-sanitized");
+}
+
+#[test]
 fn demo() {
     check_folder("demo");
 }

@@ -2,6 +2,8 @@
 //! computes, for every expression, the abstract [`Value`] it carries, and
 //! records every place where a value reaches a key position.
 
+mod facts;
+
 use std::collections::HashMap;
 
 use proc_macro2::Span as PmSpan;
@@ -460,6 +462,7 @@ impl<'a> Evaluator<'a> {
             if value.client_key.is_none() || value.component(component).is_none() {
                 value.add_component(component, self.origin(node));
             }
+            value.attach_fallbacks();
         }
     }
 
@@ -478,7 +481,11 @@ impl<'a> Evaluator<'a> {
         if event.value.params != 0 && self.pending.len() < MAX_PENDING {
             self.pending.push(event.clone());
         }
-        if event.value.client_key.is_some() && !self.events.contains(&event) {
+        // A scoped key carries no client-key taint, but a default or a
+        // sanitiser in its components is still reportable (IDEM005/IDEM006).
+        let scoped_facts = event.value.scoped
+            && (!event.value.fallbacks.is_empty() || !event.value.sanitized.is_empty());
+        if (event.value.client_key.is_some() || scoped_facts) && !self.events.contains(&event) {
             self.events.push(event);
         }
     }
@@ -598,6 +605,7 @@ impl<'a> Evaluator<'a> {
                     }
                 }
                 Stmt::Macro(m) => {
+                    self.note_assertion(&m.mac);
                     let value = self.eval_macro(&m.mac, m.mac.span());
                     if m.semi_token.is_none() {
                         last = value;
@@ -636,6 +644,7 @@ impl<'a> Evaluator<'a> {
         }
         self.depth += 1;
         let value = self.eval_inner(expr);
+        let value = self.note_facts(expr, value);
         self.depth -= 1;
         value
     }
@@ -795,12 +804,16 @@ impl<'a> Evaluator<'a> {
         let then_branch = |this: &mut Self| {
             this.scoped(|this| {
                 this.eval(&i.cond);
+                this.narrow(&i.cond, true);
                 this.eval_block(&i.then_branch)
             })
         };
-        let else_branch = |this: &mut Self| match &i.else_branch {
-            Some((_, e)) => this.eval(e),
-            None => Value::empty(),
+        let else_branch = |this: &mut Self| {
+            this.narrow(&i.cond, false);
+            match &i.else_branch {
+                Some((_, e)) => this.eval(e),
+                None => Value::empty(),
+            }
         };
         self.branches(vec![&then_branch, &else_branch])
     }
@@ -1108,6 +1121,7 @@ impl<'a> Evaluator<'a> {
         for arg in args {
             value.params |= arg.params;
         }
+        self.constructor_facts(path, args, &mut value);
         if !value.placeholders.is_empty() {
             let key_origin = exprs
                 .get(3)
@@ -1136,6 +1150,12 @@ impl<'a> Evaluator<'a> {
         let arg_sites: Vec<Site> = exprs.iter().map(|e| self.site(*e)).collect();
         let mut result = Value::empty();
         let summaries = self.summaries;
+        let param_names = ids
+            .first()
+            .and_then(|id| summaries.get(*id))
+            .map(|s| s.param_names.clone())
+            .unwrap_or_default();
+        let args = &self.argument_facts(&param_names, args)[..];
         for &id in ids {
             self.callees.push(id);
             let Some(summary) = summaries.get(id) else {

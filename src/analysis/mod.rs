@@ -58,7 +58,9 @@ pub fn analyze(files: &[ParsedFile], vocab: &Vocabulary) -> UnitFacts {
             }
             let evaluator = Evaluator::new(&index, vocab, &summaries, def);
             let (summary, events) = evaluator.run(def);
-            changed[id] = summary.signature() != summaries[id].signature();
+            let facts = |s: &Summary| (s.ret.fallbacks.len(), s.ret.sanitized.len());
+            changed[id] = summary.signature() != summaries[id].signature()
+                || facts(&summary) != facts(&summaries[id]);
             next[id] = summary;
             fn_events[id] = events;
         }

@@ -94,6 +94,44 @@ pub struct Value {
     pub literal: Option<String>,
     /// A SQL query under construction (`query(..).bind(..)`).
     pub sql: Option<Box<SqlChain>>,
+    /// Places where this value (or a scope component in it) was replaced by
+    /// a sentinel default when identity was missing (IDEM005).
+    pub fallbacks: Vec<Fallback>,
+    /// Calls that stripped a key separator from this value or from a key
+    /// component in it (IDEM006).
+    pub sanitized: Vec<Sanitized>,
+}
+
+/// A value that may be a sentinel default ("nobody in particular").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fallback {
+    /// The component the default stands in for; `None` while the defaulted
+    /// value is not yet known to be a tenant or principal.
+    pub component: Option<Component>,
+    /// The defaulting expression.
+    pub origin: Origin,
+    /// The sentinel, as written (`""`, `Principal::Anonymous`, `Default::default()`).
+    pub sentinel: String,
+    /// The default is empty (`""`, `unwrap_or_default()`, `String::new()`).
+    pub empty: bool,
+}
+
+/// A call that strips or replaces a key separator (`replace(':', "")`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sanitized {
+    /// The sanitising call.
+    pub origin: Origin,
+    /// The separator as written in the source (`':'`, `"\\x1e"`).
+    pub separator: String,
+}
+
+/// Lists of facts stay small: the first few are enough to report.
+const MAX_FACTS: usize = 8;
+
+fn push_unique<T: PartialEq + Clone>(list: &mut Vec<T>, item: &T) {
+    if list.len() < MAX_FACTS && !list.contains(item) {
+        list.push(item.clone());
+    }
 }
 
 /// A SQL query and the values bound to it so far.
@@ -124,6 +162,8 @@ impl Value {
             && !self.scoped
             && self.key_header_name.is_none()
             && self.literal.is_none()
+            && self.fallbacks.is_empty()
+            && self.sanitized.is_empty()
     }
 
     /// The origin of a component.
@@ -195,6 +235,12 @@ impl Value {
         if self.sql.is_none() {
             self.sql.clone_from(&other.sql);
         }
+        for f in &other.fallbacks {
+            push_unique(&mut self.fallbacks, f);
+        }
+        for s in &other.sanitized {
+            push_unique(&mut self.sanitized, s);
+        }
     }
 
     /// The union of two values that are alternatives (branches of an `if`).
@@ -226,9 +272,77 @@ impl Value {
         part.literal = None;
         part.key_header_name = None;
         part.sql = None;
+        // A default or a sanitiser only matters for the scope components
+        // and the client key of a composite; the buffer being built is no
+        // longer a default itself.
+        self.fallbacks.retain(|f| f.component.is_some());
+        part.resolve_part_facts();
         self.join(&part);
         self.literal = None;
         self.elems = None;
+    }
+
+    /// Whether this value is a tenant or principal on its own (not a key
+    /// that merely contains one).
+    pub fn is_identity(&self) -> bool {
+        self.client_key.is_none()
+            && self.construct.is_none()
+            && (self.tenant.is_some() || self.principal.is_some())
+    }
+
+    /// Attaches pending defaults to the identity components this value
+    /// carries; returns whether any pending default was attached.
+    pub fn attach_fallbacks(&mut self) -> bool {
+        if !self.is_identity() {
+            return false;
+        }
+        let components: Vec<Component> = [Component::Tenant, Component::Principal]
+            .into_iter()
+            .filter(|c| self.component(*c).is_some())
+            .collect();
+        self.attach_fallbacks_to(&components)
+    }
+
+    /// Attaches pending defaults to `components` (a parameter or field
+    /// named like one).
+    pub fn attach_fallbacks_to(&mut self, components: &[Component]) -> bool {
+        let pending: Vec<Fallback> = self
+            .fallbacks
+            .iter()
+            .filter(|f| f.component.is_none())
+            .cloned()
+            .collect();
+        let identity: Vec<Component> = components
+            .iter()
+            .copied()
+            .filter(|c| matches!(c, Component::Tenant | Component::Principal))
+            .collect();
+        if pending.is_empty() || identity.is_empty() {
+            return false;
+        }
+        self.fallbacks.retain(|f| f.component.is_some());
+        for f in pending {
+            for c in &identity {
+                let mut attached = f.clone();
+                attached.component = Some(*c);
+                push_unique(&mut self.fallbacks, &attached);
+            }
+        }
+        true
+    }
+
+    /// Prepares this value to become part of a composite: pending defaults
+    /// attach to its identity components or are dropped, and sanitisers are
+    /// kept only when the part is a tenant, a principal or the client key.
+    pub fn resolve_part_facts(&mut self) {
+        self.attach_fallbacks();
+        self.fallbacks.retain(|f| f.component.is_some());
+        // Routes are excluded: trimming `/` off a path is normalisation of
+        // a server-defined name, not a collision between two callers.
+        let keyish = self.client_key.is_some() || self.tenant.is_some() || self.principal.is_some();
+        if !keyish {
+            self.sanitized.clear();
+        }
     }
 
     /// Records that every input in `parts` was concatenated at `site`.

@@ -375,6 +375,58 @@ const PLACEHOLDERS: &[&str] = &[
     "placeholder",
 ];
 
+/// Words that say "nobody in particular" when they name a default tenant
+/// or principal (`"ANON"`, `Principal::Anonymous`, `DEFAULT_TENANT`).
+const SENTINEL_WORDS: &[&str] = &[
+    "global",
+    "default",
+    "defaults",
+    "anonymous",
+    "anon",
+    "public",
+    "unknown",
+    "none",
+    "guest",
+    "shared",
+    "system",
+    "nobody",
+    "nil",
+    "null",
+    "any",
+    "everyone",
+    "unauthenticated",
+];
+
+/// Whether an identifier (a constant, enum variant, field or function name)
+/// says "nobody in particular": `GLOBAL`, `Principal::Anonymous`,
+/// `MERCHANT_ID_NOT_FOUND`, `default_tenant`. A bare `None` is absence, not
+/// a default, and is not a sentinel.
+pub fn is_sentinel_name(ident: &str) -> bool {
+    if ident == "None" {
+        return false;
+    }
+    let w = words(ident.trim_start_matches("r#"));
+    w.iter().any(|x| SENTINEL_WORDS.contains(&x.as_str()))
+        || w.windows(2).any(|p| p[0] == "not" && p[1] == "found")
+}
+
+/// Whether a literal default is a sentinel: empty, `"*"`, `"-"`, `"n/a"`, or
+/// text whose words say "nobody in particular" (`"ANON"`, `"public"`).
+pub fn is_sentinel_literal(text: &str) -> bool {
+    let t = text.trim();
+    matches!(t, "" | "*" | "-" | "_" | "?" | "0" | "n/a" | "N/A") || is_sentinel_name(t)
+}
+
+/// Characters used to join key components; stripping one of them from a
+/// component instead of rejecting it makes two components collide.
+pub const KEY_SEPARATORS: &[char] = &['\0', '\u{1e}', ':', '|', '/', '#'];
+
+/// Whether a replacement text is an escape sequence (`"%3A"`, `"\\:"`)
+/// rather than a lossy substitute: escaping keeps components distinct.
+pub fn is_escape_replacement(text: &str) -> bool {
+    text.chars().count() >= 2 && (text.starts_with('%') || text.starts_with('\\'))
+}
+
 impl Default for Vocabulary {
     fn default() -> Self {
         Vocabulary {
@@ -518,6 +570,14 @@ impl Vocabulary {
     }
 
     fn client_key_name_uncached(&self, ident: &str) -> bool {
+        // `IDEMPOTENCY_KEY_HEADER` is a constant holding the header's name.
+        if ident.ends_with("HEADER")
+            && ident
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        {
+            return false;
+        }
         let name = snake(ident.trim_start_matches("r#"));
         let name = name.trim_start_matches('_');
         if self.client_key.iter().any(|n| n == name) {
@@ -733,6 +793,7 @@ impl Vocabulary {
                 && w.chars().all(|c| c.is_ascii_alphanumeric())
                 && w.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
                 && !GENERIC_WORDS.contains(&w.as_str())
+                && !SENTINEL_WORDS.contains(&w.as_str())
                 && !is_version_word(w)
                 && !self.tenant.contains(w)
                 && !self.principal.contains(w)

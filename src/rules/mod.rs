@@ -2,8 +2,10 @@
 //! documentation in `rules/<name>.md`; this module lists them and runs them.
 
 pub mod adhoc_key_concat;
+pub mod global_scope_fallback;
 pub mod missing_scope_component;
 pub mod parse_error;
+pub mod separator_sanitized;
 
 use crate::analysis::value::{Origin, Site};
 use crate::analysis::UnitFacts;
@@ -47,6 +49,8 @@ pub const ALL: &[&Rule] = &[
     &parse_error::RULE,
     &adhoc_key_concat::RULE,
     &missing_scope_component::RULE,
+    &global_scope_fallback::RULE,
+    &separator_sanitized::RULE,
 ];
 
 /// Finds a rule by code (`IDEM001`) or name (`adhoc-key-concat`), case-insensitively.
@@ -109,6 +113,8 @@ impl Sink<'_> {
 pub fn run_all(facts: &UnitFacts, sink: &mut Sink<'_>) {
     adhoc_key_concat::check(facts, sink);
     missing_scope_component::check(facts, sink);
+    global_scope_fallback::check(facts, sink);
+    separator_sanitized::check(facts, sink);
 }
 
 /// Text for a component in the suggested `scoped(..)` call.

@@ -1,0 +1,798 @@
+//! Facts for global-scope-fallback (IDEM005) and separator-sanitized
+//! (IDEM006): where a value is replaced by a sentinel default when identity
+//! is missing, and where a key separator is stripped from a value.
+//!
+//! The evaluator calls [`Evaluator::note_facts`] after every expression; the
+//! facts travel with the [`Value`] and are attached to scope components when
+//! the value becomes part of a key (see [`Value::join_as_part`]).
+
+use syn::spanned::Spanned;
+use syn::visit::Visit;
+use syn::{Expr, ExprMethodCall, Pat, Stmt};
+
+use super::{last_ident, place_name, span_of, text_of, Evaluator};
+use crate::analysis::value::{Fallback, Origin, Sanitized, Site, Value};
+use crate::analysis::vocab::{
+    is_escape_replacement, is_sentinel_literal, is_sentinel_name, Component, KEY_SEPARATORS,
+    TRANSPARENT_METHODS,
+};
+use crate::diagnostic::Span;
+
+/// Sentinel and separator lookups through constants stop at this depth.
+const MAX_LOOKUP: usize = 8;
+
+/// Zero-argument methods that keep a sentinel what it is (`"anon".to_string()`).
+const SENTINEL_KEEPING: &[&str] = &[
+    "to_string",
+    "to_owned",
+    "into",
+    "clone",
+    "as_str",
+    "as_ref",
+    "as_bytes",
+    "to_vec",
+    "into_owned",
+    "to_uppercase",
+    "to_lowercase",
+    "to_ascii_lowercase",
+    "to_ascii_uppercase",
+];
+
+/// One-argument calls that wrap a sentinel without changing it.
+const SENTINEL_WRAPPERS: &[&str] = &[
+    "Some",
+    "Ok",
+    "from",
+    "new",
+    "from_static",
+    "from_str",
+    "Borrowed",
+    "Owned",
+    "to_string",
+];
+
+/// The key constructors of `idem_scope`: they reject empty components at run
+/// time, so an empty default passed to them fails closed.
+const FAIL_CLOSED_CONSTRUCTORS: &[&str] = &[
+    "scoped",
+    "scoped_server",
+    "idem_scope::scoped",
+    "idem_scope::scoped_server",
+];
+
+/// Finds what a character predicate strips: a separator literal it compares
+/// with, or an allow-list class (`is_alphanumeric`) that strips them all.
+#[derive(Default)]
+struct PredicateScan {
+    found: Option<String>,
+}
+
+impl<'ast> Visit<'ast> for PredicateScan {
+    fn visit_lit(&mut self, lit: &'ast syn::Lit) {
+        if self.found.is_none() {
+            if let syn::Lit::Char(c) = lit {
+                if KEY_SEPARATORS.contains(&c.value()) {
+                    self.found = Some(text_of(c));
+                }
+            }
+        }
+    }
+
+    fn visit_ident(&mut self, ident: &'ast proc_macro2::Ident) {
+        if self.found.is_none() && is_allow_list_class(&ident.to_string()) {
+            self.found = Some(ident.to_string());
+        }
+    }
+}
+
+fn is_allow_list_class(name: &str) -> bool {
+    matches!(
+        name,
+        "is_alphanumeric" | "is_ascii_alphanumeric" | "is_alphabetic" | "is_ascii_alphabetic"
+    )
+}
+
+/// Whether a block always leaves (returns, breaks, panics or bails).
+fn diverges(block: &syn::Block) -> bool {
+    block.stmts.iter().any(|stmt| match stmt {
+        Stmt::Expr(e, _) => expr_diverges(e),
+        Stmt::Macro(m) => macro_diverges(&m.mac),
+        _ => false,
+    })
+}
+
+fn expr_diverges(expr: &Expr) -> bool {
+    match expr {
+        Expr::Return(_) | Expr::Break(_) | Expr::Continue(_) => true,
+        Expr::Macro(m) => macro_diverges(&m.mac),
+        Expr::Block(b) => diverges(&b.block),
+        _ => false,
+    }
+}
+
+fn macro_diverges(mac: &syn::Macro) -> bool {
+    matches!(
+        last_ident(&mac.path).as_str(),
+        "panic" | "unreachable" | "todo" | "unimplemented" | "bail"
+    )
+}
+
+/// The value a block evaluates to, if it ends in an expression.
+fn block_tail(block: &syn::Block) -> Option<&Expr> {
+    match block.stmts.last() {
+        Some(Stmt::Expr(e, None)) => Some(e),
+        _ => None,
+    }
+}
+
+/// The names a pattern binds.
+fn pat_bindings(pat: &Pat, out: &mut Vec<String>) {
+    match pat {
+        Pat::Ident(pi) => {
+            if !pi.ident.to_string().starts_with(char::is_uppercase) {
+                out.push(pi.ident.to_string());
+            }
+            if let Some((_, sub)) = &pi.subpat {
+                pat_bindings(sub, out);
+            }
+        }
+        Pat::TupleStruct(ts) => ts.elems.iter().for_each(|p| pat_bindings(p, out)),
+        Pat::Tuple(t) => t.elems.iter().for_each(|p| pat_bindings(p, out)),
+        Pat::Struct(ps) => ps.fields.iter().for_each(|f| pat_bindings(&f.pat, out)),
+        Pat::Reference(r) => pat_bindings(&r.pat, out),
+        Pat::Paren(p) => pat_bindings(&p.pat, out),
+        Pat::Type(t) => pat_bindings(&t.pat, out),
+        _ => {}
+    }
+}
+
+/// The variable an identity check looks at (`tenant`, `tenant.trim()`, `&tenant`).
+fn checked_var(expr: &Expr) -> Option<String> {
+    match expr {
+        Expr::MethodCall(m)
+            if m.args.is_empty()
+                && TRANSPARENT_METHODS.contains(&m.method.to_string().as_str()) =>
+        {
+            checked_var(&m.receiver)
+        }
+        Expr::Field(f) => match &f.member {
+            syn::Member::Named(_) => checked_var(&f.base),
+            syn::Member::Unnamed(_) => None,
+        },
+        other => place_name(other),
+    }
+}
+
+impl Evaluator<'_> {
+    /// Adds the IDEM005/IDEM006 facts of `expr` to its value.
+    pub(super) fn note_facts(&mut self, expr: &Expr, value: Value) -> Value {
+        match expr {
+            Expr::MethodCall(m) => self.note_method(m, expr, value),
+            Expr::Call(c) => self.note_call(c, expr, value),
+            Expr::If(i) => self.note_if(i, value),
+            Expr::Match(m) => self.note_match(m, value),
+            _ => value,
+        }
+    }
+
+    /// From a method's name to the end of the call: `unwrap_or("")` in a
+    /// long chain, so the diagnostic points at the step that matters.
+    fn method_origin(&self, m: &ExprMethodCall, expr: &Expr) -> Origin {
+        let start = span_of(m.method.span()).start;
+        let end = span_of(expr.span()).end;
+        Origin {
+            site: Site {
+                file: self.file,
+                span: Span { start, end },
+            },
+            text: format!("{}({})", m.method, text_of(&m.args)),
+        }
+    }
+
+    fn add_fallback(value: &mut Value, origin: Origin, sentinel: (String, bool)) {
+        // `unwrap_or(String::new())`: one default, reported at the outer call.
+        value.fallbacks.retain(|f| {
+            f.component.is_some()
+                || f.origin.site.file != origin.site.file
+                || !(origin.site.span.start <= f.origin.site.span.start
+                    && f.origin.site.span.end <= origin.site.span.end)
+        });
+        let fallback = Fallback {
+            component: None,
+            origin,
+            sentinel: sentinel.0,
+            empty: sentinel.1,
+        };
+        if value.fallbacks.len() < 8 && !value.fallbacks.contains(&fallback) {
+            value.fallbacks.push(fallback);
+        }
+        // A defaulted tenant is still the tenant: attach at once.
+        value.attach_fallbacks();
+    }
+
+    fn note_method(&mut self, m: &ExprMethodCall, expr: &Expr, mut value: Value) -> Value {
+        let method = m.method.to_string();
+        let args: Vec<&Expr> = m.args.iter().collect();
+        let sentinel = match method.as_str() {
+            "unwrap_or_default" if args.is_empty() => {
+                Some(("unwrap_or_default()".to_string(), true))
+            }
+            "unwrap_or" | "or" | "get_or_insert" | "map_or" => {
+                args.first().and_then(|a| self.sentinel(a, 0))
+            }
+            "unwrap_or_else" | "or_else" | "get_or_insert_with" | "map_or_else" => {
+                args.first().and_then(|a| self.lazy_sentinel(a))
+            }
+            _ => None,
+        };
+        if let Some(sentinel) = sentinel {
+            let origin = self.method_origin(m, expr);
+            Self::add_fallback(&mut value, origin, sentinel);
+        }
+        if let Some(separator) = self.sanitiser(m, &method, &args) {
+            let mut origin = self.method_origin(m, expr);
+            if let Expr::MethodCall(split) = &*m.receiver {
+                if matches!(method.as_str(), "next" | "last" | "nth" | "next_back") {
+                    // `split(':').next()`: the truncation starts at `split`.
+                    origin.site.span.start = span_of(split.method.span()).start;
+                    origin.text =
+                        format!("{}({}).{}", split.method, text_of(&split.args), origin.text);
+                }
+            }
+            let sanitized = Sanitized { origin, separator };
+            if method == "retain" {
+                if let Some(var) = place_name(&m.receiver) {
+                    self.update(&var, |v| {
+                        if !v.sanitized.contains(&sanitized) {
+                            v.sanitized.push(sanitized.clone());
+                        }
+                    });
+                }
+            } else if !value.sanitized.contains(&sanitized) && value.sanitized.len() < 8 {
+                value.sanitized.push(sanitized);
+            }
+        }
+        value
+    }
+
+    /// The separator a method call strips or truncates at, if it does.
+    fn sanitiser(&self, m: &ExprMethodCall, method: &str, args: &[&Expr]) -> Option<String> {
+        match method {
+            "replace" | "replacen" => {
+                let separator = self.separator(args.first()?, 0)?;
+                let replacement = args.get(1).and_then(|a| self.string_literal(a, 0));
+                if replacement.as_deref().is_some_and(is_escape_replacement) {
+                    return None;
+                }
+                Some(separator)
+            }
+            "trim_matches" | "trim_start_matches" | "trim_end_matches" | "trim_left_matches"
+            | "trim_right_matches" => self.separator(args.first()?, 0),
+            "filter" => {
+                let Expr::MethodCall(inner) = &*m.receiver else {
+                    return None;
+                };
+                if !matches!(inner.method.to_string().as_str(), "chars" | "bytes") {
+                    return None;
+                }
+                self.char_predicate(args.first()?)
+            }
+            "retain" => {
+                // `String::retain` takes one `char`; a map's `retain(|k, v| ..)` takes two.
+                let Expr::Closure(c) = args.first()? else {
+                    return None;
+                };
+                if c.inputs.len() != 1 {
+                    return None;
+                }
+                self.char_predicate(args.first()?)
+            }
+            "next" | "last" | "nth" | "next_back" => {
+                let Expr::MethodCall(split) = &*m.receiver else {
+                    return None;
+                };
+                let at = match split.method.to_string().as_str() {
+                    "split" | "rsplit" | "split_terminator" | "split_inclusive" => 0,
+                    "splitn" | "rsplitn" => 1,
+                    _ => return None,
+                };
+                self.separator(split.args.iter().nth(at)?, 0)
+            }
+            _ => None,
+        }
+    }
+
+    /// A character predicate that strips separators: `|c| *c != ':'`,
+    /// `|c| c.is_ascii_alphanumeric()`, `char::is_alphanumeric`.
+    fn char_predicate(&self, expr: &Expr) -> Option<String> {
+        match expr {
+            Expr::Closure(c) => {
+                let mut scan = PredicateScan::default();
+                scan.visit_expr(&c.body);
+                scan.found
+            }
+            Expr::Path(p) => {
+                let name = last_ident(&p.path);
+                is_allow_list_class(&name).then_some(name)
+            }
+            Expr::Reference(r) => self.char_predicate(&r.expr),
+            _ => None,
+        }
+    }
+
+    /// Whether a pattern argument is a key separator (`':'`, `"\x1e"`,
+    /// `[':', '|']`, a constant holding one, or a predicate matching one).
+    fn separator(&self, expr: &Expr, depth: usize) -> Option<String> {
+        if depth > MAX_LOOKUP {
+            return None;
+        }
+        match expr {
+            Expr::Lit(l) => match &l.lit {
+                syn::Lit::Char(c) => KEY_SEPARATORS.contains(&c.value()).then(|| text_of(l)),
+                syn::Lit::Str(s) => {
+                    let v = s.value();
+                    (!v.is_empty() && v.chars().all(|c| KEY_SEPARATORS.contains(&c)))
+                        .then(|| text_of(l))
+                }
+                _ => None,
+            },
+            Expr::Reference(r) => self.separator(&r.expr, depth + 1),
+            Expr::Paren(p) => self.separator(&p.expr, depth + 1),
+            Expr::Group(g) => self.separator(&g.expr, depth + 1),
+            Expr::Index(i) => self.separator(&i.expr, depth + 1),
+            Expr::Array(a) => a.elems.iter().find_map(|e| self.separator(e, depth + 1)),
+            Expr::Closure(_) => self.char_predicate(expr),
+            Expr::Path(p) => {
+                let name = last_ident(&p.path);
+                if is_allow_list_class(&name) {
+                    return Some(name);
+                }
+                let def = self.index.consts.get(&name)?.first()?;
+                self.separator(def.expr, depth + 1).map(|_| name)
+            }
+            _ => None,
+        }
+    }
+
+    /// The text of a string literal argument, through constants.
+    fn string_literal(&self, expr: &Expr, depth: usize) -> Option<String> {
+        if depth > MAX_LOOKUP {
+            return None;
+        }
+        match expr {
+            Expr::Lit(l) => match &l.lit {
+                syn::Lit::Str(s) => Some(s.value()),
+                _ => None,
+            },
+            Expr::Reference(r) => self.string_literal(&r.expr, depth + 1),
+            Expr::Paren(p) => self.string_literal(&p.expr, depth + 1),
+            Expr::Path(p) => {
+                let def = self.index.consts.get(&last_ident(&p.path))?.first()?;
+                self.string_literal(def.expr, depth + 1)
+            }
+            _ => None,
+        }
+    }
+
+    /// The sentinel an expression stands for, if it is one: its text and
+    /// whether it is empty. A bare `None` is absence, not a sentinel.
+    fn sentinel(&self, expr: &Expr, depth: usize) -> Option<(String, bool)> {
+        if depth > MAX_LOOKUP {
+            return None;
+        }
+        let whole = |empty: bool| Some((text_of(expr), empty));
+        match expr {
+            Expr::Paren(p) => self.sentinel(&p.expr, depth + 1),
+            Expr::Group(g) => self.sentinel(&g.expr, depth + 1),
+            Expr::Reference(r) => self.sentinel(&r.expr, depth + 1),
+            Expr::Block(b) => self.sentinel(block_tail(&b.block)?, depth + 1),
+            Expr::Lit(l) => match &l.lit {
+                syn::Lit::Str(s) => is_sentinel_literal(&s.value())
+                    .then(|| (text_of(l), s.value().trim().is_empty())),
+                syn::Lit::ByteStr(b) => {
+                    let text = String::from_utf8_lossy(&b.value()).into_owned();
+                    is_sentinel_literal(&text).then(|| (text_of(l), text.trim().is_empty()))
+                }
+                syn::Lit::Int(i) => (i.base10_digits() == "0").then(|| (text_of(l), false)),
+                _ => None,
+            },
+            Expr::Path(p) => {
+                let name = last_ident(&p.path);
+                if name == "None" {
+                    return None;
+                }
+                if is_sentinel_name(&name) {
+                    return whole(false);
+                }
+                let def = self.index.consts.get(&name)?.first()?;
+                let (_, empty) = self.sentinel(def.expr, depth + 1)?;
+                whole(empty)
+            }
+            Expr::Field(f) => match &f.member {
+                syn::Member::Named(name) if is_sentinel_name(&name.to_string()) => whole(false),
+                _ => None,
+            },
+            Expr::MethodCall(m)
+                if m.args.is_empty()
+                    && SENTINEL_KEEPING.contains(&m.method.to_string().as_str()) =>
+            {
+                let (_, empty) = self.sentinel(&m.receiver, depth + 1)?;
+                whole(empty)
+            }
+            Expr::Call(c) => {
+                let Expr::Path(func) = &*c.func else {
+                    return None;
+                };
+                let name = last_ident(&func.path);
+                let path: Vec<String> = func
+                    .path
+                    .segments
+                    .iter()
+                    .map(|s| s.ident.to_string())
+                    .collect();
+                match c.args.len() {
+                    0 => {
+                        if self.is_default_ctor(&name, &path) {
+                            whole(true)
+                        } else {
+                            is_sentinel_name(&name).then(|| (text_of(expr), false))
+                        }
+                    }
+                    1 if SENTINEL_WRAPPERS.contains(&name.as_str()) => {
+                        let (_, empty) = self.sentinel(c.args.first()?, depth + 1)?;
+                        whole(empty)
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// `Default::default()`, `T::default()`, `String::new()`, `Uuid::nil()`.
+    fn is_default_ctor(&self, name: &str, path: &[String]) -> bool {
+        match name {
+            "default" => true,
+            "new" => path.len() == 2 && path[0] == "String",
+            "nil" => true,
+            _ => false,
+        }
+    }
+
+    /// The sentinel a lazily evaluated default yields: `|| "anon".into()`,
+    /// `String::new`, `Default::default`, `Principal::anonymous`.
+    fn lazy_sentinel(&self, expr: &Expr) -> Option<(String, bool)> {
+        match expr {
+            Expr::Closure(c) => {
+                let (_, empty) = self.sentinel(&c.body, 0)?;
+                Some((text_of(&c.body), empty))
+            }
+            Expr::Path(p) => {
+                let name = last_ident(&p.path);
+                let path: Vec<String> = p
+                    .path
+                    .segments
+                    .iter()
+                    .map(|s| s.ident.to_string())
+                    .collect();
+                if self.is_default_ctor(&name, &path) {
+                    Some((text_of(p), true))
+                } else if is_sentinel_name(&name) && name != "None" {
+                    Some((text_of(p), false))
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        }
+    }
+
+    fn note_call(&mut self, c: &syn::ExprCall, expr: &Expr, mut value: Value) -> Value {
+        if !c.args.is_empty() {
+            return value;
+        }
+        let Expr::Path(func) = &*c.func else {
+            return value;
+        };
+        let name = last_ident(&func.path);
+        let path: Vec<String> = func
+            .path
+            .segments
+            .iter()
+            .map(|s| s.ident.to_string())
+            .collect();
+        if self.is_default_ctor(&name, &path) {
+            let origin = self.origin(expr);
+            let text = origin.text.clone();
+            Self::add_fallback(&mut value, origin, (text, true));
+        }
+        value
+    }
+
+    fn note_if(&mut self, i: &syn::ExprIf, mut value: Value) -> Value {
+        let mut tails: Vec<&Expr> = block_tail(&i.then_branch).into_iter().collect();
+        if let Some((_, e)) = &i.else_branch {
+            if let Expr::Block(b) = &**e {
+                tails.extend(block_tail(&b.block));
+            }
+        }
+        for tail in tails {
+            if let Some(sentinel) = self.sentinel(tail, 0) {
+                let origin = self.origin(tail);
+                Self::add_fallback(&mut value, origin, sentinel);
+            }
+        }
+        // `if tenant.is_empty() { return Err(..) }`: past the check the
+        // value is known not to be the default.
+        let then_leaves = diverges(&i.then_branch);
+        let else_leaves = match &i.else_branch {
+            Some((_, e)) => expr_diverges(e),
+            None => false,
+        };
+        let mut checked = Vec::new();
+        if then_leaves {
+            checked.extend(self.non_default_when(&i.cond, false));
+        }
+        if else_leaves {
+            checked.extend(self.non_default_when(&i.cond, true));
+        }
+        for var in checked {
+            self.update(&var, |v| v.fallbacks.clear());
+        }
+        value
+    }
+
+    fn note_match(&mut self, m: &syn::ExprMatch, mut value: Value) -> Value {
+        // `match tenant { Tenant::Unknown => return .., Tenant::Org(id) => id }`:
+        // the sentinel case leaves, so what the other arms yield is identity.
+        let sentinel_leaves = m
+            .arms
+            .iter()
+            .any(|arm| self.sentinel_pat(&arm.pat) && expr_diverges(&arm.body));
+        if sentinel_leaves {
+            value.fallbacks.clear();
+            if let Some(var) = checked_var(&m.expr) {
+                self.update(&var, |v| v.fallbacks.clear());
+            }
+        }
+        for arm in &m.arms {
+            if let Some(sentinel) = self.sentinel(&arm.body, 0) {
+                let origin = self.origin(&*arm.body);
+                Self::add_fallback(&mut value, origin, sentinel);
+            }
+        }
+        value
+    }
+
+    /// `ensure!(!tenant.is_empty(), ..)`, `assert!(..)`: past the statement
+    /// the condition holds, so a default it excludes is rejected.
+    pub(super) fn note_assertion(&mut self, mac: &syn::Macro) {
+        let name = last_ident(&mac.path);
+        if !matches!(name.as_str(), "ensure" | "assert" | "assert_ne") {
+            return;
+        }
+        let Ok(args) = mac
+            .parse_body_with(syn::punctuated::Punctuated::<Expr, syn::Token![,]>::parse_terminated)
+        else {
+            return;
+        };
+        let mut args = args.into_iter();
+        let cond = match (name.as_str(), args.next(), args.next()) {
+            ("assert_ne", Some(left), Some(right)) => Expr::Binary(syn::ExprBinary {
+                attrs: Vec::new(),
+                left: Box::new(left),
+                op: syn::BinOp::Ne(Default::default()),
+                right: Box::new(right),
+            }),
+            ("assert_ne", _, _) => return,
+            (_, Some(cond), _) => cond,
+            _ => return,
+        };
+        self.narrow(&cond, true);
+    }
+
+    /// Inside a branch of `if cond`, clears the defaults of the variables
+    /// that the condition proves are not the default.
+    pub(super) fn narrow(&mut self, cond: &Expr, outcome: bool) {
+        for var in self.non_default_when(cond, outcome) {
+            self.update(&var, |v| v.fallbacks.clear());
+        }
+    }
+
+    /// The variables known not to hold a sentinel when `cond` is `outcome`:
+    /// `tenant.is_empty()` false, `principal != Principal::Anonymous` true.
+    fn non_default_when(&self, cond: &Expr, outcome: bool) -> Vec<String> {
+        match cond {
+            Expr::Paren(p) => self.non_default_when(&p.expr, outcome),
+            Expr::Unary(u) if matches!(u.op, syn::UnOp::Not(_)) => {
+                self.non_default_when(&u.expr, !outcome)
+            }
+            Expr::Binary(b) => match b.op {
+                syn::BinOp::Or(_) if !outcome => {
+                    let mut v = self.non_default_when(&b.left, false);
+                    v.extend(self.non_default_when(&b.right, false));
+                    v
+                }
+                syn::BinOp::And(_) if outcome => {
+                    let mut v = self.non_default_when(&b.left, true);
+                    v.extend(self.non_default_when(&b.right, true));
+                    v
+                }
+                syn::BinOp::Eq(_) | syn::BinOp::Ne(_) => {
+                    let equal = matches!(b.op, syn::BinOp::Eq(_));
+                    if equal == outcome {
+                        return Vec::new();
+                    }
+                    let var = if self.sentinel(&b.right, 0).is_some() {
+                        checked_var(&b.left)
+                    } else if self.sentinel(&b.left, 0).is_some() {
+                        checked_var(&b.right)
+                    } else {
+                        None
+                    };
+                    var.into_iter().collect()
+                }
+                _ => Vec::new(),
+            },
+            Expr::MethodCall(m) if m.method == "is_empty" && m.args.is_empty() && !outcome => {
+                checked_var(&m.receiver).into_iter().collect()
+            }
+            Expr::Let(l) if !outcome => {
+                if self.sentinel_pat(&l.pat) {
+                    checked_var(&l.expr).into_iter().collect()
+                } else {
+                    Vec::new()
+                }
+            }
+            // `if let Tenant::Org(id) = tenant`: a variant other than the
+            // sentinel binds real identity (`Some`/`Ok` may still wrap a default).
+            Expr::Let(l) if outcome => match &*l.pat {
+                Pat::TupleStruct(ts)
+                    if !matches!(last_ident(&ts.path).as_str(), "Some" | "Ok")
+                        && !is_sentinel_name(&last_ident(&ts.path)) =>
+                {
+                    let mut names = Vec::new();
+                    pat_bindings(&l.pat, &mut names);
+                    names
+                }
+                _ => Vec::new(),
+            },
+            _ => Vec::new(),
+        }
+    }
+
+    /// Whether a pattern matches only the sentinel (`Principal::Anonymous`, `""`).
+    fn sentinel_pat(&self, pat: &Pat) -> bool {
+        match pat {
+            Pat::Path(p) => is_sentinel_name(&last_ident(&p.path)),
+            Pat::Ident(pi) if pi.subpat.is_none() => {
+                // A unit variant imported by name (`Anonymous =>`), never a binding.
+                let name = pi.ident.to_string();
+                name.chars().next().is_some_and(char::is_uppercase) && is_sentinel_name(&name)
+            }
+            Pat::TupleStruct(ts) => is_sentinel_name(&last_ident(&ts.path)),
+            Pat::Struct(ps) => is_sentinel_name(&last_ident(&ps.path)),
+            Pat::Lit(lit) => self.sentinel(&Expr::Lit(lit.clone()), 0).is_some(),
+            Pat::Or(o) => o.cases.iter().all(|c| self.sentinel_pat(c)),
+            _ => false,
+        }
+    }
+
+    /// Defaults and sanitisers of the arguments of a key constructor
+    /// (`idem_scope::scoped(tenant, principal, route, key)`): argument N is
+    /// component N. `idem_scope` rejects an empty component at run time, so
+    /// an empty default passed straight to it fails closed.
+    pub(super) fn constructor_facts(&self, path: &str, args: &[Value], value: &mut Value) {
+        let fail_closed = FAIL_CLOSED_CONSTRUCTORS.contains(&path);
+        for (i, arg) in args.iter().enumerate() {
+            // The route (argument 2) is the server's own name; see `resolve_part_facts`.
+            for s in arg.sanitized.iter().filter(|_| i != 2) {
+                if !value.sanitized.contains(s) {
+                    value.sanitized.push(s.clone());
+                }
+            }
+            let component = match i {
+                0 => Component::Tenant,
+                1 => Component::Principal,
+                _ => continue,
+            };
+            for f in &arg.fallbacks {
+                if fail_closed && f.empty {
+                    continue;
+                }
+                let mut attached = f.clone();
+                attached.component = Some(component);
+                if !value.fallbacks.contains(&attached) {
+                    value.fallbacks.push(attached);
+                }
+            }
+        }
+    }
+
+    /// Arguments passed to a crate-local function whose parameter is named
+    /// like a tenant or principal: pending defaults become that component's;
+    /// defaults and sanitisers of other arguments are kept only when they are
+    /// identity or the client key themselves.
+    pub(super) fn argument_facts(
+        &self,
+        param_names: &[Option<String>],
+        args: &[Value],
+    ) -> Vec<Value> {
+        args.iter()
+            .enumerate()
+            .map(|(i, arg)| {
+                let mut arg = arg.clone();
+                let named = param_names
+                    .get(i)
+                    .and_then(|n| n.as_deref())
+                    .and_then(|n| self.vocab.component_of_name(n))
+                    .filter(|c| matches!(c, Component::Tenant | Component::Principal));
+                if let Some(component) = named {
+                    arg.attach_fallbacks_to(&[component]);
+                }
+                arg.attach_fallbacks();
+                let key_param = param_names
+                    .get(i)
+                    .and_then(|n| n.as_deref())
+                    .is_some_and(|n| self.vocab.is_client_key_name(n));
+                if named.is_none() && !key_param {
+                    arg.resolve_part_facts();
+                }
+                arg
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::analysis::vocab::{is_escape_replacement, is_sentinel_literal, is_sentinel_name};
+
+    #[test]
+    fn sentinel_names() {
+        for name in [
+            "Anonymous",
+            "MERCHANT_ID_NOT_FOUND",
+            "DEFAULT_TENANT",
+            "GLOBAL",
+            "default_org",
+            "Guest",
+            "SYSTEM_ACTOR",
+            "nil",
+        ] {
+            assert!(is_sentinel_name(name), "{name}");
+        }
+        for name in ["None", "tenant_id", "Org", "ACME", "found_tenant", "User"] {
+            assert!(!is_sentinel_name(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn sentinel_literals() {
+        for text in [
+            "",
+            " ",
+            "*",
+            "-",
+            "ANON",
+            "anonymous-user",
+            "public",
+            "n/a",
+            "0",
+        ] {
+            assert!(is_sentinel_literal(text), "{text:?}");
+        }
+        for text in ["acme", "t_123", "charge", "user"] {
+            assert!(!is_sentinel_literal(text), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn escapes_are_not_sanitisers() {
+        assert!(is_escape_replacement("%3A"));
+        assert!(is_escape_replacement("\\:"));
+        assert!(!is_escape_replacement(""));
+        assert!(!is_escape_replacement("_"));
+        assert!(!is_escape_replacement("%"));
+    }
+}

@@ -4,6 +4,8 @@
 pub mod adhoc_key_concat;
 pub mod missing_scope_component;
 pub mod parse_error;
+pub mod suppression_without_reason;
+pub mod unused_suppression;
 
 use crate::analysis::value::{Origin, Site};
 use crate::analysis::UnitFacts;
@@ -47,6 +49,8 @@ pub const ALL: &[&Rule] = &[
     &parse_error::RULE,
     &adhoc_key_concat::RULE,
     &missing_scope_component::RULE,
+    &unused_suppression::RULE,
+    &suppression_without_reason::RULE,
 ];
 
 /// Finds a rule by code (`IDEM001`) or name (`adhoc-key-concat`), case-insensitively.

@@ -545,10 +545,13 @@ pub fn apply(diagnostics: &mut Vec<Diagnostic>, sources: &BTreeMap<String, Arc<S
     diagnostics.extend(meta);
 }
 
+/// `a`, `a or b`, `a, b or c`, quoted.
 fn quoted_list(items: &[&str]) -> String {
     let quoted: Vec<String> = items.iter().map(|i| format!("`{i}`")).collect();
-    let refs: Vec<&str> = quoted.iter().map(String::as_str).collect();
-    rules::english_list(&refs)
+    match quoted.as_slice() {
+        [init @ .., last] if !init.is_empty() => format!("{} or {last}", init.join(", ")),
+        _ => quoted.join(""),
+    }
 }
 
 fn diagnostic(rule: &Rule, path: &str, span: Span, message: String, help: &str) -> Diagnostic {

@@ -116,6 +116,16 @@ fn missing_scope_component() {
 }
 
 #[test]
+fn unused_suppression() {
+    check_folder("unused-suppression");
+}
+
+#[test]
+fn suppression_without_reason() {
+    check_folder("suppression-without-reason");
+}
+
+#[test]
 fn demo() {
     check_folder("demo");
 }

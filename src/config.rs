@@ -470,7 +470,7 @@ impl Resolver {
         path: &Path,
         tables: &[&'static str],
     ) -> Result<Option<Arc<Settings>>, ConfigError> {
-        let shown = display_path(path);
+        let shown = shown_path(path);
         let text = std::fs::read_to_string(path).map_err(|e| ConfigError::Io {
             path: shown.clone(),
             message: e.to_string(),
@@ -483,7 +483,13 @@ impl Resolver {
                 line,
                 column,
                 key: key_at(&text, &span),
-                message: err.message().trim().to_string(),
+                message: err
+                    .message()
+                    .lines()
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty())
+                    .collect::<Vec<_>>()
+                    .join(", "),
             }
         };
         let (config, table) = if tables.is_empty() {
@@ -614,9 +620,10 @@ pub fn show(settings: &Settings, path: &Path, default_max_file_size: u64) -> Str
         per_file_ignores: &settings.config.per_file_ignores,
         vocabulary: &settings.config.vocabulary,
     };
+    let shown_file = shown_path;
     let origin = match (&settings.source, settings.table) {
-        (Some(file), Some(table)) => format!("[{table}] in {}", display_path(file)),
-        (Some(file), None) => display_path(file),
+        (Some(file), Some(table)) => format!("[{table}] in {}", shown_file(file)),
+        (Some(file), None) => shown_file(file),
         (None, _) => "built-in defaults".to_string(),
     };
     let body = toml::to_string_pretty(&shown)
@@ -648,6 +655,15 @@ pub fn absolute(path: &Path) -> PathBuf {
         }
     }
     out
+}
+
+/// A configuration file's path for messages: relative to the current
+/// directory when it lies below it.
+fn shown_path(path: &Path) -> String {
+    match path.strip_prefix(absolute(Path::new("."))) {
+        Ok(rel) => display_path(rel),
+        Err(_) => display_path(path),
+    }
 }
 
 fn line_column(text: &str, offset: usize) -> (usize, usize) {

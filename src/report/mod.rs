@@ -53,12 +53,21 @@ pub fn summary_line(result: &LintResult) -> String {
         .count();
     let warnings = result.diagnostics.len() - errors;
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
-    format!(
+    let mut line = format!(
         "{}, {} in {}",
         plural(errors, "error"),
         plural(warnings, "warning"),
         plural(result.files_analyzed, "file")
-    )
+    );
+    if let Some(baseline) = &result.baseline {
+        let stale: usize = baseline.stale.iter().map(|e| e.count).sum();
+        line.push_str(&format!(
+            " ({} baselined, {} stale)",
+            baseline.suppressed,
+            plural(stale, "baseline entry").replace("entrys", "entries")
+        ));
+    }
+    line
 }
 
 /// Counts per rule, most frequent first.

@@ -50,7 +50,7 @@ pub fn render(result: &LintResult) -> String {
             diagnostics: result.diagnostics.len(),
             baseline: result.baseline.as_ref().map(|b| BaselineSummary {
                 suppressed: b.suppressed,
-                stale: b.stale.iter().map(|e| e.count).sum(),
+                stale: b.stale.len(),
             }),
         },
     };

@@ -60,11 +60,11 @@ pub fn summary_line(result: &LintResult) -> String {
         plural(result.files_analyzed, "file")
     );
     if let Some(baseline) = &result.baseline {
-        let stale: usize = baseline.stale.iter().map(|e| e.count).sum();
+        let stale = baseline.stale.len();
         line.push_str(&format!(
-            " ({} baselined, {} stale)",
+            " ({} baselined, {stale} stale baseline {})",
             baseline.suppressed,
-            plural(stale, "baseline entry").replace("entrys", "entries")
+            if stale == 1 { "entry" } else { "entries" }
         ));
     }
     line

@@ -167,7 +167,6 @@ const CLIENT_KEY: &[&str] = &[
     "idempotency",
     "idem",
     "x_idempotency_key",
-    "idempotency_key_header",
     "idempotency_token",
     "client_idempotency_key",
     "raw_idempotency_key",
@@ -808,7 +807,8 @@ impl Vocabulary {
         self.key_constructors.iter().any(|c| {
             c == path
                 || (c.rsplit("::").next() == Some(last) && !c.contains("::"))
-                || (c.contains("::") && c.ends_with(&format!("::{path}")))
+                || c.strip_suffix(path)
+                    .is_some_and(|head| head.ends_with("::"))
         })
     }
 

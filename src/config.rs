@@ -783,6 +783,63 @@ key-constructors = ["acme::keys::scoped_key"]
     }
 
     #[test]
+    fn every_vocabulary_role_reaches_the_vocabulary() {
+        let config = parse(
+            r#"
+[vocabulary]
+tenant = ["Realm"]
+principal = ["seller"]
+route = ["rpc_name"]
+client-key = ["request_token"]
+headers = ["X-Dedupe-Token"]
+store-receivers = ["memo"]
+store-methods = ["fetch_cached"]
+key-constructors = ["Acme::Keys::scoped_key"]
+server-ids = ["outbox_id"]
+sentinels = ["house_account"]
+claim-verbs = ["lease"]
+complete-verbs = ["seal"]
+release-verbs = ["unlease"]
+server-prefixes = ["SRV:"]
+"#,
+        )
+        .expect("valid");
+        let base = Vocabulary::default();
+        let settings = Settings::new(None, None, PathBuf::from("/"), config, &base).expect("globs");
+        let v = &settings.vocab;
+        use crate::analysis::vocab::Component;
+        assert_eq!(v.component_of_name("realm"), Some(Component::Tenant));
+        assert_eq!(v.component_of_name("seller"), Some(Component::Principal));
+        assert_eq!(v.component_of_name("rpc_name"), Some(Component::Route));
+        assert!(v.is_client_key_name("request_token") && !base.is_client_key_name("request_token"));
+        assert!(v.is_key_header("x-dedupe-token") && !base.is_key_header("x-dedupe-token"));
+        assert!(v.is_store_receiver("memo") && !base.is_store_receiver("memo"));
+        assert!(v.is_store_method("fetch_cached") && !base.is_store_method("fetch_cached"));
+        // Paths keep their case; a `use`d call matches by its tail.
+        assert!(v.is_key_constructor("Acme::Keys::scoped_key"));
+        assert!(v.is_key_constructor("Keys::scoped_key"));
+        assert!(!v.is_key_constructor("Other::scoped_key_v2"));
+        assert!(v.is_server_id_name("outbox_id") && !base.is_server_id_name("outbox_id"));
+        assert!(base.is_server_id_name("eventId"));
+        assert!(v.is_sentinel("HOUSE_ACCOUNT") && !base.is_sentinel("house_account"));
+        assert!(
+            base.is_sentinel("MERCHANT_ID_NOT_FOUND") && base.is_sentinel("Principal::Anonymous")
+        );
+        assert!(base.is_sentinel("") && base.is_sentinel("DEFAULT_TENANT"));
+        assert!(!base.is_sentinel("acme") && !base.is_sentinel("tenant_id"));
+        assert!(
+            v.is_claim_verb("lease")
+                && !base.is_claim_verb("lease")
+                && base.is_claim_verb("try_claim")
+        );
+        assert!(v.is_complete_verb("seal") && base.is_complete_verb("save_response"));
+        assert!(v.is_release_verb("unlease") && base.is_release_verb("abandon"));
+        assert!(v.has_server_prefix("SRV:evt_1") && !v.has_server_prefix("srv:evt_1"));
+        assert!(base.has_server_prefix("s:evt_1") && !base.has_server_prefix("u:abc"));
+        assert_eq!(v.server_prefixes().len(), 2);
+    }
+
+    #[test]
     fn patterns_match_relative_paths() {
         let config = parse(
             "exclude = [\"gen\", \"src/vendor/*.rs\"]\n[per-file-ignores]\n\"src/legacy/*.rs\" = [\"IDEM001\"]\n",

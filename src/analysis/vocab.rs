@@ -563,7 +563,8 @@ impl Vocabulary {
     }
 
     /// Whether a literal, constant or variant name means "nobody in particular"
-    /// (`""`, `"ANON"`, `Principal::Anonymous`, `MERCHANT_ID_NOT_FOUND`).
+    /// (`""`, `"ANON"`, `Principal::Anonymous`, `MERCHANT_ID_NOT_FOUND`,
+    /// `DEFAULT_TENANT`): a sentinel, or a name that starts or ends with one.
     pub fn is_sentinel(&self, text: &str) -> bool {
         let last = text.rsplit("::").next().unwrap_or(text).trim();
         let lower = last.to_lowercase();
@@ -574,7 +575,13 @@ impl Vocabulary {
         self.sentinels.iter().any(|s| {
             !s.is_empty()
                 && s.chars().all(|c| c.is_alphanumeric() || c == '_')
-                && (name == *s || name.ends_with(&format!("_{s}")))
+                && (name == *s
+                    || name
+                        .strip_suffix(s.as_str())
+                        .is_some_and(|head| head.ends_with('_'))
+                    || name
+                        .strip_prefix(s.as_str())
+                        .is_some_and(|tail| tail.starts_with('_')))
         })
     }
 

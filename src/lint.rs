@@ -1,4 +1,5 @@
-//! The pipeline: discover → read → parse → analyse → rules → filter → sort.
+//! The pipeline: discover → configure → read → parse → analyse → rules →
+//! suppress → levels → filter → sort.
 
 use std::collections::{BTreeMap, HashMap};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -123,7 +124,7 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintResult
     let outputs: Vec<UnitOutput> = pool.install(|| {
         planned
             .par_iter()
-            .map(|plan| lint_unit(&plan.unit, options, plan))
+            .map(|plan| lint_unit(plan, options))
             .collect()
     });
     let mut result = LintResult {
@@ -204,7 +205,8 @@ fn file_problem(path: &str, message: &str, line: usize, column: usize) -> Diagno
     }
 }
 
-fn lint_unit(unit: &Unit, options: &LintOptions, plan: &PlannedUnit) -> UnitOutput {
+fn lint_unit(plan: &PlannedUnit, options: &LintOptions) -> UnitOutput {
+    let unit = &plan.unit;
     let mut out = UnitOutput {
         files: 0,
         diagnostics: Vec::new(),

@@ -13,7 +13,7 @@ use crate::analysis::vocab::Vocabulary;
 use crate::analysis::{self, eval::span_of};
 use crate::config::{self, ConfigError, ConfigSource, PlannedUnit, Resolver};
 use crate::diagnostic::{Diagnostic, Position, Severity, Span};
-use crate::discover::{self, DiscoverOptions, FileKind, Unit, WalkProblem};
+use crate::discover::{self, DiscoverOptions, FileKind, WalkProblem};
 use crate::rules::{self, parse_error, Sink};
 use crate::source::{self, ReadError};
 use crate::suppress;

@@ -40,8 +40,8 @@ pub struct Identity {
 }
 
 /// One line of the baseline: an identity and how many findings have it.
+// No `deny_unknown_fields`: serde does not support it together with `flatten`.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Entry {
     /// What is baselined.
     #[serde(flatten)]

@@ -6,7 +6,9 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::lint::{lint_paths, LintOptions};
+use crate::baseline;
+use crate::config::{self, ConfigSource, Resolver};
+use crate::lint::{lint_paths, LintOptions, LintResult};
 use crate::report::{self, Format, RenderOptions};
 use crate::rules;
 
@@ -47,6 +49,15 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = ListFormat::Text)]
         format: ListFormat,
+    },
+    /// Print the configuration that applies to PATH, as TOML.
+    Config {
+        /// A file or directory (default: the current directory).
+        #[arg(default_value = ".")]
+        path: PathBuf,
+        /// Use this configuration file instead of discovering one.
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
     },
 }
 
@@ -94,12 +105,22 @@ struct LintArgs {
     /// Print the number of findings per rule.
     #[arg(long)]
     statistics: bool,
-    /// Skip files larger than this many bytes (reported as IDEM000).
-    #[arg(long, value_name = "BYTES", default_value_t = crate::source::DEFAULT_MAX_FILE_SIZE)]
-    max_file_size: u64,
+    /// Skip files larger than this many bytes (reported as IDEM000) [default: 4194304].
+    #[arg(long, value_name = "BYTES")]
+    max_file_size: Option<u64>,
     /// Skip paths containing this segment or prefix (repeatable).
     #[arg(long, value_name = "PATH")]
     exclude: Vec<String>,
+    /// Use this configuration file for every path instead of discovering
+    /// idem-lint.toml / Cargo.toml metadata.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Report only findings that FILE (from --write-baseline) does not list.
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
+    /// Record every current finding in FILE and exit 0.
+    #[arg(long, value_name = "FILE")]
+    write_baseline: Option<PathBuf>,
 }
 
 /// Runs the command line with `args` (program name first); returns the exit code.
@@ -123,6 +144,7 @@ where
     match cli.command {
         Some(Command::Explain { rule, color }) => explain(&rule, color),
         Some(Command::Rules { format }) => list_rules(format),
+        Some(Command::Config { path, config }) => show_config(&path, config),
         None => lint(cli.lint),
     }
 }
@@ -190,19 +212,44 @@ fn lint(args: LintArgs) -> i32 {
     }
     let options = LintOptions {
         jobs: args.jobs,
-        max_file_size: args.max_file_size,
+        max_file_size: args
+            .max_file_size
+            .unwrap_or(crate::source::DEFAULT_MAX_FILE_SIZE),
+        max_file_size_fixed: args.max_file_size.is_some(),
         select: args.select.clone(),
         ignore: args.ignore.clone(),
         exclude: args.exclude.clone(),
+        config: args
+            .config
+            .clone()
+            .map_or(ConfigSource::Discover, ConfigSource::File),
         ..LintOptions::default()
     };
-    let result = match lint_paths(&paths, &options) {
+    // Read the baseline before linting: a bad one fails fast.
+    let baseline = match args.baseline.as_deref().map(baseline::load).transpose() {
+        Ok(baseline) => baseline,
+        Err(err) => {
+            eprintln!("error: {err}");
+            return EXIT_FAILURE;
+        }
+    };
+    let mut result = match lint_paths(&paths, &options) {
         Ok(result) => result,
         Err(err) => {
             eprintln!("error: {err}");
             return EXIT_FAILURE;
         }
     };
+    if let Some(file) = &args.write_baseline {
+        return write_baseline(&result, file);
+    }
+    if let (Some(baseline), Some(file)) = (&baseline, &args.baseline) {
+        let linted = result.linted.clone();
+        baseline::apply(&mut result, baseline, file, &linted, |code| {
+            lint_enabled(code, &options)
+        });
+        report_stale(&result, file);
+    }
     let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
     let color = use_color(args.color, to_terminal);
     let width = std::env::var("COLUMNS")
@@ -249,5 +296,101 @@ fn use_color(color: Color, to_terminal: bool) -> bool {
         Color::Always => true,
         Color::Never => false,
         Color::Auto => to_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+    }
+}
+
+fn show_config(path: &std::path::Path, file: Option<PathBuf>) -> i32 {
+    let source = file.map_or(ConfigSource::Discover, ConfigSource::File);
+    let settings = Resolver::new(&source, &crate::analysis::vocab::Vocabulary::default())
+        .and_then(|mut resolver| resolver.for_path(path));
+    match settings {
+        Ok(settings) => {
+            print!(
+                "{}",
+                config::show(&settings, path, crate::source::DEFAULT_MAX_FILE_SIZE)
+            );
+            EXIT_OK
+        }
+        Err(err) => {
+            eprintln!("error: {err}");
+            EXIT_FAILURE
+        }
+    }
+}
+
+/// Whether the command line's `--select`/`--ignore` let `code` through.
+fn lint_enabled(code: &str, options: &LintOptions) -> bool {
+    let listed = |list: &[String]| {
+        list.iter().any(|c| {
+            c.eq_ignore_ascii_case(code)
+                || rules::find(c).is_some_and(|r| r.code == code)
+                || (c.len() < code.len() && code.starts_with(&c.to_ascii_uppercase()))
+        })
+    };
+    (options.select.is_empty() || listed(&options.select)) && !listed(&options.ignore)
+}
+
+fn write_baseline(result: &LintResult, file: &std::path::Path) -> i32 {
+    for problem in &result.fatal {
+        eprintln!("error: {}: {}", problem.display, problem.message);
+    }
+    if !result.fatal.is_empty() {
+        eprintln!("error: baseline not written: some paths could not be linted");
+        return EXIT_FAILURE;
+    }
+    match baseline::write(result, file) {
+        Ok(written) => {
+            eprintln!(
+                "wrote {} finding{} ({} entr{}) to {}",
+                result.diagnostics.len(),
+                if result.diagnostics.len() == 1 {
+                    ""
+                } else {
+                    "s"
+                },
+                written.entries.len(),
+                if written.entries.len() == 1 {
+                    "y"
+                } else {
+                    "ies"
+                },
+                file.display()
+            );
+            EXIT_OK
+        }
+        Err(err) => {
+            eprintln!("error: {err}");
+            EXIT_FAILURE
+        }
+    }
+}
+
+/// A note on stderr for baseline entries whose findings were fixed.
+fn report_stale(result: &LintResult, file: &std::path::Path) {
+    let Some(outcome) = &result.baseline else {
+        return;
+    };
+    if outcome.stale.is_empty() {
+        return;
+    }
+    let total: usize = outcome.stale.iter().map(|e| e.count).sum();
+    eprintln!(
+        "note: {total} baselined finding{} no longer occur{} (fixed): {} is stale; run with --write-baseline {} to drop {}",
+        if total == 1 { "" } else { "s" },
+        if total == 1 { "s" } else { "" },
+        file.display(),
+        file.display(),
+        if total == 1 { "it" } else { "them" },
+    );
+    for entry in &outcome.stale {
+        let item = if entry.identity.item.is_empty() {
+            String::new()
+        } else {
+            format!(" in `{}`", entry.identity.item)
+        };
+        eprintln!(
+            "  {} {}{item} ({} {})",
+            entry.identity.path, entry.identity.code, entry.count, entry.name
+        );
     }
 }

@@ -7,13 +7,16 @@
 #![warn(missing_docs)]
 
 pub mod analysis;
+pub mod baseline;
 pub mod cli;
+pub mod config;
 pub mod diagnostic;
 pub mod discover;
 pub mod lint;
 pub mod report;
 pub mod rules;
 pub mod source;
+pub mod suppress;
 
 pub use diagnostic::{Diagnostic, Label, Position, Severity, Span};
 pub use lint::{lint_paths, LintOptions, LintResult};

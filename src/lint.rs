@@ -1,6 +1,7 @@
-//! The pipeline: discover → read → parse → analyse → rules → filter → sort.
+//! The pipeline: discover → configure → read → parse → analyse → rules →
+//! suppress → levels → filter → sort.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -10,10 +11,12 @@ use rayon::prelude::*;
 use crate::analysis::index::ParsedFile;
 use crate::analysis::vocab::Vocabulary;
 use crate::analysis::{self, eval::span_of};
+use crate::config::{self, ConfigError, ConfigSource, PlannedUnit, Resolver};
 use crate::diagnostic::{Diagnostic, Position, Severity, Span};
-use crate::discover::{self, DiscoverOptions, FileKind, Unit, WalkProblem};
+use crate::discover::{self, DiscoverOptions, FileKind, WalkProblem};
 use crate::rules::{self, parse_error, Sink};
 use crate::source::{self, ReadError};
+use crate::suppress;
 
 /// Stack size of analysis threads: deeply nested code must not overflow.
 const STACK_SIZE: usize = 256 * 1024 * 1024;
@@ -33,6 +36,10 @@ pub struct LintOptions {
     pub vocab: Vocabulary,
     /// Paths to skip.
     pub exclude: Vec<String>,
+    /// Where configuration comes from (default: discovered per file).
+    pub config: ConfigSource,
+    /// `max_file_size` wins over configuration (it was given on the command line).
+    pub max_file_size_fixed: bool,
 }
 
 impl Default for LintOptions {
@@ -44,6 +51,8 @@ impl Default for LintOptions {
             ignore: Vec::new(),
             vocab: Vocabulary::default(),
             exclude: Vec::new(),
+            config: ConfigSource::Discover,
+            max_file_size_fixed: false,
         }
     }
 }
@@ -59,6 +68,10 @@ pub struct LintResult {
     pub sources: BTreeMap<String, Arc<String>>,
     /// Explicit paths that do not exist or cannot be read (exit 2).
     pub fatal: Vec<WalkProblem>,
+    /// Display paths of every file linted (after exclusions).
+    pub linted: std::collections::BTreeSet<String>,
+    /// What a baseline did to the findings, when one was applied.
+    pub baseline: Option<crate::baseline::BaselineOutcome>,
 }
 
 impl LintResult {
@@ -88,6 +101,9 @@ pub enum LintError {
     /// The thread pool could not be created.
     #[error("cannot start worker threads: {0}")]
     ThreadPool(String),
+    /// A configuration file is unreadable or invalid.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
 }
 
 /// Lints `paths`.
@@ -98,16 +114,17 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintResult
             exclude: options.exclude.clone(),
         },
     );
+    let mut resolver = Resolver::new(&options.config, &options.vocab)?;
+    let planned = resolver.plan(found.units)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.jobs)
         .stack_size(STACK_SIZE)
         .build()
         .map_err(|e| LintError::ThreadPool(e.to_string()))?;
     let outputs: Vec<UnitOutput> = pool.install(|| {
-        found
-            .units
+        planned
             .par_iter()
-            .map(|unit| lint_unit(unit, options))
+            .map(|plan| lint_unit(plan, options))
             .collect()
     });
     let mut result = LintResult {
@@ -124,6 +141,22 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintResult
         result.diagnostics.extend(output.diagnostics);
         result.sources.extend(output.sources);
     }
+    suppress::apply(&mut result.diagnostics, &result.sources);
+    result.linted = planned
+        .iter()
+        .flat_map(|p| p.unit.files.iter().map(|f| f.display.clone()))
+        .collect();
+    let known: HashMap<String, Arc<config::Settings>> = planned
+        .iter()
+        .flat_map(|p| p.unit.files.iter().zip(&p.files))
+        .map(|(entry, settings)| (entry.display.clone(), settings.clone()))
+        .collect();
+    config::apply_levels(
+        &mut result.diagnostics,
+        &mut resolver,
+        &known,
+        !options.select.is_empty(),
+    )?;
     result.diagnostics.retain(|d| enabled(d.code, options));
     result
         .diagnostics
@@ -172,7 +205,8 @@ fn file_problem(path: &str, message: &str, line: usize, column: usize) -> Diagno
     }
 }
 
-fn lint_unit(unit: &Unit, options: &LintOptions) -> UnitOutput {
+fn lint_unit(plan: &PlannedUnit, options: &LintOptions) -> UnitOutput {
+    let unit = &plan.unit;
     let mut out = UnitOutput {
         files: 0,
         diagnostics: Vec::new(),
@@ -180,8 +214,12 @@ fn lint_unit(unit: &Unit, options: &LintOptions) -> UnitOutput {
     };
     let mut parsed = Vec::new();
     let mut paths = Vec::new();
-    for entry in &unit.files {
-        let text = match source::read_text(&entry.path, options.max_file_size) {
+    for (entry, settings) in unit.files.iter().zip(&plan.files) {
+        let limit = match settings.max_file_size() {
+            Some(configured) if !options.max_file_size_fixed => configured,
+            _ => options.max_file_size,
+        };
+        let text = match source::read_text(&entry.path, limit) {
             Ok(text) => text,
             Err(err) => {
                 let (line, column) = err.position();
@@ -229,7 +267,7 @@ fn lint_unit(unit: &Unit, options: &LintOptions) -> UnitOutput {
         }
     }
     let analysed = catch_unwind(AssertUnwindSafe(|| {
-        let facts = analysis::analyze(&parsed, &options.vocab);
+        let facts = analysis::analyze(&parsed, &plan.settings.vocab);
         let mut sink = Sink {
             paths: &paths,
             out: Vec::new(),

@@ -126,6 +126,16 @@ fn separator_sanitized() {
 }
 
 #[test]
+fn unused_suppression() {
+    check_folder("unused-suppression");
+}
+
+#[test]
+fn suppression_without_reason() {
+    check_folder("suppression-without-reason");
+}
+
+#[test]
 fn demo() {
     check_folder("demo");
 }

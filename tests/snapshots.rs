@@ -53,6 +53,7 @@ fn human_output_of_every_fixture_file() {
                 files_analyzed: 1,
                 sources: result.sources.clone(),
                 fatal: Vec::new(),
+                ..LintResult::default()
             };
             let rendered = report::render(&only, Format::Human, &options);
             let name = display

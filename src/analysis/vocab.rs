@@ -31,8 +31,12 @@ impl Component {
 }
 
 /// Extra names from configuration, added to the built-in lists.
+///
+/// In configuration files the fields are spelled in kebab-case
+/// (`client-key`, `store-receivers`…) like every other key; the snake_case
+/// spelling (`client_key`) is accepted too.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
 pub struct VocabularyExtension {
     /// Identifiers naming a tenant.
     pub tenant: Vec<String>,
@@ -41,15 +45,36 @@ pub struct VocabularyExtension {
     /// Identifiers naming a route / operation.
     pub route: Vec<String>,
     /// Identifiers naming a client idempotency key.
+    #[serde(alias = "client_key")]
     pub client_key: Vec<String>,
     /// Header names carrying a client idempotency key.
     pub headers: Vec<String>,
     /// Receiver names that denote a store.
+    #[serde(alias = "store_receivers")]
     pub store_receivers: Vec<String>,
     /// Method names that use their first argument as a storage key.
+    #[serde(alias = "store_methods")]
     pub store_methods: Vec<String>,
     /// Functions whose calls build a correctly scoped key (like `idem_scope::scoped`).
+    #[serde(alias = "key_constructors")]
     pub key_constructors: Vec<String>,
+    /// Identifiers naming a server-minted id (event, delivery, job…).
+    #[serde(alias = "server_ids")]
+    pub server_ids: Vec<String>,
+    /// Names and literals meaning "nobody in particular" (`anonymous`, `global`…).
+    pub sentinels: Vec<String>,
+    /// Methods that claim an idempotency record.
+    #[serde(alias = "claim_verbs")]
+    pub claim_verbs: Vec<String>,
+    /// Methods that complete a claimed record.
+    #[serde(alias = "complete_verbs")]
+    pub complete_verbs: Vec<String>,
+    /// Methods that release a claimed record.
+    #[serde(alias = "release_verbs")]
+    pub release_verbs: Vec<String>,
+    /// Literal key prefixes reserved for server-minted keys (default `s:`).
+    #[serde(alias = "server_prefixes")]
+    pub server_prefixes: Vec<String>,
 }
 
 /// The vocabulary used by the analysis.
@@ -65,6 +90,12 @@ pub struct Vocabulary {
     key_constructors: Vec<String>,
     /// Identifies the lists' content for the per-thread name cache.
     id: u64,
+    server_ids: Vec<String>,
+    sentinels: Vec<String>,
+    claim_verbs: Vec<String>,
+    complete_verbs: Vec<String>,
+    release_verbs: Vec<String>,
+    server_prefixes: Vec<String>,
 }
 
 fn owned(list: &[&str]) -> Vec<String> {
@@ -214,6 +245,65 @@ const STORE_METHODS: &[&str] = &[
     "hset",
     "hset_nx",
 ];
+
+const SERVER_IDS: &[&str] = &[
+    "event_id",
+    "delivery_id",
+    "webhook_id",
+    "message_id",
+    "msg_id",
+    "job_id",
+    "replay_id",
+    "task_id",
+];
+
+const SENTINELS: &[&str] = &[
+    "",
+    "global",
+    "default",
+    "anonymous",
+    "anon",
+    "public",
+    "unknown",
+    "none",
+    "guest",
+    "shared",
+    "system",
+    "nobody",
+    "not_found",
+    "*",
+];
+
+const CLAIM_VERBS: &[&str] = &[
+    "claim",
+    "try_claim",
+    "begin",
+    "acquire",
+    "lock",
+    "try_lock",
+    "obtain",
+    "reserve",
+    "set_nx",
+    "insert_if_absent",
+    "start",
+    "mark_in_progress",
+];
+
+const COMPLETE_VERBS: &[&str] = &[
+    "complete",
+    "finish",
+    "commit",
+    "mark_completed",
+    "mark_done",
+    "save_response",
+    "store_response",
+];
+
+const RELEASE_VERBS: &[&str] = &[
+    "release", "abandon", "unlock", "del", "delete", "remove", "rollback", "cancel", "abort",
+];
+
+const SERVER_PREFIXES: &[&str] = &["s:"];
 
 /// Method names that leave the value of their receiver unchanged as far as
 /// key provenance is concerned.
@@ -444,6 +534,12 @@ impl Default for Vocabulary {
                 "idem_scope::scoped_server",
             ]),
             id: 0,
+            server_ids: owned(SERVER_IDS),
+            sentinels: owned(SENTINELS),
+            claim_verbs: owned(CLAIM_VERBS),
+            complete_verbs: owned(COMPLETE_VERBS),
+            release_verbs: owned(RELEASE_VERBS),
+            server_prefixes: owned(SERVER_PREFIXES),
         }
         .with_id()
     }
@@ -505,6 +601,14 @@ impl Vocabulary {
                 }
             }
         };
+        // Paths and literal prefixes are case-sensitive: `Keys::scoped` is not `keys::scoped`.
+        let add_exact = |list: &mut Vec<String>, extra: &[String]| {
+            for item in extra {
+                if !list.contains(item) {
+                    list.push(item.clone());
+                }
+            }
+        };
         add(&mut self.tenant, &ext.tenant);
         add(&mut self.principal, &ext.principal);
         add(&mut self.route, &ext.route);
@@ -512,7 +616,14 @@ impl Vocabulary {
         add(&mut self.headers, &ext.headers);
         add(&mut self.store_receivers, &ext.store_receivers);
         add(&mut self.store_methods, &ext.store_methods);
-        add(&mut self.key_constructors, &ext.key_constructors);
+        add_exact(&mut self.key_constructors, &ext.key_constructors);
+        add(&mut self.server_ids, &ext.server_ids);
+        add(&mut self.sentinels, &ext.sentinels);
+        add(&mut self.claim_verbs, &ext.claim_verbs);
+        add(&mut self.complete_verbs, &ext.complete_verbs);
+        add(&mut self.release_verbs, &ext.release_verbs);
+        add_exact(&mut self.server_prefixes, &ext.server_prefixes);
+        // Last: the name cache is keyed by the lists' content.
         *self = std::mem::take(self).with_id();
     }
 
@@ -545,6 +656,64 @@ impl Vocabulary {
             cache.insert(key, info);
         });
         info
+    }
+
+    /// Whether an identifier names a server-minted id (`event_id`, `delivery_id`,
+    /// `evt.id` is the caller's business: pass the last segment).
+    pub fn is_server_id_name(&self, ident: &str) -> bool {
+        let name = snake(ident.trim_start_matches("r#"));
+        let name = name.trim_start_matches('_');
+        self.server_ids.iter().any(|n| n == name)
+    }
+
+    /// Whether a literal, constant or variant name means "nobody in particular"
+    /// (`""`, `"ANON"`, `Principal::Anonymous`, `MERCHANT_ID_NOT_FOUND`,
+    /// `DEFAULT_TENANT`): a sentinel, or a name that starts or ends with one.
+    pub fn is_sentinel(&self, text: &str) -> bool {
+        let last = text.rsplit("::").next().unwrap_or(text).trim();
+        let lower = last.to_lowercase();
+        if self.sentinels.contains(&lower) {
+            return true;
+        }
+        let name = snake(last);
+        self.sentinels.iter().any(|s| {
+            !s.is_empty()
+                && s.chars().all(|c| c.is_alphanumeric() || c == '_')
+                && (name == *s
+                    || name
+                        .strip_suffix(s.as_str())
+                        .is_some_and(|head| head.ends_with('_'))
+                    || name
+                        .strip_prefix(s.as_str())
+                        .is_some_and(|tail| tail.starts_with('_')))
+        })
+    }
+
+    /// Whether a method claims an idempotency record (`claim`, `try_claim`, `set_nx`…).
+    pub fn is_claim_verb(&self, method: &str) -> bool {
+        self.claim_verbs.iter().any(|m| m == method)
+    }
+
+    /// Whether a method completes a claimed record (`complete`, `save_response`…).
+    pub fn is_complete_verb(&self, method: &str) -> bool {
+        self.complete_verbs.iter().any(|m| m == method)
+    }
+
+    /// Whether a method releases a claimed record (`release`, `abandon`, `del`…).
+    pub fn is_release_verb(&self, method: &str) -> bool {
+        self.release_verbs.iter().any(|m| m == method)
+    }
+
+    /// Literal prefixes reserved for server-minted keys (`s:` by default).
+    pub fn server_prefixes(&self) -> &[String] {
+        &self.server_prefixes
+    }
+
+    /// Whether a literal key prefix puts a key in the server namespace.
+    pub fn has_server_prefix(&self, literal: &str) -> bool {
+        self.server_prefixes
+            .iter()
+            .any(|p| !p.is_empty() && literal.starts_with(p.as_str()))
     }
 
     /// Whether an identifier names a client idempotency key value
@@ -764,12 +933,18 @@ impl Vocabulary {
         self.store_methods.iter().any(|m| m == method)
     }
 
-    /// Whether a call path names a correctly scoped key constructor.
+    /// Whether a call path names a correctly scoped key constructor. A
+    /// configured `acme::keys::idem_key` also matches the call `keys::idem_key(..)`
+    /// or `idem_key(..)` written after a `use`; a bare configured name matches
+    /// any path ending in it.
     pub fn is_key_constructor(&self, path: &str) -> bool {
         let last = path.rsplit("::").next().unwrap_or(path);
-        self.key_constructors
-            .iter()
-            .any(|c| c == path || c.rsplit("::").next() == Some(last) && !c.contains("::"))
+        self.key_constructors.iter().any(|c| {
+            c == path
+                || (c.rsplit("::").next() == Some(last) && !c.contains("::"))
+                || c.strip_suffix(path)
+                    .is_some_and(|head| head.ends_with("::"))
+        })
     }
 
     /// Whether a literal component is a placeholder (`""`, `"default"`, `"global"`).

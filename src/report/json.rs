@@ -24,6 +24,15 @@ struct Summary {
     files_analyzed: usize,
     files_with_errors: usize,
     diagnostics: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    baseline: Option<BaselineSummary>,
+}
+
+/// Present only when `--baseline` was given.
+#[derive(Serialize)]
+struct BaselineSummary {
+    suppressed: usize,
+    stale: usize,
 }
 
 /// Renders the JSON document, followed by a newline.
@@ -39,6 +48,10 @@ pub fn render(result: &LintResult) -> String {
             files_analyzed: result.files_analyzed,
             files_with_errors: result.files_with_errors(),
             diagnostics: result.diagnostics.len(),
+            baseline: result.baseline.as_ref().map(|b| BaselineSummary {
+                suppressed: b.suppressed,
+                stale: b.stale.len(),
+            }),
         },
     };
     let mut text =

@@ -64,12 +64,21 @@ pub fn summary_line(result: &LintResult) -> String {
         .count();
     let warnings = result.diagnostics.len() - errors;
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
-    format!(
+    let mut line = format!(
         "{}, {} in {}",
         plural(errors, "error"),
         plural(warnings, "warning"),
         plural(result.files_analyzed, "file")
-    )
+    );
+    if let Some(baseline) = &result.baseline {
+        let stale = baseline.stale.len();
+        line.push_str(&format!(
+            " ({} baselined, {stale} stale baseline {})",
+            baseline.suppressed,
+            if stale == 1 { "entry" } else { "entries" }
+        ));
+    }
+    line
 }
 
 /// Counts per rule, most frequent first.

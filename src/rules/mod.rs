@@ -6,6 +6,8 @@ pub mod global_scope_fallback;
 pub mod missing_scope_component;
 pub mod parse_error;
 pub mod separator_sanitized;
+pub mod suppression_without_reason;
+pub mod unused_suppression;
 
 use crate::analysis::value::{Origin, Site};
 use crate::analysis::UnitFacts;
@@ -51,6 +53,8 @@ pub const ALL: &[&Rule] = &[
     &missing_scope_component::RULE,
     &global_scope_fallback::RULE,
     &separator_sanitized::RULE,
+    &unused_suppression::RULE,
+    &suppression_without_reason::RULE,
 ];
 
 /// Finds a rule by code (`IDEM001`) or name (`adhoc-key-concat`), case-insensitively.

@@ -180,6 +180,7 @@ fn lint_unit(unit: &Unit, options: &LintOptions) -> UnitOutput {
     };
     let mut parsed = Vec::new();
     let mut paths = Vec::new();
+    let mut sql_files = Vec::new();
     for entry in &unit.files {
         let text = match source::read_text(&entry.path, options.max_file_size) {
             Ok(text) => text,
@@ -199,6 +200,14 @@ fn lint_unit(unit: &Unit, options: &LintOptions) -> UnitOutput {
         out.files += 1;
         let text = Arc::new(text);
         out.sources.insert(entry.display.clone(), text.clone());
+        if entry.kind == FileKind::Sql {
+            sql_files.push(analysis::sql::SqlFile {
+                id: paths.len() as u32,
+                text: text.clone(),
+            });
+            paths.push(entry.display.clone());
+            continue;
+        }
         if entry.kind != FileKind::Rust {
             continue;
         }
@@ -229,7 +238,8 @@ fn lint_unit(unit: &Unit, options: &LintOptions) -> UnitOutput {
         }
     }
     let analysed = catch_unwind(AssertUnwindSafe(|| {
-        let facts = analysis::analyze(&parsed, &options.vocab);
+        let mut facts = analysis::analyze(&parsed, &options.vocab);
+        facts.sql = analysis::sql::collect(&parsed, &sql_files, &options.vocab);
         let mut sink = Sink {
             paths: &paths,
             out: Vec::new(),

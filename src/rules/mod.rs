@@ -4,6 +4,7 @@
 pub mod adhoc_key_concat;
 pub mod missing_scope_component;
 pub mod parse_error;
+pub mod single_column_key;
 
 use crate::analysis::value::{Origin, Site};
 use crate::analysis::UnitFacts;
@@ -47,6 +48,7 @@ pub const ALL: &[&Rule] = &[
     &parse_error::RULE,
     &adhoc_key_concat::RULE,
     &missing_scope_component::RULE,
+    &single_column_key::RULE,
 ];
 
 /// Finds a rule by code (`IDEM001`) or name (`adhoc-key-concat`), case-insensitively.
@@ -109,6 +111,7 @@ impl Sink<'_> {
 pub fn run_all(facts: &UnitFacts, sink: &mut Sink<'_>) {
     adhoc_key_concat::check(facts, sink);
     missing_scope_component::check(facts, sink);
+    single_column_key::check(facts, sink);
 }
 
 /// Text for a component in the suggested `scoped(..)` call.

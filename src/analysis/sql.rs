@@ -413,9 +413,11 @@ pub fn analyze_text(text: &str, vocab: &Vocabulary) -> TextAnalysis {
                     break;
                 }
                 Err(err) => {
-                    first_error.get_or_insert_with(|| {
-                        format!("{name}: {}", clean_error(&err.to_string()))
-                    });
+                    let message = err.to_string();
+                    let at = error_location(&message);
+                    if first_error.as_ref().is_none_or(|(best, _)| at > *best) {
+                        first_error = Some((at, format!("{name}: {}", clean_error(&message))));
+                    }
                 }
             }
         }
@@ -438,7 +440,7 @@ pub fn analyze_text(text: &str, vocab: &Vocabulary) -> TextAnalysis {
                     end: first_token_end,
                 },
                 excerpt: excerpt(statement_text),
-                error: first_error.unwrap_or_default(),
+                error: first_error.map(|(_, e)| e).unwrap_or_default(),
             }),
         }
     }
@@ -457,13 +459,34 @@ fn clean_error(message: &str) -> String {
     }
 }
 
+/// The statement's first line without a trailing comment, shortened.
 fn excerpt(text: &str) -> String {
-    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if flat.chars().count() > 60 {
-        format!("{}…", flat.chars().take(60).collect::<String>())
+    let line = text.lines().next().unwrap_or_default();
+    let line = line.split("--").next().unwrap_or_default().trim();
+    if line.chars().count() > 60 {
+        format!("{}…", line.chars().take(60).collect::<String>())
     } else {
-        flat
+        line.to_string()
     }
+}
+
+/// Where a parser error occurred (`.. at Line: 3, Column: 5`), to prefer
+/// the dialect that understood the most of the statement.
+fn error_location(message: &str) -> (u64, u64) {
+    let Some(i) = message.find(" at Line: ") else {
+        return (0, 0);
+    };
+    let rest = &message[i + " at Line: ".len()..];
+    let mut parts = rest.split(", Column: ");
+    let line = parts
+        .next()
+        .and_then(|l| l.trim().parse().ok())
+        .unwrap_or(0);
+    let column = parts
+        .next()
+        .and_then(|c| c.trim().parse().ok())
+        .unwrap_or(0);
+    (line, column)
 }
 
 fn is_trivia(token: &Token) -> bool {
@@ -761,6 +784,7 @@ impl Statement_<'_> {
                     columns.extend(
                         idents
                             .into_iter()
+                            .filter(|i| self.vocab.component_of_name(&i.value).is_some())
                             .map(|i| (i.value.clone(), self.ident_range(i))),
                     );
                 }
@@ -1014,6 +1038,46 @@ mod tests {
         );
         let untokenizable = "CREATE TABLE idem_keys (idem_key TEXT DEFAULT 'x PRIMARY KEY)";
         assert_eq!(analyze(untokenizable).skipped.len(), 1);
+    }
+
+    #[test]
+    fn table_and_key_column_names() {
+        let v = Vocabulary::default();
+        for table in [
+            "idempotency_keys",
+            "request_dedup",
+            "ReplayLog",
+            "idem_records",
+            "IDEMPOTENT_REQS",
+        ] {
+            assert!(v.is_idempotency_table(table), "{table}");
+        }
+        for table in ["epidemics", "cache", "sessions", "outbox", "rustango_cache"] {
+            assert!(!v.is_idempotency_table(table), "{table}");
+        }
+        for column in [
+            "idem_key",
+            "idempotency_key",
+            "idempotencyKey",
+            "request_id",
+            "key",
+            "dedup_key",
+            "client_key",
+            "replay_token",
+        ] {
+            assert!(v.is_key_column(column), "{column}");
+        }
+        for column in [
+            "client_id",
+            "cache_key",
+            "idem_storage_key",
+            "event_id",
+            "tenant_id",
+            "id",
+            "key_hash",
+        ] {
+            assert!(!v.is_key_column(column), "{column}");
+        }
     }
 
     #[test]

@@ -684,6 +684,53 @@ fn is_version_word(word: &str) -> bool {
     chars.next() == Some('v') && chars.as_str().chars().all(|c| c.is_ascii_digit())
 }
 
+/// Fragments of table names that make a SQL table an idempotency table.
+const IDEMPOTENCY_TABLES: &[&str] = &["idempot", "dedup", "replay"];
+
+impl Vocabulary {
+    /// Whether a SQL table name marks an idempotency table
+    /// (`idempotency_keys`, `request_dedup`, `ReplayLog`, `idem_records`).
+    pub fn is_idempotency_table(&self, table: &str) -> bool {
+        let lower = table.to_lowercase();
+        // `idem` only as a whole word: `idem_keys`, but not `epidemics`.
+        words(table).iter().any(|w| w == "idem")
+            || self
+                .idempotency_tables
+                .iter()
+                .any(|fragment| lower.contains(fragment.as_str()))
+    }
+
+    /// Whether a SQL column holds the client key: a client key name
+    /// (`idem_key`, `idempotency_key`), a request id, a bare `key`, or an
+    /// `idem*`/`dedup*`/`replay*` key, token or id column (`dedup_key`).
+    pub fn is_key_column(&self, column: &str) -> bool {
+        if self.is_client_key_name(column) || self.is_request_id_name(column) {
+            return true;
+        }
+        let w = words(column);
+        match w.as_slice() {
+            [only] => only == "key",
+            [first, .., last] => {
+                let idem = matches!(
+                    first.as_str(),
+                    "idem" | "idempotency" | "dedup" | "dedupe" | "replay"
+                );
+                // `client_id` is a principal, `client_key` is the client's key.
+                let client = matches!(first.as_str(), "client" | "request");
+                ((idem && matches!(last.as_str(), "key" | "token" | "id"))
+                    || (client && matches!(last.as_str(), "key" | "token")))
+                    && !w.iter().any(|x| {
+                        matches!(
+                            x.as_str(),
+                            "storage" | "scoped" | "hash" | "hashed" | "composite"
+                        )
+                    })
+            }
+            [] => false,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -774,53 +821,6 @@ mod tests {
             "key {} already used by another request",
         ] {
             assert!(!v.literal_names_route(lit), "{lit}");
-        }
-    }
-}
-
-/// Fragments of table names that make a SQL table an idempotency table.
-const IDEMPOTENCY_TABLES: &[&str] = &["idempot", "dedup", "replay"];
-
-impl Vocabulary {
-    /// Whether a SQL table name marks an idempotency table
-    /// (`idempotency_keys`, `request_dedup`, `ReplayLog`, `idem_records`).
-    pub fn is_idempotency_table(&self, table: &str) -> bool {
-        let lower = table.to_lowercase();
-        // `idem` only as a whole word: `idem_keys`, but not `epidemics`.
-        words(table).iter().any(|w| w == "idem")
-            || self
-                .idempotency_tables
-                .iter()
-                .any(|fragment| lower.contains(fragment.as_str()))
-    }
-
-    /// Whether a SQL column holds the client key: a client key name
-    /// (`idem_key`, `idempotency_key`), a request id, a bare `key`, or an
-    /// `idem*`/`dedup*`/`replay*` key, token or id column (`dedup_key`).
-    pub fn is_key_column(&self, column: &str) -> bool {
-        if self.is_client_key_name(column) || self.is_request_id_name(column) {
-            return true;
-        }
-        let w = words(column);
-        match w.as_slice() {
-            [only] => only == "key",
-            [first, .., last] => {
-                let idem = matches!(
-                    first.as_str(),
-                    "idem" | "idempotency" | "dedup" | "dedupe" | "replay"
-                );
-                // `client_id` is a principal, `client_key` is the client's key.
-                let client = matches!(first.as_str(), "client" | "request");
-                ((idem && matches!(last.as_str(), "key" | "token" | "id"))
-                    || (client && matches!(last.as_str(), "key" | "token")))
-                    && !w.iter().any(|x| {
-                        matches!(
-                            x.as_str(),
-                            "storage" | "scoped" | "hash" | "hashed" | "composite"
-                        )
-                    })
-            }
-            [] => false,
         }
     }
 }

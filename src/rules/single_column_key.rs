@@ -53,12 +53,15 @@ fn report(constraint: &KeyConstraint, sink: &mut Sink<'_>) {
     } else {
         format!("({})", constraint.columns.join(", "))
     };
+    let lacks = if missing.len() == 1 {
+        format!("a {} column", missing[0])
+    } else {
+        format!("{} columns", english_list(&missing))
+    };
     let message = format!(
-        "idempotency table `{}` has a {} on {on} that lacks {} column{}",
+        "idempotency table `{}` has a {} on {on} that lacks {lacks}",
         constraint.table,
         constraint.kind.as_str(),
-        english_list(&missing),
-        if missing.len() == 1 { "" } else { "s" },
     );
     let mut labels = Vec::new();
     if !alone {
@@ -106,7 +109,7 @@ fn report(constraint: &KeyConstraint, sink: &mut Sink<'_>) {
     tuple.push("ns".to_string());
     tuple.push(key.clone());
     let mut help = format!(
-        "make the key the whole scope tuple, e.g. PRIMARY KEY ({}) as in idem_scope::POSTGRES_SCHEMA; unique on less, one {} can replay another's response",
+        "make the key the whole scope tuple, e.g. PRIMARY KEY ({}) as in idem_scope::POSTGRES_SCHEMA; a key on fewer columns lets one {} replay another's response",
         tuple.join(", "),
         match constraint.missing.first() {
             Some(Component::Tenant) => "tenant",

@@ -236,16 +236,30 @@ pub fn collect(rust: &[ParsedFile], sql: &[SqlFile], vocab: &Vocabulary) -> SqlF
     let mut facts = SqlFacts::default();
     for file in sql {
         let source = SqlSource::file(&file.text);
-        let analysis = analyze_text(&file.text, vocab);
+        let analysis = guarded(&file.text, vocab);
         add(&mut facts, file.id, &source, analysis);
     }
     for file in rust {
         for literal in super::sql_literals::ddl_literals(&file.ast) {
-            let analysis = analyze_text(&literal.value, vocab);
+            let analysis = guarded(&literal.value, vocab);
             add(&mut facts, file.id, &literal.source, analysis);
         }
     }
     facts
+}
+
+/// A panic inside the SQL parser must not cost the unit its Rust findings:
+/// the text is reported as skipped instead.
+fn guarded(text: &str, vocab: &Vocabulary) -> TextAnalysis {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| analyze_text(text, vocab)))
+        .unwrap_or_else(|_| TextAnalysis {
+            constraints: Vec::new(),
+            skipped: vec![TextSkipped {
+                range: CharRange::default(),
+                excerpt: excerpt(text),
+                error: "internal error in the SQL parser (a bug; please report it)".to_string(),
+            }],
+        })
 }
 
 fn add(facts: &mut SqlFacts, file: u32, source: &SqlSource, analysis: TextAnalysis) {
@@ -353,21 +367,27 @@ pub fn analyze_text(text: &str, vocab: &Vocabulary) -> TextAnalysis {
             .ok()
     });
     let Some(tokens) = tokens else {
-        // Not even the tokenizer copes (an unterminated quote): one note for
-        // the whole text, if it is about an idempotency table at all.
+        // Not even the tokenizer copes (an unterminated quote), so there are
+        // no statements: one note at the tokenizer's complaint, if the text
+        // holds DDL for an idempotency table anywhere.
         let words = plain_words(text);
-        if let Some(head) = ddl_head(&words) {
-            if vocab.is_idempotency_table(&head.table) {
-                let error = dialects
-                    .first()
-                    .and_then(|(_, d)| Tokenizer::new(d.as_ref(), text).tokenize().err())
-                    .map_or_else(String::new, |e| e.message);
-                out.skipped.push(TextSkipped {
-                    range: CharRange { start: 0, end: 0 },
-                    excerpt: excerpt(text),
-                    error,
-                });
-            }
+        let about_idempotency = words.iter().enumerate().any(|(i, w)| {
+            (w.eq_ignore_ascii_case("create") || w.eq_ignore_ascii_case("alter"))
+                && ddl_head(&words[i..]).is_some_and(|h| vocab.is_idempotency_table(&h.table))
+        });
+        if about_idempotency {
+            let error = dialects
+                .first()
+                .and_then(|(_, d)| Tokenizer::new(d.as_ref(), text).tokenize().err());
+            let at = error
+                .as_ref()
+                .and_then(|e| lines.offset(e.location))
+                .unwrap_or(0);
+            out.skipped.push(TextSkipped {
+                range: CharRange { start: at, end: at },
+                excerpt: excerpt(text.trim_start()),
+                error: error.map_or_else(String::new, |e| format!("PostgreSQL: {}", e.message)),
+            });
         }
         return out;
     };
@@ -743,12 +763,16 @@ impl Statement_<'_> {
     fn constraints_of(&self, statement: &Statement, out: &mut Vec<TextConstraint>) {
         let mut candidates = Vec::new();
         let mut table_columns: Vec<(String, CharRange)> = Vec::new();
+        let mut generated: Vec<&str> = Vec::new();
         let table;
         match statement {
             Statement::CreateTable(create) => {
                 table = table_name(&create.name);
                 for column in &create.columns {
                     table_columns.push((column.name.value.clone(), self.ident_range(&column.name)));
+                    if is_generated(column) {
+                        generated.push(&column.name.value);
+                    }
                     self.column_candidates(column, &mut candidates);
                 }
                 for constraint in &create.constraints {
@@ -803,11 +827,9 @@ impl Statement_<'_> {
             return;
         }
         for candidate in candidates {
-            let Some(key_index) = candidate
-                .columns
-                .iter()
-                .position(|(name, _)| self.vocab.is_key_column(name))
-            else {
+            let Some(key_index) = candidate.columns.iter().position(|(name, _)| {
+                self.vocab.is_key_column(name) && !generated.contains(&name.as_str())
+            }) else {
                 continue;
             };
             let present: Vec<(Component, String)> = candidate
@@ -888,6 +910,25 @@ impl Statement_<'_> {
             columns: columns_named,
         });
     }
+}
+
+/// A column the database fills in itself (`request_id UUID DEFAULT
+/// gen_random_uuid()`, `BIGSERIAL`, `AUTO_INCREMENT`, identity): a surrogate,
+/// not the client's key, whatever its name.
+fn is_generated(column: &ColumnDef) -> bool {
+    let data_type = column.data_type.to_string().to_ascii_uppercase();
+    if data_type.contains("SERIAL") {
+        return true;
+    }
+    column.options.iter().any(|option| match &option.option {
+        ColumnOption::Default(Expr::Function(_))
+        | ColumnOption::Generated { .. }
+        | ColumnOption::Identity(_) => true,
+        ColumnOption::DialectSpecific(tokens) => tokens.iter().any(|t| {
+            matches!(t, Token::Word(w) if matches!(w.keyword, Keyword::AUTO_INCREMENT | Keyword::AUTOINCREMENT))
+        }),
+        _ => false,
+    })
 }
 
 fn table_name(name: &ObjectName) -> String {
@@ -1036,8 +1077,11 @@ mod tests {
             "{}",
             a.skipped[0].error
         );
-        let untokenizable = "CREATE TABLE idem_keys (idem_key TEXT DEFAULT 'x PRIMARY KEY)";
-        assert_eq!(analyze(untokenizable).skipped.len(), 1);
+        let untokenizable =
+            "SELECT 1;\nCREATE TABLE idem_keys (idem_key TEXT DEFAULT 'x PRIMARY KEY)";
+        let a = analyze(untokenizable);
+        assert_eq!(a.skipped.len(), 1, "{a:?}");
+        assert!(a.skipped[0].range.start > 10, "{a:?}");
     }
 
     #[test]

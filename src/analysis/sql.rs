@@ -242,6 +242,15 @@ pub fn collect(rust: &[ParsedFile], sql: &[SqlFile], vocab: &Vocabulary) -> SqlF
     for file in rust {
         for literal in super::sql_literals::ddl_literals(&file.ast) {
             let analysis = guarded(&literal.value, vocab);
+            if std::env::var_os("IDEM_LINT_DEBUG").is_some() {
+                eprintln!(
+                    "[idem-lint debug] DDL literal in file {}: {:?}… → {} constraint(s), {} skipped",
+                    file.id,
+                    excerpt(literal.value.trim_start()),
+                    analysis.constraints.len(),
+                    analysis.skipped.len()
+                );
+            }
             add(&mut facts, file.id, &literal.source, analysis);
         }
     }

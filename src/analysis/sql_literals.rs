@@ -45,8 +45,13 @@ impl Collector {
     }
 
     fn tokens(&mut self, tokens: TokenStream) {
+        let mut after_pound = false;
         for tree in tokens {
+            let pound = matches!(&tree, TokenTree::Punct(p) if p.as_char() == '#' || (after_pound && p.as_char() == '!'));
             match tree {
+                // `#[doc = ".."]` inside a macro body: documentation again.
+                TokenTree::Group(group)
+                    if after_pound && group.delimiter() == proc_macro2::Delimiter::Bracket => {}
                 TokenTree::Group(group) => self.tokens(group.stream()),
                 TokenTree::Literal(literal) => {
                     let stream = TokenStream::from(TokenTree::Literal(literal));
@@ -56,6 +61,7 @@ impl Collector {
                 }
                 _ => {}
             }
+            after_pound = pound;
         }
     }
 }

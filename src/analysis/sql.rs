@@ -626,7 +626,12 @@ impl Statement_<'_> {
         if loc.line == 0 {
             return None;
         }
-        self.tokens.iter().position(|t| t.span.start == loc)
+        // Tokens are in source order: binary search, so wide tables stay linear-ish.
+        let key = (loc.line, loc.column);
+        let i = self
+            .tokens
+            .partition_point(|t| (t.span.start.line, t.span.start.column) < key);
+        (self.tokens.get(i)?.span.start == loc).then_some(i)
     }
 
     fn keyword(&self, i: usize) -> Option<Keyword> {
@@ -1131,6 +1136,19 @@ mod tests {
         ] {
             assert!(!v.is_key_column(column), "{column}");
         }
+    }
+
+    #[test]
+    fn deep_nesting_is_a_skip_not_a_crash() {
+        let depth = 20_000;
+        let sql = format!(
+            "CREATE UNIQUE INDEX i ON idem_keys ({}idem_key{});",
+            "(".repeat(depth),
+            ")".repeat(depth)
+        );
+        let a = analyze(&sql);
+        assert!(a.constraints.is_empty());
+        assert_eq!(a.skipped.len(), 1, "{a:?}");
     }
 
     #[test]

@@ -214,6 +214,7 @@ fn lint_unit(plan: &PlannedUnit, options: &LintOptions) -> UnitOutput {
     };
     let mut parsed = Vec::new();
     let mut paths = Vec::new();
+    let mut sql_files = Vec::new();
     for (entry, settings) in unit.files.iter().zip(&plan.files) {
         let limit = match settings.max_file_size() {
             Some(configured) if !options.max_file_size_fixed => configured,
@@ -237,6 +238,14 @@ fn lint_unit(plan: &PlannedUnit, options: &LintOptions) -> UnitOutput {
         out.files += 1;
         let text = Arc::new(text);
         out.sources.insert(entry.display.clone(), text.clone());
+        if entry.kind == FileKind::Sql {
+            sql_files.push(analysis::sql::SqlFile {
+                id: paths.len() as u32,
+                text: text.clone(),
+            });
+            paths.push(entry.display.clone());
+            continue;
+        }
         if entry.kind != FileKind::Rust {
             continue;
         }
@@ -267,7 +276,8 @@ fn lint_unit(plan: &PlannedUnit, options: &LintOptions) -> UnitOutput {
         }
     }
     let analysed = catch_unwind(AssertUnwindSafe(|| {
-        let facts = analysis::analyze(&parsed, &plan.settings.vocab);
+        let mut facts = analysis::analyze(&parsed, &plan.settings.vocab);
+        facts.sql = analysis::sql::collect(&parsed, &sql_files, &plan.settings.vocab);
         let mut sink = Sink {
             paths: &paths,
             out: Vec::new(),

@@ -162,3 +162,8 @@ fn harness_detects_missing_and_extra() {
     assert_eq!(missing, vec!["a.rs:3: IDEM001"]);
     assert_eq!(extra.len(), 1);
 }
+
+#[test]
+fn single_column_key() {
+    check_folder("single-column-key");
+}

@@ -151,7 +151,7 @@ struct Collector<'i, 'a> {
 }
 
 /// Test code never serves traffic: `#[test]`, `#[tokio::test]`, `#[cfg(test)]`…
-fn is_test(attrs: &[syn::Attribute]) -> bool {
+pub(crate) fn is_test(attrs: &[syn::Attribute]) -> bool {
     attrs.iter().any(|attr| {
         let path = attr.path();
         let last = path

@@ -8,6 +8,8 @@
 pub mod eval;
 pub mod format_string;
 pub mod index;
+pub mod sql;
+pub mod sql_literals;
 pub mod value;
 pub mod vocab;
 
@@ -23,6 +25,8 @@ const MAX_ROUNDS: usize = 6;
 pub struct UnitFacts {
     /// Every value that reached a key position, deduplicated.
     pub key_events: Vec<KeyEvent>,
+    /// Uniqueness constraints of idempotency tables in SQL DDL.
+    pub sql: sql::SqlFacts,
 }
 
 impl UnitFacts {
@@ -92,5 +96,8 @@ pub fn analyze(files: &[ParsedFile], vocab: &Vocabulary) -> UnitFacts {
             eprintln!("[idem-lint debug] event at {:?}: {:#?}", e.site, e.value);
         }
     }
-    UnitFacts { key_events: unique }
+    UnitFacts {
+        key_events: unique,
+        ..UnitFacts::default()
+    }
 }

@@ -75,6 +75,8 @@ pub struct VocabularyExtension {
     /// Literal key prefixes reserved for server-minted keys (default `s:`).
     #[serde(alias = "server_prefixes")]
     pub server_prefixes: Vec<String>,
+    /// Fragments of SQL table names that mark an idempotency table (IDEM008).
+    pub idempotency_tables: Vec<String>,
 }
 
 /// The vocabulary used by the analysis.
@@ -96,6 +98,7 @@ pub struct Vocabulary {
     complete_verbs: Vec<String>,
     release_verbs: Vec<String>,
     server_prefixes: Vec<String>,
+    idempotency_tables: Vec<String>,
 }
 
 fn owned(list: &[&str]) -> Vec<String> {
@@ -540,6 +543,7 @@ impl Default for Vocabulary {
             complete_verbs: owned(COMPLETE_VERBS),
             release_verbs: owned(RELEASE_VERBS),
             server_prefixes: owned(SERVER_PREFIXES),
+            idempotency_tables: owned(IDEMPOTENCY_TABLES),
         }
         .with_id()
     }
@@ -623,6 +627,7 @@ impl Vocabulary {
         add(&mut self.complete_verbs, &ext.complete_verbs);
         add(&mut self.release_verbs, &ext.release_verbs);
         add_exact(&mut self.server_prefixes, &ext.server_prefixes);
+        add(&mut self.idempotency_tables, &ext.idempotency_tables);
         // Last: the name cache is keyed by the lists' content.
         *self = std::mem::take(self).with_id();
     }
@@ -980,6 +985,53 @@ impl Vocabulary {
 fn is_version_word(word: &str) -> bool {
     let mut chars = word.chars();
     chars.next() == Some('v') && chars.as_str().chars().all(|c| c.is_ascii_digit())
+}
+
+/// Fragments of table names that make a SQL table an idempotency table.
+const IDEMPOTENCY_TABLES: &[&str] = &["idempot", "dedup", "replay"];
+
+impl Vocabulary {
+    /// Whether a SQL table name marks an idempotency table
+    /// (`idempotency_keys`, `request_dedup`, `ReplayLog`, `idem_records`).
+    pub fn is_idempotency_table(&self, table: &str) -> bool {
+        let lower = table.to_lowercase();
+        // `idem` only as a whole word: `idem_keys`, but not `epidemics`.
+        words(table).iter().any(|w| w == "idem")
+            || self
+                .idempotency_tables
+                .iter()
+                .any(|fragment| lower.contains(fragment.as_str()))
+    }
+
+    /// Whether a SQL column holds the client key: a client key name
+    /// (`idem_key`, `idempotency_key`), a request id, a bare `key`, or an
+    /// `idem*`/`dedup*`/`replay*` key, token or id column (`dedup_key`).
+    pub fn is_key_column(&self, column: &str) -> bool {
+        if self.is_client_key_name(column) || self.is_request_id_name(column) {
+            return true;
+        }
+        let w = words(column);
+        match w.as_slice() {
+            [only] => only == "key",
+            [first, .., last] => {
+                let idem = matches!(
+                    first.as_str(),
+                    "idem" | "idempotency" | "dedup" | "dedupe" | "replay"
+                );
+                // `client_id` is a principal, `client_key` is the client's key.
+                let client = matches!(first.as_str(), "client" | "request");
+                ((idem && matches!(last.as_str(), "key" | "token" | "id"))
+                    || (client && matches!(last.as_str(), "key" | "token")))
+                    && !w.iter().any(|x| {
+                        matches!(
+                            x.as_str(),
+                            "storage" | "scoped" | "hash" | "hashed" | "composite"
+                        )
+                    })
+            }
+            [] => false,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ pub mod global_scope_fallback;
 pub mod missing_scope_component;
 pub mod parse_error;
 pub mod separator_sanitized;
+pub mod single_column_key;
 pub mod suppression_without_reason;
 pub mod unused_suppression;
 
@@ -55,6 +56,7 @@ pub const ALL: &[&Rule] = &[
     &separator_sanitized::RULE,
     &unused_suppression::RULE,
     &suppression_without_reason::RULE,
+    &single_column_key::RULE,
 ];
 
 /// Finds a rule by code (`IDEM001`) or name (`adhoc-key-concat`), case-insensitively.
@@ -119,6 +121,7 @@ pub fn run_all(facts: &UnitFacts, sink: &mut Sink<'_>) {
     missing_scope_component::check(facts, sink);
     global_scope_fallback::check(facts, sink);
     separator_sanitized::check(facts, sink);
+    single_column_key::check(facts, sink);
 }
 
 /// Text for a component in the suggested `scoped(..)` call.

@@ -1,0 +1,1161 @@
+//! SQL DDL: which idempotency tables are unique on which columns.
+//!
+//! Statements come from `*.sql` files and from Rust string literals
+//! ([`super::sql_literals`]). The text is split into statements with the
+//! `sqlparser` tokenizer, and every `CREATE TABLE`, `ALTER TABLE` and
+//! `CREATE UNIQUE INDEX` is parsed with the PostgreSQL, MySQL and SQLite
+//! dialects in turn: a migrations folder may be written for any of them. A
+//! statement that no dialect parses is recorded as skipped, never guessed at.
+//!
+//! Positions are char offsets into the SQL text; [`SqlSource`] maps them back
+//! to the file, through escapes and raw-string delimiters for literals.
+
+use sqlparser::ast::{
+    AlterTableOperation, ColumnDef, ColumnOption, Expr, FunctionArg, FunctionArgExpr,
+    FunctionArguments, IndexColumn, ObjectName, Statement, TableConstraint,
+};
+use sqlparser::dialect::{Dialect, MySqlDialect, PostgreSqlDialect, SQLiteDialect};
+use sqlparser::keywords::Keyword;
+use sqlparser::parser::Parser;
+use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer};
+
+use super::index::ParsedFile;
+use super::value::Site;
+use super::vocab::{words, Component, Vocabulary};
+use crate::diagnostic::{Position, Span};
+
+/// Which kind of uniqueness a constraint declares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConstraintKind {
+    /// `PRIMARY KEY`, on a column or the table.
+    PrimaryKey,
+    /// `UNIQUE`, on a column or the table.
+    Unique,
+    /// `CREATE UNIQUE INDEX`.
+    UniqueIndex,
+}
+
+impl ConstraintKind {
+    /// The SQL words, for messages.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ConstraintKind::PrimaryKey => "PRIMARY KEY",
+            ConstraintKind::Unique => "UNIQUE constraint",
+            ConstraintKind::UniqueIndex => "UNIQUE INDEX",
+        }
+    }
+}
+
+/// A column with its location.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NamedSite {
+    /// Column name, unquoted.
+    pub name: String,
+    /// Where the name is.
+    pub site: Site,
+}
+
+/// A PRIMARY KEY / UNIQUE constraint of an idempotency table that contains
+/// the client key column.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyConstraint {
+    /// The clause (or the column carrying it): the rule's primary span.
+    pub site: Site,
+    /// Table name as written (last part of a qualified name).
+    pub table: String,
+    /// What kind of constraint.
+    pub kind: ConstraintKind,
+    /// The constraint's columns, in order.
+    pub columns: Vec<String>,
+    /// The client key column and where the constraint names it.
+    pub key_column: NamedSite,
+    /// Scope components with a column in the constraint, with that column.
+    pub present: Vec<(Component, String)>,
+    /// Scope components with no column in the constraint.
+    pub missing: Vec<Component>,
+    /// Columns of the same statement that name a missing component but are
+    /// not part of the constraint.
+    pub unused_scope_columns: Vec<(Component, NamedSite)>,
+    /// A `scope_version`-like column is part of the constraint.
+    pub has_scope_version: bool,
+    /// A namespace (`ns`) column is part of the constraint.
+    pub has_namespace: bool,
+}
+
+/// A statement that looks like DDL for an idempotency table but that no
+/// dialect could parse.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkippedStatement {
+    /// The statement's first token.
+    pub site: Site,
+    /// The statement's beginning, for the message.
+    pub excerpt: String,
+    /// What the first dialect (PostgreSQL) said.
+    pub error: String,
+}
+
+/// Everything the SQL analysis found in one unit.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SqlFacts {
+    /// Constraints of idempotency tables that contain the key column.
+    pub key_constraints: Vec<KeyConstraint>,
+    /// Statements that could not be analysed.
+    pub skipped: Vec<SkippedStatement>,
+}
+
+/// A `*.sql` file of the unit.
+#[derive(Debug, Clone)]
+pub struct SqlFile {
+    /// Index in the unit (the same numbering as Rust files).
+    pub id: u32,
+    /// The text.
+    pub text: std::sync::Arc<String>,
+}
+
+/// Where each char of a SQL text is in its file.
+#[derive(Debug, Clone)]
+pub enum SqlSource {
+    /// The SQL is the file itself: offsets map through line starts.
+    File {
+        /// Char offset of each line's first char.
+        line_starts: Vec<usize>,
+    },
+    /// The SQL is the value of a string literal: one entry per value char.
+    Literal {
+        /// File position of the source text that produced each char, plus
+        /// one entry for the end.
+        starts: Vec<Position>,
+        /// File position just after each char's source text.
+        ends: Vec<Position>,
+    },
+}
+
+impl SqlSource {
+    /// The mapping for a whole file.
+    pub fn file(text: &str) -> Self {
+        SqlSource::File {
+            line_starts: char_line_starts(text),
+        }
+    }
+
+    fn position(&self, offset: usize, end: bool) -> Position {
+        match self {
+            SqlSource::File { line_starts } => {
+                let line = line_starts.partition_point(|&s| s <= offset).max(1);
+                Position {
+                    line,
+                    column: offset - line_starts[line - 1] + 1,
+                }
+            }
+            SqlSource::Literal { starts, ends } => {
+                if end && offset > 0 {
+                    ends.get(offset - 1)
+                        .or(ends.last())
+                        .copied()
+                        .unwrap_or_default()
+                } else {
+                    starts
+                        .get(offset)
+                        .or(starts.last())
+                        .copied()
+                        .unwrap_or_default()
+                }
+            }
+        }
+    }
+
+    /// The file span of the char range `[start, end)`.
+    pub fn span(&self, range: CharRange) -> Span {
+        let start = self.position(range.start, false);
+        let end = if range.end > range.start {
+            self.position(range.end, true)
+        } else {
+            start
+        };
+        Span { start, end }
+    }
+}
+
+/// A half-open range of char offsets into a SQL text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct CharRange {
+    /// First char.
+    pub start: usize,
+    /// Just after the last char.
+    pub end: usize,
+}
+
+/// A constraint found in SQL text, positions relative to that text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextConstraint {
+    /// The clause.
+    pub range: CharRange,
+    /// Table name.
+    pub table: String,
+    /// Kind.
+    pub kind: ConstraintKind,
+    /// Columns with their ranges.
+    pub columns: Vec<(String, CharRange)>,
+    /// Index in `columns` of the client key column.
+    pub key_index: usize,
+    /// Present components and their columns.
+    pub present: Vec<(Component, String)>,
+    /// Missing components.
+    pub missing: Vec<Component>,
+    /// Other columns of the statement naming a missing component.
+    pub unused_scope_columns: Vec<(Component, String, CharRange)>,
+    /// See [`KeyConstraint::has_scope_version`].
+    pub has_scope_version: bool,
+    /// See [`KeyConstraint::has_namespace`].
+    pub has_namespace: bool,
+}
+
+/// A skipped statement, positions relative to the SQL text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextSkipped {
+    /// The statement's first token.
+    pub range: CharRange,
+    /// The statement's beginning.
+    pub excerpt: String,
+    /// The parser's complaint.
+    pub error: String,
+}
+
+/// What one SQL text contains.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TextAnalysis {
+    /// Constraints of idempotency tables that contain a key column.
+    pub constraints: Vec<TextConstraint>,
+    /// Idempotency DDL that could not be parsed.
+    pub skipped: Vec<TextSkipped>,
+}
+
+/// Analyses the SQL of every `*.sql` file and of every DDL string literal
+/// in the unit's Rust files.
+pub fn collect(rust: &[ParsedFile], sql: &[SqlFile], vocab: &Vocabulary) -> SqlFacts {
+    let mut facts = SqlFacts::default();
+    for file in sql {
+        let source = SqlSource::file(&file.text);
+        let analysis = guarded(&file.text, vocab);
+        add(&mut facts, file.id, &source, analysis);
+    }
+    for file in rust {
+        for literal in super::sql_literals::ddl_literals(&file.ast) {
+            let analysis = guarded(&literal.value, vocab);
+            if std::env::var_os("IDEM_LINT_DEBUG").is_some() {
+                eprintln!(
+                    "[idem-lint debug] DDL literal in file {}: {:?}… → {} constraint(s), {} skipped",
+                    file.id,
+                    excerpt(literal.value.trim_start()),
+                    analysis.constraints.len(),
+                    analysis.skipped.len()
+                );
+            }
+            add(&mut facts, file.id, &literal.source, analysis);
+        }
+    }
+    facts
+}
+
+/// A panic inside the SQL parser must not cost the unit its Rust findings:
+/// the text is reported as skipped instead.
+fn guarded(text: &str, vocab: &Vocabulary) -> TextAnalysis {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| analyze_text(text, vocab)))
+        .unwrap_or_else(|_| TextAnalysis {
+            constraints: Vec::new(),
+            skipped: vec![TextSkipped {
+                range: CharRange::default(),
+                excerpt: excerpt(text),
+                error: "internal error in the SQL parser (a bug; please report it)".to_string(),
+            }],
+        })
+}
+
+fn add(facts: &mut SqlFacts, file: u32, source: &SqlSource, analysis: TextAnalysis) {
+    let site = |range: CharRange| Site {
+        file,
+        span: source.span(range),
+    };
+    for c in analysis.constraints {
+        let (key_name, key_range) = c.columns[c.key_index].clone();
+        facts.key_constraints.push(KeyConstraint {
+            site: site(c.range),
+            table: c.table,
+            kind: c.kind,
+            columns: c.columns.into_iter().map(|(name, _)| name).collect(),
+            key_column: NamedSite {
+                name: key_name,
+                site: site(key_range),
+            },
+            present: c.present,
+            missing: c.missing,
+            unused_scope_columns: c
+                .unused_scope_columns
+                .into_iter()
+                .map(|(component, name, range)| {
+                    (
+                        component,
+                        NamedSite {
+                            name,
+                            site: site(range),
+                        },
+                    )
+                })
+                .collect(),
+            has_scope_version: c.has_scope_version,
+            has_namespace: c.has_namespace,
+        });
+    }
+    for s in analysis.skipped {
+        facts.skipped.push(SkippedStatement {
+            site: site(s.range),
+            excerpt: s.excerpt,
+            error: s.error,
+        });
+    }
+}
+
+/// Char offset of the first char of each line.
+fn char_line_starts(text: &str) -> Vec<usize> {
+    let mut starts = vec![0];
+    for (i, ch) in text.chars().enumerate() {
+        if ch == '\n' {
+            starts.push(i + 1);
+        }
+    }
+    starts
+}
+
+/// Converts sqlparser locations (1-based line, 1-based char column) of one
+/// text into char offsets of that text.
+struct Lines {
+    starts: Vec<usize>,
+    len: usize,
+}
+
+impl Lines {
+    fn new(text: &str) -> Self {
+        Lines {
+            starts: char_line_starts(text),
+            len: text.chars().count(),
+        }
+    }
+
+    fn offset(&self, loc: Location) -> Option<usize> {
+        if loc.line == 0 {
+            return None;
+        }
+        let line = usize::try_from(loc.line).ok()?;
+        let column = usize::try_from(loc.column).ok()?;
+        let start = *self.starts.get(line - 1)?;
+        Some((start + column.saturating_sub(1)).min(self.len))
+    }
+}
+
+fn dialects() -> [(&'static str, Box<dyn Dialect>); 3] {
+    [
+        ("PostgreSQL", Box::new(PostgreSqlDialect {})),
+        ("MySQL", Box::new(MySqlDialect {})),
+        ("SQLite", Box::new(SQLiteDialect {})),
+    ]
+}
+
+/// Analyses one SQL text (a file or a literal's value).
+pub fn analyze_text(text: &str, vocab: &Vocabulary) -> TextAnalysis {
+    let mut out = TextAnalysis::default();
+    let dialects = dialects();
+    let lines = Lines::new(text);
+    let byte_of_char: Vec<usize> = text
+        .char_indices()
+        .map(|(b, _)| b)
+        .chain(std::iter::once(text.len()))
+        .collect();
+    let tokens = dialects.iter().find_map(|(_, d)| {
+        Tokenizer::new(d.as_ref(), text)
+            .tokenize_with_location()
+            .ok()
+    });
+    let Some(tokens) = tokens else {
+        // Not even the tokenizer copes (an unterminated quote), so there are
+        // no statements: one note at the tokenizer's complaint, if the text
+        // holds DDL for an idempotency table anywhere.
+        let words = plain_words(text);
+        let about_idempotency = words.iter().enumerate().any(|(i, w)| {
+            (w.eq_ignore_ascii_case("create") || w.eq_ignore_ascii_case("alter"))
+                && ddl_head(&words[i..]).is_some_and(|h| vocab.is_idempotency_table(&h.table))
+        });
+        if about_idempotency {
+            let error = dialects
+                .first()
+                .and_then(|(_, d)| Tokenizer::new(d.as_ref(), text).tokenize().err());
+            let at = error
+                .as_ref()
+                .and_then(|e| lines.offset(e.location))
+                .unwrap_or(0);
+            out.skipped.push(TextSkipped {
+                range: CharRange { start: at, end: at },
+                excerpt: excerpt(text.trim_start()),
+                error: error.map_or_else(String::new, |e| format!("PostgreSQL: {}", e.message)),
+            });
+        }
+        return out;
+    };
+    for statement in split_statements(&tokens) {
+        let Some(first) = statement.iter().find(|t| !is_trivia(&t.token)) else {
+            continue;
+        };
+        let Some(last) = statement.iter().rev().find(|t| !is_trivia(&t.token)) else {
+            continue;
+        };
+        let (Some(start), Some(end)) =
+            (lines.offset(first.span.start), lines.offset(last.span.end))
+        else {
+            continue;
+        };
+        let (Some(&start_byte), Some(&end_byte)) = (byte_of_char.get(start), byte_of_char.get(end))
+        else {
+            continue;
+        };
+        let statement_text = &text[start_byte..end_byte];
+        // Quotes differ by dialect (`"t"`, `` `t` ``, `[t]`): plain words
+        // find the table whichever tokenizer split the text.
+        let Some(head) = ddl_head(&plain_words(statement_text)) else {
+            continue;
+        };
+        if !vocab.is_idempotency_table(&head.table) {
+            continue;
+        }
+        let mut first_error = None;
+        let mut parsed = None;
+        for (name, dialect) in &dialects {
+            let Ok(tokens) =
+                Tokenizer::new(dialect.as_ref(), statement_text).tokenize_with_location()
+            else {
+                continue;
+            };
+            match Parser::new(dialect.as_ref())
+                .with_tokens_with_locations(tokens.clone())
+                .parse_statements()
+            {
+                Ok(statements) => {
+                    parsed = Some((statements, tokens));
+                    break;
+                }
+                Err(err) => {
+                    let message = err.to_string();
+                    let at = error_location(&message);
+                    if first_error.as_ref().is_none_or(|(best, _)| at > *best) {
+                        first_error = Some((at, format!("{name}: {}", clean_error(&message))));
+                    }
+                }
+            }
+        }
+        let first_token_end = lines.offset(first.span.end).unwrap_or(start);
+        match parsed {
+            Some((statements, tokens)) => {
+                let ctx = Statement_ {
+                    tokens: &tokens,
+                    lines: Lines::new(statement_text),
+                    base: start,
+                    vocab,
+                };
+                for statement in &statements {
+                    ctx.constraints_of(statement, &mut out.constraints);
+                }
+            }
+            None => out.skipped.push(TextSkipped {
+                range: CharRange {
+                    start,
+                    end: first_token_end,
+                },
+                excerpt: excerpt(statement_text),
+                error: first_error.map(|(_, e)| e).unwrap_or_default(),
+            }),
+        }
+    }
+    out
+}
+
+/// `Expected: x, found: y at Line: 3, Column: 5`: the location is relative
+/// to the statement, which would mislead; the diagnostic carries the real one.
+fn clean_error(message: &str) -> String {
+    let message = message
+        .strip_prefix("sql parser error: ")
+        .unwrap_or(message);
+    match message.find(" at Line: ") {
+        Some(i) => message[..i].to_string(),
+        None => message.to_string(),
+    }
+}
+
+/// The statement's first line without a trailing comment, shortened.
+fn excerpt(text: &str) -> String {
+    let line = text.lines().next().unwrap_or_default();
+    let line = line.split("--").next().unwrap_or_default().trim();
+    if line.chars().count() > 60 {
+        format!("{}…", line.chars().take(60).collect::<String>())
+    } else {
+        line.to_string()
+    }
+}
+
+/// Where a parser error occurred (`.. at Line: 3, Column: 5`), to prefer
+/// the dialect that understood the most of the statement.
+fn error_location(message: &str) -> (u64, u64) {
+    let Some(i) = message.find(" at Line: ") else {
+        return (0, 0);
+    };
+    let rest = &message[i + " at Line: ".len()..];
+    let mut parts = rest.split(", Column: ");
+    let line = parts
+        .next()
+        .and_then(|l| l.trim().parse().ok())
+        .unwrap_or(0);
+    let column = parts
+        .next()
+        .and_then(|c| c.trim().parse().ok())
+        .unwrap_or(0);
+    (line, column)
+}
+
+fn is_trivia(token: &Token) -> bool {
+    matches!(token, Token::Whitespace(_) | Token::EOF)
+}
+
+/// Splits at top-level `;` (the tokenizer already keeps `;` inside strings,
+/// comments and dollar-quoted bodies).
+fn split_statements(tokens: &[TokenWithSpan]) -> Vec<&[TokenWithSpan]> {
+    tokens
+        .split(|t| matches!(t.token, Token::SemiColon | Token::EOF))
+        .filter(|s| s.iter().any(|t| !is_trivia(&t.token)))
+        .collect()
+}
+
+/// Identifier-ish words of a text that the tokenizer rejected; only used to
+/// decide whether a skip is worth a note.
+fn plain_words(text: &str) -> Vec<String> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+        .filter(|w| !w.is_empty())
+        .map(|w| w.trim_matches('.').to_string())
+        .collect()
+}
+
+/// The DDL statements this analysis cares about, recognised by their first words.
+struct DdlHead {
+    table: String,
+}
+
+fn ddl_head(words: &[String]) -> Option<DdlHead> {
+    let upper: Vec<String> = words.iter().map(|w| w.to_ascii_uppercase()).collect();
+    let at = |i: usize| upper.get(i).map_or("", String::as_str);
+    let name_after = |mut i: usize| {
+        while matches!(at(i), "IF" | "NOT" | "EXISTS" | "ONLY" | "CONCURRENTLY") {
+            i += 1;
+        }
+        // `schema . table`: the table is the last part.
+        while at(i + 1) == "." {
+            i += 2;
+        }
+        words.get(i).cloned()
+    };
+    let mut i = 0;
+    match at(0) {
+        "CREATE" => {
+            i += 1;
+            while matches!(
+                at(i),
+                "OR" | "REPLACE" | "TEMP" | "TEMPORARY" | "UNLOGGED" | "GLOBAL" | "LOCAL"
+            ) {
+                i += 1;
+            }
+            match at(i) {
+                "TABLE" => name_after(i + 1).map(|table| DdlHead { table }),
+                "UNIQUE" => {
+                    // CREATE UNIQUE INDEX [CONCURRENTLY] [IF NOT EXISTS] [name] ON table
+                    let on = upper.iter().position(|w| w == "ON")?;
+                    name_after(on + 1).map(|table| DdlHead { table })
+                }
+                _ => None,
+            }
+        }
+        "ALTER" if at(1) == "TABLE" => name_after(2).map(|table| DdlHead { table }),
+        _ => None,
+    }
+}
+
+/// One parsed statement with its tokens, for locating clauses.
+struct Statement_<'a> {
+    tokens: &'a [TokenWithSpan],
+    lines: Lines,
+    /// Char offset of the statement in the whole text.
+    base: usize,
+    vocab: &'a Vocabulary,
+}
+
+/// A uniqueness declaration before it is judged.
+struct Candidate {
+    kind: ConstraintKind,
+    range: CharRange,
+    columns: Vec<(String, CharRange)>,
+}
+
+impl Statement_<'_> {
+    fn range(&self, start: Location, end: Location) -> Option<CharRange> {
+        Some(CharRange {
+            start: self.base + self.lines.offset(start)?,
+            end: self.base + self.lines.offset(end)?,
+        })
+    }
+
+    fn token_range(&self, first: usize, last: usize) -> Option<CharRange> {
+        self.range(
+            self.tokens.get(first)?.span.start,
+            self.tokens.get(last)?.span.end,
+        )
+    }
+
+    fn ident_range(&self, ident: &sqlparser::ast::Ident) -> CharRange {
+        self.range(ident.span.start, ident.span.end)
+            .unwrap_or(CharRange {
+                start: self.base,
+                end: self.base,
+            })
+    }
+
+    fn token_at(&self, loc: Location) -> Option<usize> {
+        if loc.line == 0 {
+            return None;
+        }
+        // Tokens are in source order: binary search, so wide tables stay linear-ish.
+        let key = (loc.line, loc.column);
+        let i = self
+            .tokens
+            .partition_point(|t| (t.span.start.line, t.span.start.column) < key);
+        (self.tokens.get(i)?.span.start == loc).then_some(i)
+    }
+
+    fn keyword(&self, i: usize) -> Option<Keyword> {
+        match &self.tokens.get(i)?.token {
+            Token::Word(w) if w.quote_style.is_none() => Some(w.keyword),
+            _ => None,
+        }
+    }
+
+    /// The `)` matching the `(` at `open`.
+    fn matching_paren(&self, open: usize) -> Option<usize> {
+        let mut depth = 0usize;
+        for (i, t) in self.tokens.iter().enumerate().skip(open) {
+            match t.token {
+                Token::LParen => depth += 1,
+                Token::RParen => {
+                    depth = depth.checked_sub(1)?;
+                    if depth == 0 {
+                        return Some(i);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// The `(` that opens the list containing token `at`.
+    fn enclosing_paren(&self, at: usize) -> Option<usize> {
+        let mut depth = 0usize;
+        for i in (0..at).rev() {
+            match self.tokens[i].token {
+                Token::RParen => depth += 1,
+                Token::LParen if depth == 0 => return Some(i),
+                Token::LParen => depth -= 1,
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// `[CONSTRAINT name] PRIMARY KEY (..)` / `UNIQUE [KEY] (..)`: from the
+    /// first keyword to the closing parenthesis, found from the first column.
+    fn table_constraint_range(
+        &self,
+        first_column: Option<&sqlparser::ast::Ident>,
+    ) -> Option<CharRange> {
+        let column = self.token_at(first_column?.span.start)?;
+        let open = self.enclosing_paren(column)?;
+        let close = self.matching_paren(open)?;
+        let mut start = None;
+        for i in (0..open).rev() {
+            match &self.tokens[i].token {
+                Token::Comma | Token::LParen => break,
+                Token::Word(_) => match self.keyword(i) {
+                    Some(Keyword::ADD) => break,
+                    Some(Keyword::PRIMARY | Keyword::UNIQUE | Keyword::CONSTRAINT) => {
+                        start = Some(i)
+                    }
+                    _ => {}
+                },
+                _ => {}
+            }
+        }
+        self.token_range(start?, close)
+    }
+
+    /// `idem_key TEXT PRIMARY KEY`: from the column name to the end of the
+    /// keyword(s) that make it unique.
+    fn column_constraint_range(
+        &self,
+        column: &ColumnDef,
+        kind: ConstraintKind,
+    ) -> Option<CharRange> {
+        let name = self.token_at(column.name.span.start)?;
+        let wanted = match kind {
+            ConstraintKind::PrimaryKey => Keyword::PRIMARY,
+            _ => Keyword::UNIQUE,
+        };
+        let mut depth = 0usize;
+        let mut i = name + 1;
+        while let Some(t) = self.tokens.get(i) {
+            match t.token {
+                Token::LParen => depth += 1,
+                Token::RParen if depth == 0 => return None,
+                Token::RParen => depth -= 1,
+                Token::Comma if depth == 0 => return None,
+                _ => {}
+            }
+            if depth == 0 && self.keyword(i) == Some(wanted) {
+                let mut end = i;
+                let mut j = i + 1;
+                while let Some(t) = self.tokens.get(j) {
+                    match (&t.token, self.keyword(j)) {
+                        (Token::Whitespace(_), _) => j += 1,
+                        (_, Some(Keyword::KEY)) => {
+                            end = j;
+                            break;
+                        }
+                        _ => break,
+                    }
+                }
+                return self.token_range(name, end);
+            }
+            i += 1;
+        }
+        None
+    }
+
+    /// `CREATE UNIQUE INDEX .. ON t (..)`: from `UNIQUE` to the closing parenthesis.
+    fn unique_index_range(&self) -> Option<CharRange> {
+        let unique = (0..self.tokens.len()).find(|&i| self.keyword(i) == Some(Keyword::UNIQUE))?;
+        let on = (unique..self.tokens.len()).find(|&i| self.keyword(i) == Some(Keyword::ON))?;
+        let open = (on..self.tokens.len()).find(|&i| self.tokens[i].token == Token::LParen)?;
+        let close = self.matching_paren(open)?;
+        self.token_range(unique, close)
+    }
+
+    fn statement_start(&self) -> CharRange {
+        let first = self.tokens.iter().position(|t| !is_trivia(&t.token));
+        first
+            .and_then(|i| self.token_range(i, i))
+            .unwrap_or(CharRange {
+                start: self.base,
+                end: self.base,
+            })
+    }
+
+    fn index_columns(&self, columns: &[IndexColumn]) -> Vec<(String, CharRange)> {
+        let mut out = Vec::new();
+        for column in columns {
+            let mut idents = Vec::new();
+            expr_idents(&column.column.expr, &mut idents);
+            out.extend(
+                idents
+                    .into_iter()
+                    .map(|i| (i.value.clone(), self.ident_range(i))),
+            );
+        }
+        out
+    }
+
+    fn constraints_of(&self, statement: &Statement, out: &mut Vec<TextConstraint>) {
+        let mut candidates = Vec::new();
+        let mut table_columns: Vec<(String, CharRange)> = Vec::new();
+        let mut generated: Vec<&str> = Vec::new();
+        let table;
+        match statement {
+            Statement::CreateTable(create) => {
+                table = table_name(&create.name);
+                for column in &create.columns {
+                    table_columns.push((column.name.value.clone(), self.ident_range(&column.name)));
+                    if is_generated(column) {
+                        generated.push(&column.name.value);
+                    }
+                    self.column_candidates(column, &mut candidates);
+                }
+                for constraint in &create.constraints {
+                    self.table_candidate(constraint, &mut candidates);
+                }
+            }
+            Statement::AlterTable(alter) => {
+                table = table_name(&alter.name);
+                for operation in &alter.operations {
+                    match operation {
+                        AlterTableOperation::AddConstraint { constraint, .. } => {
+                            self.table_candidate(constraint, &mut candidates)
+                        }
+                        AlterTableOperation::AddColumn { column_def, .. } => {
+                            table_columns.push((
+                                column_def.name.value.clone(),
+                                self.ident_range(&column_def.name),
+                            ));
+                            self.column_candidates(column_def, &mut candidates);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            Statement::CreateIndex(index) if index.unique => {
+                table = table_name(&index.table_name);
+                let mut columns = self.index_columns(&index.columns);
+                // A partial index unique only where `tenant_id = ..`
+                // holds is scoped by that predicate: count its columns.
+                if let Some(predicate) = &index.predicate {
+                    let mut idents = Vec::new();
+                    expr_idents(predicate, &mut idents);
+                    columns.extend(
+                        idents
+                            .into_iter()
+                            .filter(|i| self.vocab.component_of_name(&i.value).is_some())
+                            .map(|i| (i.value.clone(), self.ident_range(i))),
+                    );
+                }
+                let range = self
+                    .unique_index_range()
+                    .unwrap_or_else(|| self.statement_start());
+                candidates.push(Candidate {
+                    kind: ConstraintKind::UniqueIndex,
+                    range,
+                    columns,
+                });
+            }
+            _ => return,
+        }
+        if !self.vocab.is_idempotency_table(&table) {
+            return;
+        }
+        for candidate in candidates {
+            let Some(key_index) = candidate.columns.iter().position(|(name, _)| {
+                self.vocab.is_key_column(name) && !generated.contains(&name.as_str())
+            }) else {
+                continue;
+            };
+            let present: Vec<(Component, String)> = candidate
+                .columns
+                .iter()
+                .filter_map(|(name, _)| Some((self.vocab.component_of_name(name)?, name.clone())))
+                .collect();
+            let missing: Vec<Component> = Component::ALL
+                .into_iter()
+                .filter(|c| !present.iter().any(|(p, _)| p == c))
+                .collect();
+            let unused_scope_columns = table_columns
+                .iter()
+                .filter(|(name, _)| !candidate.columns.iter().any(|(c, _)| c == name))
+                .filter_map(|(name, range)| {
+                    let component = self.vocab.component_of_name(name)?;
+                    missing
+                        .contains(&component)
+                        .then(|| (component, name.clone(), *range))
+                })
+                .collect();
+            let has_scope_version = candidate.columns.iter().any(|(n, _)| is_scope_version(n));
+            let has_namespace = candidate
+                .columns
+                .iter()
+                .any(|(n, _)| is_namespace(n) && self.vocab.component_of_name(n).is_none());
+            out.push(TextConstraint {
+                range: candidate.range,
+                table: table.clone(),
+                kind: candidate.kind,
+                columns: candidate.columns,
+                key_index,
+                present,
+                missing,
+                unused_scope_columns,
+                has_scope_version,
+                has_namespace,
+            });
+        }
+    }
+
+    fn column_candidates(&self, column: &ColumnDef, out: &mut Vec<Candidate>) {
+        for option in &column.options {
+            let kind = match option.option {
+                ColumnOption::PrimaryKey(_) => ConstraintKind::PrimaryKey,
+                ColumnOption::Unique(_) => ConstraintKind::Unique,
+                _ => continue,
+            };
+            let range = self
+                .column_constraint_range(column, kind)
+                .unwrap_or_else(|| self.ident_range(&column.name));
+            out.push(Candidate {
+                kind,
+                range,
+                columns: vec![(column.name.value.clone(), self.ident_range(&column.name))],
+            });
+        }
+    }
+
+    fn table_candidate(&self, constraint: &TableConstraint, out: &mut Vec<Candidate>) {
+        let (kind, columns) = match constraint {
+            TableConstraint::PrimaryKey(pk) => (ConstraintKind::PrimaryKey, &pk.columns),
+            TableConstraint::Unique(unique) => (ConstraintKind::Unique, &unique.columns),
+            _ => return,
+        };
+        let columns_named = self.index_columns(columns);
+        let mut first = Vec::new();
+        if let Some(c) = columns.first() {
+            expr_idents(&c.column.expr, &mut first);
+        }
+        let range = self
+            .table_constraint_range(first.first().copied())
+            .or_else(|| columns_named.first().map(|(_, r)| *r))
+            .unwrap_or_else(|| self.statement_start());
+        out.push(Candidate {
+            kind,
+            range,
+            columns: columns_named,
+        });
+    }
+}
+
+/// A column the database fills in itself (`request_id UUID DEFAULT
+/// gen_random_uuid()`, `BIGSERIAL`, `AUTO_INCREMENT`, identity): a surrogate,
+/// not the client's key, whatever its name.
+fn is_generated(column: &ColumnDef) -> bool {
+    let data_type = column.data_type.to_string().to_ascii_uppercase();
+    if data_type.contains("SERIAL") {
+        return true;
+    }
+    column.options.iter().any(|option| match &option.option {
+        ColumnOption::Default(Expr::Function(_))
+        | ColumnOption::Generated { .. }
+        | ColumnOption::Identity(_) => true,
+        ColumnOption::DialectSpecific(tokens) => tokens.iter().any(|t| {
+            matches!(t, Token::Word(w) if matches!(w.keyword, Keyword::AUTO_INCREMENT | Keyword::AUTOINCREMENT))
+        }),
+        _ => false,
+    })
+}
+
+fn table_name(name: &ObjectName) -> String {
+    name.0
+        .last()
+        .and_then(|part| part.as_ident())
+        .map(|ident| ident.value.clone())
+        .unwrap_or_default()
+}
+
+/// The column names an index expression uses (`lower(idem_key)`,
+/// `coalesce(tenant_id, '')`, `t.idem_key`).
+fn expr_idents<'e>(expr: &'e Expr, out: &mut Vec<&'e sqlparser::ast::Ident>) {
+    match expr {
+        Expr::Identifier(ident) => out.push(ident),
+        Expr::CompoundIdentifier(parts) => out.extend(parts.last()),
+        Expr::Nested(inner)
+        | Expr::Cast { expr: inner, .. }
+        | Expr::Collate { expr: inner, .. }
+        | Expr::UnaryOp { expr: inner, .. }
+        | Expr::IsNull(inner)
+        | Expr::IsNotNull(inner) => expr_idents(inner, out),
+        Expr::BinaryOp { left, right, .. } => {
+            expr_idents(left, out);
+            expr_idents(right, out);
+        }
+        Expr::Function(function) => {
+            if let FunctionArguments::List(list) = &function.args {
+                for arg in &list.args {
+                    let (FunctionArg::Unnamed(FunctionArgExpr::Expr(e))
+                    | FunctionArg::Named {
+                        arg: FunctionArgExpr::Expr(e),
+                        ..
+                    }
+                    | FunctionArg::ExprNamed {
+                        arg: FunctionArgExpr::Expr(e),
+                        ..
+                    }) = arg
+                    else {
+                        continue;
+                    };
+                    expr_idents(e, out);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `scope_version`, `key_version`, `scheme_version`.
+fn is_scope_version(name: &str) -> bool {
+    words(name).iter().any(|w| w == "version" || w == "ver")
+}
+
+/// `ns`, `namespace`, `key_ns`, `key_namespace`.
+fn is_namespace(name: &str) -> bool {
+    words(name).iter().any(|w| w == "ns" || w == "namespace")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn analyze(sql: &str) -> TextAnalysis {
+        analyze_text(sql, &Vocabulary::default())
+    }
+
+    fn slice(sql: &str, range: CharRange) -> String {
+        sql.chars()
+            .skip(range.start)
+            .take(range.end - range.start)
+            .collect()
+    }
+
+    #[test]
+    fn column_level_primary_key_span_covers_column_and_keyword() {
+        let sql = "CREATE TABLE idempotency_keys (\n  idem_key TEXT NOT NULL PRIMARY KEY,\n  tenant_id TEXT\n);";
+        let a = analyze(sql);
+        assert_eq!(a.constraints.len(), 1);
+        let c = &a.constraints[0];
+        assert_eq!(slice(sql, c.range), "idem_key TEXT NOT NULL PRIMARY KEY");
+        assert_eq!(c.missing, Component::ALL.to_vec());
+        assert_eq!(c.unused_scope_columns.len(), 1);
+        assert_eq!(c.unused_scope_columns[0].1, "tenant_id");
+    }
+
+    #[test]
+    fn table_constraint_span_starts_at_constraint_keyword() {
+        let sql = "CREATE TABLE dedup (k TEXT, tenant_id TEXT, idem_key TEXT,\n CONSTRAINT dedup_pk PRIMARY KEY (tenant_id, idem_key));";
+        let a = analyze(sql);
+        assert_eq!(a.constraints.len(), 1);
+        assert_eq!(
+            slice(sql, a.constraints[0].range),
+            "CONSTRAINT dedup_pk PRIMARY KEY (tenant_id, idem_key)"
+        );
+        assert_eq!(
+            a.constraints[0].missing,
+            vec![Component::Principal, Component::Route]
+        );
+    }
+
+    #[test]
+    fn unique_index_span_and_alter_table() {
+        let sql = "CREATE UNIQUE INDEX idem_uq ON replay_log USING btree (request_id);\nALTER TABLE ONLY public.idem_requests ADD CONSTRAINT u UNIQUE (idempotency_key);";
+        let a = analyze(sql);
+        assert_eq!(a.constraints.len(), 2, "{a:?}");
+        assert_eq!(
+            slice(sql, a.constraints[0].range),
+            "UNIQUE INDEX idem_uq ON replay_log USING btree (request_id)"
+        );
+        assert_eq!(
+            slice(sql, a.constraints[1].range),
+            "CONSTRAINT u UNIQUE (idempotency_key)"
+        );
+    }
+
+    #[test]
+    fn complete_tuple_and_surrogate_ids_are_recorded_without_missing_components() {
+        let sql = "CREATE TABLE idempotency_records (id BIGSERIAL PRIMARY KEY, scope_version TEXT, tenant_id TEXT, principal_id TEXT, route TEXT, ns TEXT, idem_key TEXT, UNIQUE (scope_version, tenant_id, principal_id, route, ns, idem_key));";
+        let a = analyze(sql);
+        assert_eq!(a.constraints.len(), 1);
+        assert!(a.constraints[0].missing.is_empty());
+        assert!(a.constraints[0].has_scope_version && a.constraints[0].has_namespace);
+    }
+
+    #[test]
+    fn mysql_and_sqlite_syntax_parse() {
+        let mysql = "CREATE TABLE `idem_keys` (`idem_key` VARCHAR(255) NOT NULL, UNIQUE KEY `uk` (`idem_key`)) ENGINE=InnoDB;";
+        assert_eq!(analyze(mysql).constraints.len(), 1, "{:?}", analyze(mysql));
+        let sqlite =
+            "CREATE TABLE [dedup_keys] ([key] TEXT PRIMARY KEY ON CONFLICT REPLACE) WITHOUT ROWID;";
+        let a = analyze(sqlite);
+        assert!(a.skipped.is_empty(), "{a:?}");
+        assert_eq!(a.constraints.len(), 1, "{a:?}");
+    }
+
+    #[test]
+    fn unparsable_idempotency_ddl_is_skipped_with_a_note_and_other_sql_is_ignored() {
+        let sql = "CREATE TABLE idem_keys (idem_key TEXT PRIMARY KEY,, );\nCREATE TABLE other (x TEXT PRIMARY KEY,, );\nSELECT 1;";
+        let a = analyze(sql);
+        assert!(a.constraints.is_empty());
+        assert_eq!(a.skipped.len(), 1, "{a:?}");
+        assert_eq!(slice(sql, a.skipped[0].range), "CREATE");
+        assert!(
+            a.skipped[0].error.starts_with("PostgreSQL: "),
+            "{}",
+            a.skipped[0].error
+        );
+        let untokenizable =
+            "SELECT 1;\nCREATE TABLE idem_keys (idem_key TEXT DEFAULT 'x PRIMARY KEY)";
+        let a = analyze(untokenizable);
+        assert_eq!(a.skipped.len(), 1, "{a:?}");
+        assert!(a.skipped[0].range.start > 10, "{a:?}");
+    }
+
+    #[test]
+    fn table_and_key_column_names() {
+        let v = Vocabulary::default();
+        for table in [
+            "idempotency_keys",
+            "request_dedup",
+            "ReplayLog",
+            "idem_records",
+            "IDEMPOTENT_REQS",
+        ] {
+            assert!(v.is_idempotency_table(table), "{table}");
+        }
+        for table in ["epidemics", "cache", "sessions", "outbox", "rustango_cache"] {
+            assert!(!v.is_idempotency_table(table), "{table}");
+        }
+        for column in [
+            "idem_key",
+            "idempotency_key",
+            "idempotencyKey",
+            "request_id",
+            "key",
+            "dedup_key",
+            "client_key",
+            "replay_token",
+        ] {
+            assert!(v.is_key_column(column), "{column}");
+        }
+        for column in [
+            "client_id",
+            "cache_key",
+            "idem_storage_key",
+            "event_id",
+            "tenant_id",
+            "id",
+            "key_hash",
+        ] {
+            assert!(!v.is_key_column(column), "{column}");
+        }
+    }
+
+    #[test]
+    fn deep_nesting_is_a_skip_not_a_crash() {
+        let depth = 20_000;
+        let sql = format!(
+            "CREATE UNIQUE INDEX i ON idem_keys ({}idem_key{});",
+            "(".repeat(depth),
+            ")".repeat(depth)
+        );
+        let a = analyze(&sql);
+        assert!(a.constraints.is_empty());
+        assert_eq!(a.skipped.len(), 1, "{a:?}");
+    }
+
+    #[test]
+    fn positions_map_through_a_file() {
+        let source = SqlSource::file("ab\ncdé\nf");
+        let span = source.span(CharRange { start: 4, end: 7 });
+        assert_eq!(span.start, Position { line: 2, column: 2 });
+        assert_eq!(span.end, Position { line: 3, column: 1 });
+    }
+}

@@ -115,6 +115,11 @@ fn missing_scope_component() {
 }
 
 #[test]
+fn missing_release() {
+    check_folder("missing-release");
+}
+
+#[test]
 fn demo() {
     check_folder("demo");
 }

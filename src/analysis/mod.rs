@@ -5,6 +5,7 @@
 //! position. Crate-local calls are resolved through function summaries,
 //! iterated to a fixpoint ([`analyze`]).
 
+pub mod claims;
 pub mod eval;
 pub mod format_string;
 pub mod index;
@@ -23,6 +24,8 @@ const MAX_ROUNDS: usize = 6;
 pub struct UnitFacts {
     /// Every value that reached a key position, deduplicated.
     pub key_events: Vec<KeyEvent>,
+    /// Claims left in progress by an early exit before their completion (IDEM004).
+    pub claims: Vec<claims::ClaimFinding>,
 }
 
 /// Analyses all files of one unit together.
@@ -60,5 +63,8 @@ pub fn analyze(files: &[ParsedFile], vocab: &Vocabulary) -> UnitFacts {
             eprintln!("[idem-lint debug] event at {:?}: {:#?}", e.site, e.value);
         }
     }
-    UnitFacts { key_events: unique }
+    UnitFacts {
+        key_events: unique,
+        claims: claims::analyze(&index, vocab),
+    }
 }

@@ -2,6 +2,7 @@
 //! documentation in `rules/<name>.md`; this module lists them and runs them.
 
 pub mod adhoc_key_concat;
+pub mod missing_release;
 pub mod missing_scope_component;
 pub mod parse_error;
 
@@ -47,6 +48,7 @@ pub const ALL: &[&Rule] = &[
     &parse_error::RULE,
     &adhoc_key_concat::RULE,
     &missing_scope_component::RULE,
+    &missing_release::RULE,
 ];
 
 /// Finds a rule by code (`IDEM001`) or name (`adhoc-key-concat`), case-insensitively.
@@ -109,6 +111,7 @@ impl Sink<'_> {
 pub fn run_all(facts: &UnitFacts, sink: &mut Sink<'_>) {
     adhoc_key_concat::check(facts, sink);
     missing_scope_component::check(facts, sink);
+    missing_release::check(facts, sink);
 }
 
 /// Text for a component in the suggested `scoped(..)` call.

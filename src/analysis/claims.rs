@@ -194,6 +194,8 @@ struct Walker<'a> {
     tx_closure: usize,
     /// The expression being walked is the function's value (tail position).
     tail: bool,
+    /// The expression being walked is the operand of a `?`.
+    propagated: bool,
     depth: usize,
 }
 
@@ -216,6 +218,7 @@ impl<'a> Walker<'a> {
             catch: 0,
             tx_closure: 0,
             tail: false,
+            propagated: false,
             depth: 0,
         }
     }
@@ -618,6 +621,18 @@ impl<'a> Walker<'a> {
             for name in &names {
                 self.claim_results.insert(name.clone(), id);
             }
+            // `let _guard = locks.lock(&key).await?`: the claim returned a
+            // guard that is held (not tested) until the end of the scope.
+            let held = names.iter().any(|n| {
+                n.len() > 1 && n.starts_with('_')
+                    || words(n).iter().any(|w| w == "guard" || w == "permit")
+            });
+            if held {
+                for &id in &new {
+                    self.claims[id].guarded = true;
+                }
+                self.close(&new);
+            }
         }
         if !err.is_empty() {
             for name in &names {
@@ -711,7 +726,9 @@ impl<'a> Walker<'a> {
         match expr {
             Expr::Try(t) => {
                 let before = self.claims.len();
+                self.propagated = runs_inline(&t.expr);
                 let err = self.expr(&t.expr);
+                self.propagated = false;
                 let mut exclude: BTreeSet<usize> = (before..self.claims.len()).collect();
                 exclude.extend(err);
                 let site = self.site(&t.question_token);
@@ -747,9 +764,11 @@ impl<'a> Walker<'a> {
             Expr::Cast(c) => self.expr(&c.expr),
             Expr::Field(f) => self.expr(&f.base),
             Expr::Await(a) => match &*a.base {
-                // Awaited right here: its `?`s and `return`s count as the function's.
+                // Awaited right here: its panics are the function's, and its
+                // `?`s and `return`s too when the block's result is
+                // propagated at once (`async { .. }.await?`).
                 Expr::Async(block) => {
-                    self.block(&block.block);
+                    self.run_block(|w| w.block(&block.block));
                     none
                 }
                 base => self.expr(base),
@@ -890,6 +909,26 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// Runs an async block awaited, or a closure called, right here. Its
+    /// `?`/`return` leave the function only when its result is propagated
+    /// straight away; otherwise the caller handles that error value.
+    fn run_block(&mut self, f: impl FnOnce(&mut Self)) {
+        let propagated = std::mem::replace(&mut self.propagated, false);
+        let loops = std::mem::take(&mut self.loops);
+        let saved = self.state.clone();
+        if !propagated {
+            self.closure += 1;
+        }
+        f(self);
+        if !propagated {
+            self.closure -= 1;
+        }
+        self.loops = loops;
+        if self.state.is_none() {
+            self.state = saved;
+        }
+    }
+
     /// Runs `f` as code that runs elsewhere or later (a spawned task, a
     /// combinator closure): its `?`/`return` leave it, not the function.
     fn detached(&mut self, f: impl FnOnce(&mut Self)) {
@@ -934,10 +973,14 @@ impl<'a> Walker<'a> {
         // `(|| { .. })()` runs right here.
         let func = strip_paren(&c.func);
         if let Expr::Closure(cl) = func {
+            let propagated = std::mem::replace(&mut self.propagated, false);
             for a in &c.args {
                 self.expr(a);
             }
-            self.expr(&cl.body);
+            self.propagated = propagated;
+            self.run_block(|w| {
+                w.expr(&cl.body);
+            });
             return none;
         }
         let Expr::Path(p) = func else {
@@ -1405,6 +1448,16 @@ fn pat_is_err(pat: &Pat) -> bool {
     }
 }
 
+/// `async { .. }.await` or `(|| ..)()`, possibly parenthesised.
+fn runs_inline(expr: &Expr) -> bool {
+    match expr {
+        Expr::Paren(p) => runs_inline(&p.expr),
+        Expr::Await(a) => matches!(strip_paren(&a.base), Expr::Async(_)),
+        Expr::Call(c) => matches!(strip_paren(&c.func), Expr::Closure(_)),
+        _ => false,
+    }
+}
+
 fn peel(expr: &Expr) -> &Expr {
     match expr {
         Expr::Try(t) => peel(&t.expr),
@@ -1493,4 +1546,54 @@ fn inline_captures(fmt: &str) -> Vec<String> {
         rest = &rest[end.min(rest.len())..];
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sql_kinds() {
+        assert_eq!(
+            sql_kind("INSERT INTO idempotency_keys (k, status) VALUES ($1, 'in_progress')").map(|k| k.0),
+            Some(OpKind::Claim)
+        );
+        assert_eq!(
+            sql_kind("update idempotency_keys set status = 'completed' where k = $1").map(|k| k.0),
+            Some(OpKind::Complete)
+        );
+        assert_eq!(sql_kind("DELETE FROM idempotency_keys WHERE k = $1").map(|k| k.0), Some(OpKind::Release));
+        assert_eq!(sql_kind("UPDATE orders SET paid = true WHERE id = $1").map(|k| k.0), None);
+        assert_eq!(sql_kind("SELECT status FROM idempotency_keys").map(|k| k.0), None);
+    }
+
+    #[test]
+    fn format_captures() {
+        assert_eq!(inline_captures("{key}:lock"), vec!["key".to_string()]);
+        assert_eq!(inline_captures("{{literal}} {0} {tenant:?}-{}"), vec!["tenant".to_string()]);
+        assert!(inline_captures("no captures").is_empty());
+    }
+
+    #[test]
+    fn arm_classes() {
+        let class = |src: &str| pat_class(&syn::parse_str::<syn::Arm>(&format!("{src} => ()")).map(|a| a.pat).expect("pattern"));
+        assert_eq!(class("Ok(false)"), Some(true));
+        assert_eq!(class("None"), Some(true));
+        assert_eq!(class("Claim::InProgress"), Some(true));
+        assert_eq!(class("Ok(true)"), Some(false));
+        assert_eq!(class("Some(lease)"), Some(false));
+        assert_eq!(class("_"), None);
+    }
+
+    #[test]
+    fn claim_verbs_by_name() {
+        assert!(is_claim_verb("try_claim"));
+        assert!(is_claim_verb("claim_slot"));
+        assert!(!is_claim_verb("claim_key"));
+        assert!(!is_claim_verb("claimed"));
+        assert!(is_complete_verb("complete_request"));
+        assert!(!is_complete_verb("completed"));
+        assert!(is_release_verb("del"));
+        assert!(!is_release_verb("deleted_at"));
+    }
 }

@@ -777,7 +777,11 @@ fn verb_matches(list: &[&str], name: &str, prefixed: &[&str]) -> bool {
 
 /// Whether a call name claims a key (`claim`, `try_claim_slot`, `set_nx`).
 pub fn is_claim_verb(name: &str) -> bool {
-    verb_matches(
+    // `claim_key(..)`, `claim_ttl()` name a thing, not an action.
+    let noun = words(name).last().is_some_and(|w| {
+        matches!(w.as_str(), "key" | "keys" | "id" | "ttl" | "name" | "prefix" | "status" | "state" | "table" | "timeout")
+    });
+    !noun && verb_matches(
         CLAIM_VERBS,
         name,
         &["claim", "try_claim", "mark_in_progress", "reserve"],

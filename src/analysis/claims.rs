@@ -20,7 +20,7 @@ use super::eval::span_of;
 use super::index::{CrateIndex, FnDef};
 use super::value::Site;
 use super::vocab::{
-    is_claim_verb, is_complete_verb, is_release_verb, words, Vocabulary, NOT_CLAIMED_VARIANTS,
+    is_claim_verb, is_complete_verb, is_release_verb, words, Vocabulary, LOCK_VERBS, NOT_CLAIMED_VARIANTS,
     RESPONSE_WORDS, RESPONSE_WRITE_METHODS, TRANSACTION_VERBS,
 };
 
@@ -140,6 +140,10 @@ struct Claim {
     /// Made inside this (uncommitted) database transaction.
     tx: Option<String>,
     guarded: bool,
+    /// A lock-style claim whose result is bound: an RAII guard unless the
+    /// binding is tested like a flag (`if !acquired { .. }`).
+    raii: bool,
+    tested: bool,
     exits: Vec<ClaimExit>,
     completion: Option<Site>,
 }
@@ -241,7 +245,7 @@ impl<'a> Walker<'a> {
     fn findings(self) -> Vec<ClaimFinding> {
         self.claims
             .into_iter()
-            .filter(|c| !c.guarded && !c.exits.is_empty())
+            .filter(|c| !c.guarded && !(c.raii && !c.tested) && !c.exits.is_empty())
             .filter_map(|c| {
                 let completion = c.completion?;
                 let mut exits = c.exits;
@@ -476,6 +480,12 @@ impl<'a> Walker<'a> {
     fn apply(&mut self, op: Op, site: Site, tx: Option<String>) {
         match op.kind {
             OpKind::Claim => {
+                // Claiming a key already held on this path is a probe that
+                // answers "in progress", not a second claim.
+                let held = self.open_now().into_iter().any(|id| !self.claims[id].roots.is_disjoint(&op.roots));
+                if held {
+                    return;
+                }
                 let guarded = self.guard_roots.iter().any(|g| !g.is_disjoint(&op.roots));
                 let id = self.claims.len();
                 self.claims.push(Claim {
@@ -486,6 +496,8 @@ impl<'a> Walker<'a> {
                     loop_depth: self.loops.len(),
                     tx,
                     guarded,
+                    raii: false,
+                    tested: false,
                     exits: Vec::new(),
                     completion: None,
                 });
@@ -632,6 +644,13 @@ impl<'a> Walker<'a> {
                     self.claims[id].guarded = true;
                 }
                 self.close(&new);
+            }
+            if !names.is_empty() {
+                for &id in &new {
+                    if LOCK_VERBS.contains(&self.claims[id].verb.as_str()) {
+                        self.claims[id].raii = true;
+                    }
+                }
             }
         }
         if !err.is_empty() {
@@ -784,11 +803,10 @@ impl<'a> Walker<'a> {
             Expr::Closure(_) => none, // only defined: nothing in it runs here
             Expr::Block(b) => {
                 if let Some(label) = &b.label {
+                    // `break 'label` leaves this block like a loop.
                     self.loops.push(Some(label.name.ident.to_string()));
-                    let entry = self.state.clone();
                     self.block(&b.block);
                     self.loops.pop();
-                    self.state = merge(vec![self.state.take(), entry.filter(|_| false)]);
                 } else {
                     self.block(&b.block);
                 }
@@ -1202,11 +1220,14 @@ impl<'a> Walker<'a> {
                 return;
             }
         }
+        let before = self.claims.len();
         for a in &args {
             self.expr(a);
         }
         if matches!(name.as_str(), "assert" | "assert_eq" | "assert_ne") {
-            self.exit(ExitKind::Panic(format!("{name}!")), site, &BTreeSet::new());
+            // An assertion on the claim's own outcome fails only when no claim was taken.
+            let exclude: BTreeSet<usize> = (before..self.claims.len()).collect();
+            self.exit(ExitKind::Panic(format!("{name}!")), site, &exclude);
         }
     }
 
@@ -1264,6 +1285,9 @@ impl<'a> Walker<'a> {
                 }
             }
         };
+        if let Some(id) = tested {
+            self.claims[id].tested = true;
+        }
         let start = self.state.clone();
         let open_before = self.open_now();
         if let (Some(id), false) = (tested, then_claimed) {
@@ -1293,6 +1317,9 @@ impl<'a> Walker<'a> {
         let tail = std::mem::replace(&mut self.tail, false);
         let err = self.expr(&m.expr);
         let tested = self.tested_claim(&m.expr).map(|(id, _)| id);
+        if let Some(id) = tested {
+            self.claims[id].tested = true;
+        }
         let classes: Vec<Option<bool>> = m.arms.iter().map(|a| pat_class(&a.pat)).collect();
         let any_success = classes.contains(&Some(false));
         let start = self.state.clone();

@@ -700,6 +700,10 @@ pub const CLAIM_VERBS: &[&str] = &[
     "mark_in_progress",
 ];
 
+/// Claim verbs of lock APIs, which in Rust conventionally return an RAII
+/// guard: a bound result that is not tested like a flag is held as a guard.
+pub const LOCK_VERBS: &[&str] = &["lock", "try_lock", "acquire", "try_acquire", "obtain"];
+
 /// Names that store the outcome of a claimed request under its key.
 pub const COMPLETE_VERBS: &[&str] = &[
     "complete",

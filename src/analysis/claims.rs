@@ -20,8 +20,8 @@ use super::eval::span_of;
 use super::index::{CrateIndex, FnDef};
 use super::value::Site;
 use super::vocab::{
-    is_claim_verb, is_complete_verb, is_release_verb, words, Vocabulary, LOCK_VERBS, NOT_CLAIMED_VARIANTS,
-    RESPONSE_WORDS, RESPONSE_WRITE_METHODS, TRANSACTION_VERBS,
+    is_claim_verb, is_complete_verb, is_release_verb, words, Vocabulary, LOCK_VERBS,
+    NOT_CLAIMED_VARIANTS, RESPONSE_WORDS, RESPONSE_WRITE_METHODS, TRANSACTION_VERBS,
 };
 
 /// Expressions nested deeper than this are not followed (never a crash).
@@ -95,7 +95,11 @@ fn releasing_drop_types(index: &CrateIndex<'_>) -> HashSet<String> {
         }
         fn visit_expr_call(&mut self, c: &'ast syn::ExprCall) {
             if let Expr::Path(p) = &*c.func {
-                if p.path.segments.last().is_some_and(|s| is_release_verb(&s.ident.to_string())) {
+                if p.path
+                    .segments
+                    .last()
+                    .is_some_and(|s| is_release_verb(&s.ident.to_string()))
+                {
                     self.0 = true;
                 }
             }
@@ -245,7 +249,10 @@ impl<'a> Walker<'a> {
     fn findings(self) -> Vec<ClaimFinding> {
         self.claims
             .into_iter()
-            .filter(|c| !c.guarded && !(c.raii && !c.tested) && !c.exits.is_empty())
+            .filter(|c| {
+                let held_by_guard = c.guarded || (c.raii && !c.tested);
+                !held_by_guard && !c.exits.is_empty()
+            })
             .filter_map(|c| {
                 let completion = c.completion?;
                 let mut exits = c.exits;
@@ -316,10 +323,18 @@ impl<'a> Walker<'a> {
                 syn::visit::visit_expr_call(self, c);
             }
             fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
-                if matches!(m.method.to_string().as_str(), "get" | "get_all" | "typed_get") {
-                    if let Some(Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. })) = m.args.first() {
+                if matches!(
+                    m.method.to_string().as_str(),
+                    "get" | "get_all" | "typed_get"
+                ) {
+                    if let Some(Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Str(s),
+                        ..
+                    })) = m.args.first()
+                    {
                         if self.walker.vocab.is_key_header(&s.value()) {
-                            self.out.insert(format!("header:{}", s.value().to_ascii_lowercase()));
+                            self.out
+                                .insert(format!("header:{}", s.value().to_ascii_lowercase()));
                         }
                     }
                 }
@@ -331,7 +346,11 @@ impl<'a> Walker<'a> {
                         self.visit_expr(arg);
                     }
                     // Inline captures: `format!("{key}:lock")`.
-                    if let Some(Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. })) = args.first() {
+                    if let Some(Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Str(s),
+                        ..
+                    })) = args.first()
+                    {
                         for name in inline_captures(&s.value()) {
                             if let Some(roots) = self.walker.keys.get(&name) {
                                 self.out.extend(roots.iter().cloned());
@@ -361,7 +380,10 @@ impl<'a> Walker<'a> {
     }
 
     /// The first key-ish argument: its roots and text.
-    fn key_arg<'e>(&self, args: impl IntoIterator<Item = &'e Expr>) -> Option<(BTreeSet<String>, String)> {
+    fn key_arg<'e>(
+        &self,
+        args: impl IntoIterator<Item = &'e Expr>,
+    ) -> Option<(BTreeSet<String>, String)> {
         args.into_iter().find_map(|a| {
             let roots = self.roots(a);
             (!roots.is_empty()).then(|| (roots, compact(strip_ref(a))))
@@ -373,10 +395,7 @@ impl<'a> Walker<'a> {
     /// Whether a method/function call with these arguments is a claim,
     /// completion or release of a key.
     fn classify(&self, name: &str, args: &[&Expr]) -> Option<Op> {
-        let results: BTreeSet<usize> = args
-            .iter()
-            .flat_map(|a| self.result_mentions(a))
-            .collect();
+        let results: BTreeSet<usize> = args.iter().flat_map(|a| self.result_mentions(a)).collect();
         let kind = if is_claim_verb(name) {
             OpKind::Claim
         } else if is_complete_verb(name) {
@@ -412,8 +431,16 @@ impl<'a> Walker<'a> {
     /// A sqlx query or redis command chain ending in an executing call.
     fn classify_chain(&self, m: &syn::ExprMethodCall) -> Option<Op> {
         const EXEC: &[&str] = &[
-            "execute", "fetch_one", "fetch_optional", "fetch_all", "fetch", "query_async", "query",
-            "exec", "exec_async", "query_one",
+            "execute",
+            "fetch_one",
+            "fetch_optional",
+            "fetch_all",
+            "fetch",
+            "query_async",
+            "query",
+            "exec",
+            "exec_async",
+            "query_one",
         ];
         if !EXEC.contains(&m.method.to_string().as_str()) {
             return None;
@@ -440,17 +467,25 @@ impl<'a> Walker<'a> {
             return None;
         };
         let last = func.path.segments.last()?.ident.to_string();
-        let Some(Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(text), .. })) = root.args.first() else {
+        let Some(Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(text),
+            ..
+        })) = root.args.first()
+        else {
             return None;
         };
         let text = text.value();
         let (kind, verb) = if last == "cmd" {
             let cmd = text.trim().to_ascii_uppercase();
-            let nx = binds.iter().any(|b| lit_text(b).is_some_and(|t| t.eq_ignore_ascii_case("NX")));
+            let nx = binds
+                .iter()
+                .any(|b| lit_text(b).is_some_and(|t| t.eq_ignore_ascii_case("NX")));
             match cmd.as_str() {
                 "SET" if nx => (OpKind::Claim, "SET … NX"),
                 "SETNX" => (OpKind::Claim, "SETNX"),
-                "SET" if binds.iter().skip(1).any(|b| mentions_response(b)) => (OpKind::Complete, "SET"),
+                "SET" if binds.iter().skip(1).any(|b| mentions_response(b)) => {
+                    (OpKind::Complete, "SET")
+                }
                 "DEL" | "UNLINK" => (OpKind::Release, "DEL"),
                 _ => return None,
             }
@@ -474,7 +509,10 @@ impl<'a> Walker<'a> {
         if self.tx_closure > 0 {
             return Some("transaction".to_string());
         }
-        names.iter().find(|n| self.tx_bindings.contains(*n)).cloned()
+        names
+            .iter()
+            .find(|n| self.tx_bindings.contains(*n))
+            .cloned()
     }
 
     fn apply(&mut self, op: Op, site: Site, tx: Option<String>) {
@@ -482,7 +520,10 @@ impl<'a> Walker<'a> {
             OpKind::Claim => {
                 // Claiming a key already held on this path is a probe that
                 // answers "in progress", not a second claim.
-                let held = self.open_now().into_iter().any(|id| !self.claims[id].roots.is_disjoint(&op.roots));
+                let held = self
+                    .open_now()
+                    .into_iter()
+                    .any(|id| !self.claims[id].roots.is_disjoint(&op.roots));
                 if held {
                     return;
                 }
@@ -566,7 +607,10 @@ impl<'a> Walker<'a> {
     }
 
     fn open_now(&self) -> BTreeSet<usize> {
-        self.state.as_ref().map(|s| s.open.clone()).unwrap_or_default()
+        self.state
+            .as_ref()
+            .map(|s| s.open.clone())
+            .unwrap_or_default()
     }
 
     fn close(&mut self, ids: &BTreeSet<usize>) {
@@ -655,7 +699,10 @@ impl<'a> Walker<'a> {
         }
         if !err.is_empty() {
             for name in &names {
-                self.err_released.entry(name.clone()).or_default().extend(err.iter().copied());
+                self.err_released
+                    .entry(name.clone())
+                    .or_default()
+                    .extend(err.iter().copied());
             }
         }
         if let Some(name) = single {
@@ -694,17 +741,18 @@ impl<'a> Walker<'a> {
             path.segments.iter().any(|s| {
                 let n = s.ident.to_string();
                 n == "ClaimGuard" || self.drop_guards.contains(&n)
-            }) || path
-                .segments
-                .last()
-                .is_some_and(|s| matches!(s.ident.to_string().as_str(), "guard" | "guard_on_unwind"))
+            }) || path.segments.last().is_some_and(|s| {
+                matches!(s.ident.to_string().as_str(), "guard" | "guard_on_unwind")
+            })
         };
         match peel(expr) {
             Expr::Call(c) => match &*c.func {
                 Expr::Path(p) => {
                     named_guard(&p.path)
-                        || (matches!(path_text(&p.path).as_str(), "Some" | "Ok" | "Box::new" | "Arc::new")
-                            && c.args.first().is_some_and(|a| self.is_guard_expr(a)))
+                        || (matches!(
+                            path_text(&p.path).as_str(),
+                            "Some" | "Ok" | "Box::new" | "Arc::new"
+                        ) && c.args.first().is_some_and(|a| self.is_guard_expr(a)))
                 }
                 _ => false,
             },
@@ -834,7 +882,8 @@ impl<'a> Walker<'a> {
             }
             Expr::Loop(l) => {
                 let entry = self.state.clone();
-                self.loops.push(l.label.as_ref().map(|x| x.name.ident.to_string()));
+                self.loops
+                    .push(l.label.as_ref().map(|x| x.name.ident.to_string()));
                 self.block(&l.body);
                 self.loops.pop();
                 self.state = merge(vec![self.state.take(), entry]);
@@ -843,7 +892,8 @@ impl<'a> Walker<'a> {
             Expr::While(w) => {
                 self.expr(&w.cond);
                 let entry = self.state.clone();
-                self.loops.push(w.label.as_ref().map(|x| x.name.ident.to_string()));
+                self.loops
+                    .push(w.label.as_ref().map(|x| x.name.ident.to_string()));
                 self.block(&w.body);
                 self.loops.pop();
                 self.state = merge(vec![self.state.take(), entry]);
@@ -852,7 +902,8 @@ impl<'a> Walker<'a> {
             Expr::ForLoop(f) => {
                 self.expr(&f.expr);
                 let entry = self.state.clone();
-                self.loops.push(f.label.as_ref().map(|x| x.name.ident.to_string()));
+                self.loops
+                    .push(f.label.as_ref().map(|x| x.name.ident.to_string()));
                 self.block(&f.body);
                 self.loops.pop();
                 self.state = merge(vec![self.state.take(), entry]);
@@ -1009,7 +1060,12 @@ impl<'a> Walker<'a> {
             return none;
         };
         let path = path_text(&p.path);
-        let last = p.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+        let last = p
+            .path
+            .segments
+            .last()
+            .map(|s| s.ident.to_string())
+            .unwrap_or_default();
         if self.is_guard_expr(expr) {
             // The closure inside runs on drop, not here.
             for a in &c.args {
@@ -1128,7 +1184,9 @@ impl<'a> Walker<'a> {
                 return BTreeSet::new();
             }
             "commit" => {
-                if let Some(tx) = receiver_ident(&m.receiver).filter(|n| self.tx_bindings.contains(n)) {
+                if let Some(tx) =
+                    receiver_ident(&m.receiver).filter(|n| self.tx_bindings.contains(n))
+                {
                     if let Some(state) = &mut self.state {
                         state.committed.insert(tx);
                     }
@@ -1136,7 +1194,9 @@ impl<'a> Walker<'a> {
                 }
             }
             "rollback" => {
-                if let Some(tx) = receiver_ident(&m.receiver).filter(|n| self.tx_bindings.contains(n)) {
+                if let Some(tx) =
+                    receiver_ident(&m.receiver).filter(|n| self.tx_bindings.contains(n))
+                {
                     let held: BTreeSet<usize> = self
                         .open_now()
                         .into_iter()
@@ -1172,7 +1232,15 @@ impl<'a> Walker<'a> {
         }
         if matches!(
             method.as_str(),
-            "map_err" | "or_else" | "inspect_err" | "context" | "with_context" | "wrap_err" | "map" | "ok_or" | "ok_or_else"
+            "map_err"
+                | "or_else"
+                | "inspect_err"
+                | "context"
+                | "with_context"
+                | "wrap_err"
+                | "map"
+                | "ok_or"
+                | "ok_or_else"
         ) {
             err
         } else {
@@ -1181,7 +1249,12 @@ impl<'a> Walker<'a> {
     }
 
     fn mac(&mut self, mac: &syn::Macro, node: &impl Spanned) {
-        let name = mac.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+        let name = mac
+            .path
+            .segments
+            .last()
+            .map(|s| s.ident.to_string())
+            .unwrap_or_default();
         let site = self.site(node);
         match name.as_str() {
             "panic" | "unreachable" | "todo" | "unimplemented" => {
@@ -1199,7 +1272,11 @@ impl<'a> Walker<'a> {
             return;
         };
         if matches!(name.as_str(), "query" | "query_as" | "query_scalar") {
-            if let Some(Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(text), .. })) = args.first() {
+            if let Some(Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(text),
+                ..
+            })) = args.first()
+            {
                 for a in args.iter().skip(1) {
                     self.expr(a);
                 }
@@ -1252,9 +1329,8 @@ impl<'a> Walker<'a> {
                     return Some((id, true));
                 }
                 match m.method.to_string().as_str() {
-                    "is_some" | "is_ok" | "unwrap" | "expect" | "unwrap_or" | "unwrap_or_default" => {
-                        self.tested_claim(&m.receiver)
-                    }
+                    "is_some" | "is_ok" | "unwrap" | "expect" | "unwrap_or"
+                    | "unwrap_or_default" => self.tested_claim(&m.receiver),
                     "is_none" | "is_err" => self.tested_claim(&m.receiver).map(|(id, p)| (id, !p)),
                     _ => None,
                 }
@@ -1270,8 +1346,14 @@ impl<'a> Walker<'a> {
             Expr::Let(l) => {
                 self.expr(&l.expr);
                 let failure = pat_not_claimed(&l.pat);
-                let binding = pat_is_err(&l.pat).then(|| receiver_ident(&l.expr)).flatten();
-                (self.tested_claim(&l.expr).map(|(id, _)| id), !failure, binding)
+                let binding = pat_is_err(&l.pat)
+                    .then(|| receiver_ident(&l.expr))
+                    .flatten();
+                (
+                    self.tested_claim(&l.expr).map(|(id, _)| id),
+                    !failure,
+                    binding,
+                )
             }
             cond => {
                 self.expr(cond);
@@ -1296,7 +1378,8 @@ impl<'a> Walker<'a> {
         self.tail = tail;
         self.block(&i.then_branch);
         if let Some(name) = err_binding {
-            let released: BTreeSet<usize> = open_before.difference(&self.open_now()).copied().collect();
+            let released: BTreeSet<usize> =
+                open_before.difference(&self.open_now()).copied().collect();
             if !released.is_empty() {
                 self.err_released.entry(name).or_default().extend(released);
             }
@@ -1340,7 +1423,11 @@ impl<'a> Walker<'a> {
             self.expr(&arm.body);
             ends.push(self.state.take());
         }
-        self.state = if m.arms.is_empty() { start } else { merge(ends) };
+        self.state = if m.arms.is_empty() {
+            start
+        } else {
+            merge(ends)
+        };
     }
 }
 
@@ -1348,10 +1435,25 @@ impl<'a> Walker<'a> {
 fn sql_kind(text: &str) -> Option<(OpKind, &'static str)> {
     let lower = text.to_ascii_lowercase();
     let first = lower.split_whitespace().next().unwrap_or_default();
-    let claimed = ["in_progress", "in-progress", "'pending'", "'processing'", "'started'", "'running'"];
-    let completed = ["completed", "'done'", "'succeeded'", "'finished'", "response"];
+    let claimed = [
+        "in_progress",
+        "in-progress",
+        "'pending'",
+        "'processing'",
+        "'started'",
+        "'running'",
+    ];
+    let completed = [
+        "completed",
+        "'done'",
+        "'succeeded'",
+        "'finished'",
+        "response",
+    ];
     match first {
-        "insert" if claimed.iter().any(|w| lower.contains(w)) => Some((OpKind::Claim, "INSERT … 'in_progress'")),
+        "insert" if claimed.iter().any(|w| lower.contains(w)) => {
+            Some((OpKind::Claim, "INSERT … 'in_progress'"))
+        }
         "insert" | "update" if completed.iter().any(|w| lower.contains(w)) => {
             Some((OpKind::Complete, "UPDATE … 'completed'"))
         }
@@ -1364,16 +1466,23 @@ fn sql_kind(text: &str) -> Option<(OpKind, &'static str)> {
 fn mentions_response(expr: &Expr) -> bool {
     if let Some(text) = lit_text(expr) {
         let lower = text.to_ascii_lowercase();
-        return ["completed", "done", "succeeded"].iter().any(|w| lower.contains(w));
+        return ["completed", "done", "succeeded"]
+            .iter()
+            .any(|w| lower.contains(w));
     }
-    idents(expr)
-        .iter()
-        .any(|n| words(n).iter().any(|w| RESPONSE_WORDS.contains(&w.as_str())))
+    idents(expr).iter().any(|n| {
+        words(n)
+            .iter()
+            .any(|w| RESPONSE_WORDS.contains(&w.as_str()))
+    })
 }
 
 fn lit_text(expr: &Expr) -> Option<String> {
     match strip_ref(expr) {
-        Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) => Some(s.value()),
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(s),
+            ..
+        }) => Some(s.value()),
         _ => None,
     }
 }
@@ -1565,7 +1674,10 @@ fn inline_captures(fmt: &str) -> Vec<String> {
         let end = rest.find('}').unwrap_or(rest.len());
         let inner = &rest[..end];
         let name = inner.split(':').next().unwrap_or_default().trim();
-        if name.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        if name
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || c == '_')
             && name.chars().all(|c| c.is_alphanumeric() || c == '_')
         {
             out.push(name.to_string());
@@ -1582,28 +1694,47 @@ mod tests {
     #[test]
     fn sql_kinds() {
         assert_eq!(
-            sql_kind("INSERT INTO idempotency_keys (k, status) VALUES ($1, 'in_progress')").map(|k| k.0),
+            sql_kind("INSERT INTO idempotency_keys (k, status) VALUES ($1, 'in_progress')")
+                .map(|k| k.0),
             Some(OpKind::Claim)
         );
         assert_eq!(
             sql_kind("update idempotency_keys set status = 'completed' where k = $1").map(|k| k.0),
             Some(OpKind::Complete)
         );
-        assert_eq!(sql_kind("DELETE FROM idempotency_keys WHERE k = $1").map(|k| k.0), Some(OpKind::Release));
-        assert_eq!(sql_kind("UPDATE orders SET paid = true WHERE id = $1").map(|k| k.0), None);
-        assert_eq!(sql_kind("SELECT status FROM idempotency_keys").map(|k| k.0), None);
+        assert_eq!(
+            sql_kind("DELETE FROM idempotency_keys WHERE k = $1").map(|k| k.0),
+            Some(OpKind::Release)
+        );
+        assert_eq!(
+            sql_kind("UPDATE orders SET paid = true WHERE id = $1").map(|k| k.0),
+            None
+        );
+        assert_eq!(
+            sql_kind("SELECT status FROM idempotency_keys").map(|k| k.0),
+            None
+        );
     }
 
     #[test]
     fn format_captures() {
         assert_eq!(inline_captures("{key}:lock"), vec!["key".to_string()]);
-        assert_eq!(inline_captures("{{literal}} {0} {tenant:?}-{}"), vec!["tenant".to_string()]);
+        assert_eq!(
+            inline_captures("{{literal}} {0} {tenant:?}-{}"),
+            vec!["tenant".to_string()]
+        );
         assert!(inline_captures("no captures").is_empty());
     }
 
     #[test]
     fn arm_classes() {
-        let class = |src: &str| pat_class(&syn::parse_str::<syn::Arm>(&format!("{src} => ()")).map(|a| a.pat).expect("pattern"));
+        let class = |src: &str| {
+            pat_class(
+                &syn::parse_str::<syn::Arm>(&format!("{src} => ()"))
+                    .map(|a| a.pat)
+                    .expect("pattern"),
+            )
+        };
         assert_eq!(class("Ok(false)"), Some(true));
         assert_eq!(class("None"), Some(true));
         assert_eq!(class("Claim::InProgress"), Some(true));

@@ -719,19 +719,50 @@ pub const COMPLETE_VERBS: &[&str] = &[
 /// Storage writes that complete a claim when one of their values is the
 /// response (`conn.set(&key, &response_bytes)`).
 pub const RESPONSE_WRITE_METHODS: &[&str] = &[
-    "set", "set_ex", "pset_ex", "set_options", "put", "save", "insert", "upsert", "store",
+    "set",
+    "set_ex",
+    "pset_ex",
+    "set_options",
+    "put",
+    "save",
+    "insert",
+    "upsert",
+    "store",
 ];
 
 /// Words that mark a written value as the response of the request.
 pub const RESPONSE_WORDS: &[&str] = &[
-    "response", "resp", "res", "body", "result", "output", "outcome", "reply", "payload",
-    "completed", "complete", "done", "finished", "succeeded", "cached",
+    "response",
+    "resp",
+    "res",
+    "body",
+    "result",
+    "output",
+    "outcome",
+    "reply",
+    "payload",
+    "completed",
+    "complete",
+    "done",
+    "finished",
+    "succeeded",
+    "cached",
 ];
 
 /// Names that remove or abandon an in-progress record.
 pub const RELEASE_VERBS: &[&str] = &[
-    "release", "abandon", "unlock", "del", "delete", "remove", "rollback", "cancel", "abort",
-    "unclaim", "fail", "mark_failed",
+    "release",
+    "abandon",
+    "unlock",
+    "del",
+    "delete",
+    "remove",
+    "rollback",
+    "cancel",
+    "abort",
+    "unclaim",
+    "fail",
+    "mark_failed",
 ];
 
 /// Names that open a database transaction (which rolls back on drop).
@@ -774,22 +805,35 @@ pub const NOT_CLAIMED_VARIANTS: &[&str] = &[
 
 fn verb_matches(list: &[&str], name: &str, prefixed: &[&str]) -> bool {
     list.contains(&name)
-        || prefixed
-            .iter()
-            .any(|p| name.len() > p.len() + 1 && name.starts_with(p) && name[p.len()..].starts_with('_'))
+        || prefixed.iter().any(|p| {
+            name.len() > p.len() + 1 && name.starts_with(p) && name[p.len()..].starts_with('_')
+        })
 }
 
 /// Whether a call name claims a key (`claim`, `try_claim_slot`, `set_nx`).
 pub fn is_claim_verb(name: &str) -> bool {
     // `claim_key(..)`, `claim_ttl()` name a thing, not an action.
     let noun = words(name).last().is_some_and(|w| {
-        matches!(w.as_str(), "key" | "keys" | "id" | "ttl" | "name" | "prefix" | "status" | "state" | "table" | "timeout")
+        matches!(
+            w.as_str(),
+            "key"
+                | "keys"
+                | "id"
+                | "ttl"
+                | "name"
+                | "prefix"
+                | "status"
+                | "state"
+                | "table"
+                | "timeout"
+        )
     });
-    !noun && verb_matches(
-        CLAIM_VERBS,
-        name,
-        &["claim", "try_claim", "mark_in_progress", "reserve"],
-    )
+    !noun
+        && verb_matches(
+            CLAIM_VERBS,
+            name,
+            &["claim", "try_claim", "mark_in_progress", "reserve"],
+        )
 }
 
 /// Whether a call name completes a claimed key.
@@ -797,7 +841,13 @@ pub fn is_complete_verb(name: &str) -> bool {
     verb_matches(
         COMPLETE_VERBS,
         name,
-        &["complete", "mark_completed", "mark_done", "save_response", "store_response"],
+        &[
+            "complete",
+            "mark_completed",
+            "mark_done",
+            "save_response",
+            "store_response",
+        ],
     )
 }
 
@@ -806,7 +856,9 @@ pub fn is_release_verb(name: &str) -> bool {
     verb_matches(
         RELEASE_VERBS,
         name,
-        &["release", "abandon", "unlock", "delete", "remove", "cancel", "abort", "unclaim"],
+        &[
+            "release", "abandon", "unlock", "delete", "remove", "cancel", "abort", "unclaim",
+        ],
     )
 }
 

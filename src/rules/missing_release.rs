@@ -38,14 +38,22 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
             .exits
             .iter()
             .take(SHOWN_EXITS)
-            .map(|e| (format!("{} without releasing the claim", describe(e)), e.site))
+            .map(|e| {
+                (
+                    format!("{} without releasing the claim", describe(e)),
+                    e.site,
+                )
+            })
             .collect();
         if count > SHOWN_EXITS {
             if let Some(last) = labels.last_mut() {
                 last.0 = format!("{} (and {} more)", last.0, count - SHOWN_EXITS);
             }
         }
-        labels.push(("completed here, only on the path that gets this far".to_string(), finding.completion));
+        labels.push((
+            "completed here, only on the path that gets this far".to_string(),
+            finding.completion,
+        ));
         let key = if finding.key_text.chars().count() > 40 {
             "the key".to_string()
         } else {

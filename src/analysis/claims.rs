@@ -983,7 +983,9 @@ impl<'a> Walker<'a> {
     /// straight away; otherwise the caller handles that error value.
     fn run_block(&mut self, f: impl FnOnce(&mut Self)) {
         let propagated = std::mem::replace(&mut self.propagated, false);
-        let loops = std::mem::take(&mut self.loops);
+        // Outer loops cannot be left from in here: keep their depth, hide their labels.
+        let masked = vec![None; self.loops.len()];
+        let loops = std::mem::replace(&mut self.loops, masked);
         let saved = self.state.clone();
         if !propagated {
             self.closure += 1;
@@ -1002,7 +1004,9 @@ impl<'a> Walker<'a> {
     /// combinator closure): its `?`/`return` leave it, not the function.
     fn detached(&mut self, f: impl FnOnce(&mut Self)) {
         let saved = self.state.clone();
-        let loops = std::mem::take(&mut self.loops);
+        // Outer loops cannot be left from in here: keep their depth, hide their labels.
+        let masked = vec![None; self.loops.len()];
+        let loops = std::mem::replace(&mut self.loops, masked);
         self.closure += 1;
         f(self);
         self.closure -= 1;

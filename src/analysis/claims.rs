@@ -10,6 +10,7 @@
 //! argument derives from), never by method names alone, so `pool.begin()`,
 //! `mutex.lock()` or an OAuth `provider.complete(&flow)` never count.
 
+use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use syn::spanned::Spanned;
@@ -73,9 +74,10 @@ pub struct ClaimFinding {
 /// Analyses every function of the unit.
 pub fn analyze(index: &CrateIndex<'_>, vocab: &Vocabulary) -> Vec<ClaimFinding> {
     let drop_guards = releasing_drop_types(index);
+    let key_names = RefCell::new(HashMap::new());
     let mut out = Vec::new();
     for def in &index.fns {
-        let mut walker = Walker::new(vocab, def.file, &drop_guards);
+        let mut walker = Walker::new(vocab, def.file, &drop_guards, &key_names);
         walker.run(def);
         out.extend(walker.findings());
     }
@@ -204,11 +206,18 @@ struct Walker<'a> {
     tail: bool,
     /// The expression being walked is the operand of a `?`.
     propagated: bool,
+    /// Memo for [`Walker::is_key_name`].
+    key_names: &'a RefCell<HashMap<String, bool>>,
     depth: usize,
 }
 
 impl<'a> Walker<'a> {
-    fn new(vocab: &'a Vocabulary, file: u32, drop_guards: &'a HashSet<String>) -> Self {
+    fn new(
+        vocab: &'a Vocabulary,
+        file: u32,
+        drop_guards: &'a HashSet<String>,
+        key_names: &'a RefCell<HashMap<String, bool>>,
+    ) -> Self {
         Walker {
             vocab,
             file,
@@ -227,6 +236,7 @@ impl<'a> Walker<'a> {
             tx_closure: 0,
             tail: false,
             propagated: false,
+            key_names,
             depth: 0,
         }
     }
@@ -276,7 +286,14 @@ impl<'a> Walker<'a> {
     }
 
     fn is_key_name(&self, name: &str) -> bool {
-        self.vocab.is_client_key_name(name) || self.vocab.is_key_position_name(name)
+        // Asked for every identifier of every `let`: the vocabulary splits
+        // names into words, so remember the answers.
+        if let Some(&known) = self.key_names.borrow().get(name) {
+            return known;
+        }
+        let answer = self.vocab.is_client_key_name(name) || self.vocab.is_key_position_name(name);
+        self.key_names.borrow_mut().insert(name.to_string(), answer);
+        answer
     }
 
     // ---- keys -----------------------------------------------------------------

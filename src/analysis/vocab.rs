@@ -136,7 +136,6 @@ const CLIENT_KEY: &[&str] = &[
     "idempotency",
     "idem",
     "x_idempotency_key",
-    "idempotency_key_header",
     "idempotency_token",
     "client_idempotency_key",
     "raw_idempotency_key",

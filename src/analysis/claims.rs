@@ -73,25 +73,30 @@ pub struct ClaimFinding {
 
 /// Analyses every function of the unit.
 pub fn analyze(index: &CrateIndex<'_>, vocab: &Vocabulary) -> Vec<ClaimFinding> {
-    let drop_guards = releasing_drop_types(index);
-    let key_names = RefCell::new(HashMap::new());
+    let unit = Unit {
+        drop_guards: releasing_drop_types(index),
+        releasers: releasing_helpers(index),
+        key_names: RefCell::new(HashMap::new()),
+    };
     let mut out = Vec::new();
     for def in &index.fns {
-        let mut walker = Walker::new(vocab, def.file, &drop_guards, &key_names);
+        let mut walker = Walker::new(vocab, def.file, &unit);
         walker.run(def);
         out.extend(walker.findings());
     }
     out
 }
 
-/// Types of the unit whose `Drop` impl calls a release verb: holding one is
-/// a guard that releases the claim on every exit.
-fn releasing_drop_types(index: &CrateIndex<'_>) -> HashSet<String> {
-    struct Finder(bool);
+/// Whether a body calls a method or function whose name satisfies `verb`.
+fn calls_verb(block: &syn::Block, verb: fn(&str) -> bool) -> bool {
+    struct Finder {
+        verb: fn(&str) -> bool,
+        found: bool,
+    }
     impl<'ast> Visit<'ast> for Finder {
         fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
-            if is_release_verb(&m.method.to_string()) {
-                self.0 = true;
+            if (self.verb)(&m.method.to_string()) {
+                self.found = true;
             }
             syn::visit::visit_expr_method_call(self, m);
         }
@@ -100,23 +105,51 @@ fn releasing_drop_types(index: &CrateIndex<'_>) -> HashSet<String> {
                 if p.path
                     .segments
                     .last()
-                    .is_some_and(|s| is_release_verb(&s.ident.to_string()))
+                    .is_some_and(|s| (self.verb)(&s.ident.to_string()))
                 {
-                    self.0 = true;
+                    self.found = true;
                 }
             }
             syn::visit::visit_expr_call(self, c);
         }
     }
+    let mut finder = Finder { verb, found: false };
+    finder.visit_block(block);
+    finder.found
+}
+
+/// Types of the unit whose `Drop` impl calls a release verb: holding one is
+/// a guard that releases the claim on every exit.
+fn releasing_drop_types(index: &CrateIndex<'_>) -> HashSet<String> {
     index
         .fns
         .iter()
         .filter(|f| f.name == "drop" && f.has_receiver())
-        .filter_map(|f| {
-            let mut finder = Finder(false);
-            finder.visit_block(f.block);
-            finder.0.then(|| f.self_ty.clone()).flatten()
+        .filter(|f| calls_verb(f.block, is_release_verb))
+        .filter_map(|f| f.self_ty.clone())
+        .collect()
+}
+
+/// Crate-local helpers named otherwise (`cleanup(&state, &key)`) that
+/// release and neither claim nor complete: calling one with the key counts
+/// as a release. Only releases are followed, so a helper can silence a
+/// finding but never create one.
+fn releasing_helpers(index: &CrateIndex<'_>) -> HashSet<String> {
+    index
+        .fns
+        .iter()
+        .filter(|f| {
+            f.name != "drop"
+                && !is_claim_verb(&f.name)
+                && !is_complete_verb(&f.name)
+                && !is_release_verb(&f.name)
         })
+        .filter(|f| {
+            calls_verb(f.block, is_release_verb)
+                && !calls_verb(f.block, is_claim_verb)
+                && !calls_verb(f.block, is_complete_verb)
+        })
+        .map(|f| f.name.clone())
         .collect()
 }
 
@@ -176,10 +209,20 @@ fn merge(states: Vec<Option<State>>) -> Option<State> {
     out
 }
 
+/// What is computed once per unit and shared by the functions' walks.
+struct Unit {
+    /// Types whose `Drop` releases.
+    drop_guards: HashSet<String>,
+    /// Crate-local helpers that release.
+    releasers: HashSet<String>,
+    /// Memo for [`Walker::is_key_name`].
+    key_names: RefCell<HashMap<String, bool>>,
+}
+
 struct Walker<'a> {
     vocab: &'a Vocabulary,
     file: u32,
-    drop_guards: &'a HashSet<String>,
+    unit: &'a Unit,
     claims: Vec<Claim>,
     /// `None`: the current path has diverged.
     state: Option<State>,
@@ -206,22 +249,15 @@ struct Walker<'a> {
     tail: bool,
     /// The expression being walked is the operand of a `?`.
     propagated: bool,
-    /// Memo for [`Walker::is_key_name`].
-    key_names: &'a RefCell<HashMap<String, bool>>,
     depth: usize,
 }
 
 impl<'a> Walker<'a> {
-    fn new(
-        vocab: &'a Vocabulary,
-        file: u32,
-        drop_guards: &'a HashSet<String>,
-        key_names: &'a RefCell<HashMap<String, bool>>,
-    ) -> Self {
+    fn new(vocab: &'a Vocabulary, file: u32, unit: &'a Unit) -> Self {
         Walker {
             vocab,
             file,
-            drop_guards,
+            unit,
             claims: Vec::new(),
             state: Some(State::default()),
             keys: HashMap::new(),
@@ -236,7 +272,6 @@ impl<'a> Walker<'a> {
             tx_closure: 0,
             tail: false,
             propagated: false,
-            key_names,
             depth: 0,
         }
     }
@@ -288,11 +323,14 @@ impl<'a> Walker<'a> {
     fn is_key_name(&self, name: &str) -> bool {
         // Asked for every identifier of every `let`: the vocabulary splits
         // names into words, so remember the answers.
-        if let Some(&known) = self.key_names.borrow().get(name) {
+        if let Some(&known) = self.unit.key_names.borrow().get(name) {
             return known;
         }
         let answer = self.vocab.is_client_key_name(name) || self.vocab.is_key_position_name(name);
-        self.key_names.borrow_mut().insert(name.to_string(), answer);
+        self.unit
+            .key_names
+            .borrow_mut()
+            .insert(name.to_string(), answer);
         answer
     }
 
@@ -423,6 +461,8 @@ impl<'a> Walker<'a> {
             && args.iter().skip(1).any(|a| mentions_response(a))
         {
             OpKind::Complete
+        } else if self.unit.releasers.contains(name) {
+            OpKind::Release
         } else {
             return None;
         };
@@ -757,7 +797,7 @@ impl<'a> Walker<'a> {
         let named_guard = |path: &syn::Path| {
             path.segments.iter().any(|s| {
                 let n = s.ident.to_string();
-                n == "ClaimGuard" || self.drop_guards.contains(&n)
+                n == "ClaimGuard" || self.unit.drop_guards.contains(&n)
             }) || path.segments.last().is_some_and(|s| {
                 matches!(s.ident.to_string().as_str(), "guard" | "guard_on_unwind")
             })

@@ -746,6 +746,7 @@ pub const RESPONSE_WORDS: &[&str] = &[
     "finished",
     "succeeded",
     "cached",
+    "stored",
 ];
 
 /// Names that remove or abandon an in-progress record.

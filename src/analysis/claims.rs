@@ -1391,12 +1391,38 @@ impl<'a> Walker<'a> {
                 }
                 match m.method.to_string().as_str() {
                     "is_some" | "is_ok" | "unwrap" | "expect" | "unwrap_or"
-                    | "unwrap_or_default" => self.tested_claim(&m.receiver),
+                    | "unwrap_or_default" | "rows_affected" => self.tested_claim(&m.receiver),
                     "is_none" | "is_err" => self.tested_claim(&m.receiver).map(|(id, p)| (id, !p)),
                     _ => None,
                 }
             }
             Expr::Call(_) => self.claim_at.get(&self.site(cond)).map(|&id| (id, true)),
+            // `inserted.rows_affected() == 0`, `claimed == false`.
+            Expr::Binary(b) => {
+                let (side, lit, flipped) = match (&*b.left, &*b.right) {
+                    (other, Expr::Lit(l)) => (other, &l.lit, false),
+                    (Expr::Lit(l), other) => (other, &l.lit, true),
+                    _ => return None,
+                };
+                let (id, polarity) = self.tested_claim(side)?;
+                let n: i64 = match lit {
+                    syn::Lit::Int(i) => i.base10_parse().ok()?,
+                    syn::Lit::Bool(v) => i64::from(v.value),
+                    _ => return None,
+                };
+                // Whether the comparison holds when the claim was taken
+                // (count >= 1, flag true).
+                let holds_when_taken = match (&b.op, flipped) {
+                    (syn::BinOp::Eq(_), _) => n >= 1,
+                    (syn::BinOp::Ne(_), _) => n == 0,
+                    (syn::BinOp::Gt(_), false) | (syn::BinOp::Lt(_), true) => n == 0,
+                    (syn::BinOp::Ge(_), false) | (syn::BinOp::Le(_), true) => n <= 1,
+                    (syn::BinOp::Lt(_), false) | (syn::BinOp::Gt(_), true) => n > 1,
+                    (syn::BinOp::Le(_), false) | (syn::BinOp::Ge(_), true) => n >= 1,
+                    _ => return None,
+                };
+                Some((id, holds_when_taken == polarity))
+            }
             _ => None,
         }
     }

@@ -136,6 +136,11 @@ fn suppression_without_reason() {
 }
 
 #[test]
+fn missing_release() {
+    check_folder("missing-release");
+}
+
+#[test]
 fn demo() {
     check_folder("demo");
 }

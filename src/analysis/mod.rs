@@ -5,6 +5,7 @@
 //! position. Crate-local calls are resolved through function summaries,
 //! iterated to a fixpoint ([`analyze`]).
 
+pub mod claims;
 pub mod eval;
 pub mod format_string;
 pub mod index;
@@ -27,6 +28,8 @@ pub struct UnitFacts {
     pub key_events: Vec<KeyEvent>,
     /// Uniqueness constraints of idempotency tables in SQL DDL.
     pub sql: sql::SqlFacts,
+    /// Claims left in progress by an early exit before their completion (IDEM004).
+    pub claims: Vec<claims::ClaimFinding>,
 }
 
 impl UnitFacts {
@@ -98,6 +101,7 @@ pub fn analyze(files: &[ParsedFile], vocab: &Vocabulary) -> UnitFacts {
     }
     UnitFacts {
         key_events: unique,
+        claims: claims::analyze(&index, vocab),
         ..UnitFacts::default()
     }
 }

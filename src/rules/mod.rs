@@ -3,6 +3,7 @@
 
 pub mod adhoc_key_concat;
 pub mod global_scope_fallback;
+pub mod missing_release;
 pub mod missing_scope_component;
 pub mod parse_error;
 pub mod separator_sanitized;
@@ -57,6 +58,7 @@ pub const ALL: &[&Rule] = &[
     &unused_suppression::RULE,
     &suppression_without_reason::RULE,
     &single_column_key::RULE,
+    &missing_release::RULE,
 ];
 
 /// Finds a rule by code (`IDEM001`) or name (`adhoc-key-concat`), case-insensitively.
@@ -122,6 +124,7 @@ pub fn run_all(facts: &UnitFacts, sink: &mut Sink<'_>) {
     global_scope_fallback::check(facts, sink);
     separator_sanitized::check(facts, sink);
     single_column_key::check(facts, sink);
+    missing_release::check(facts, sink);
 }
 
 /// Text for a component in the suggested `scoped(..)` call.

@@ -7,6 +7,7 @@
 
 pub mod eval;
 pub mod format_string;
+pub mod hashing;
 pub mod index;
 pub mod value;
 pub mod vocab;

@@ -50,6 +50,12 @@ pub struct VocabularyExtension {
     pub store_methods: Vec<String>,
     /// Functions whose calls build a correctly scoped key (like `idem_scope::scoped`).
     pub key_constructors: Vec<String>,
+    /// Identifiers naming a server-minted key (`event_id`, `delivery_id`).
+    pub server_ids: Vec<String>,
+    /// Identifiers naming the request payload (`body`, `raw_body`).
+    pub payload: Vec<String>,
+    /// Literal prefixes that put a key into the server-only namespace (`"s:"`).
+    pub server_namespaces: Vec<String>,
 }
 
 /// The vocabulary used by the analysis.
@@ -63,6 +69,9 @@ pub struct Vocabulary {
     store_receivers: Vec<String>,
     store_methods: Vec<String>,
     key_constructors: Vec<String>,
+    server_ids: Vec<String>,
+    payload: Vec<String>,
+    server_namespaces: Vec<String>,
 }
 
 fn owned(list: &[&str]) -> Vec<String> {
@@ -390,6 +399,9 @@ impl Default for Vocabulary {
                 "idem_scope::scoped",
                 "idem_scope::scoped_server",
             ]),
+            server_ids: Vec::new(),
+            payload: Vec::new(),
+            server_namespaces: vec!["s:".to_string()],
         }
     }
 }
@@ -443,6 +455,63 @@ impl Vocabulary {
         add(&mut self.store_receivers, &ext.store_receivers);
         add(&mut self.store_methods, &ext.store_methods);
         add(&mut self.key_constructors, &ext.key_constructors);
+        add(&mut self.server_ids, &ext.server_ids);
+        add(&mut self.payload, &ext.payload);
+        // Prefixes are compared as written: `S:` and `s:` are different keys.
+        for prefix in &ext.server_namespaces {
+            if !prefix.is_empty() && !self.server_namespaces.contains(prefix) {
+                self.server_namespaces.push(prefix.clone());
+            }
+        }
+    }
+
+    /// Whether a literal starts with a server-only namespace prefix (`"s:"`).
+    pub fn has_server_namespace_prefix(&self, literal: &str) -> bool {
+        self.server_namespaces
+            .iter()
+            .any(|p| literal.starts_with(p.as_str()))
+    }
+
+    /// Whether an identifier names a server-minted key: an event, delivery,
+    /// webhook, message, job or replay id (`event_id`, `evt_id`, `msgId`).
+    pub fn is_server_id_name(&self, ident: &str) -> bool {
+        let name = snake(ident.trim_start_matches("r#"));
+        let name = name.trim_start_matches('_');
+        if self.server_ids.iter().any(|n| n == name) {
+            return true;
+        }
+        let w = words(name);
+        let [.., entity, last] = w.as_slice() else {
+            return false;
+        };
+        matches!(last.as_str(), "id" | "uuid" | "ulid")
+            && is_server_entity_word(entity)
+            && !w.iter().any(|x| x == "request" || x == "req")
+    }
+
+    /// Whether an identifier names the request payload (`body`, `raw_body`,
+    /// `body_bytes`, `payload`, `req_bytes`).
+    pub fn is_payload_name(&self, ident: &str) -> bool {
+        let name = snake(ident.trim_start_matches("r#"));
+        let name = name.trim_start_matches('_');
+        if self.payload.iter().any(|n| n == name) {
+            return true;
+        }
+        let w = words(name);
+        let has = |s: &str| w.iter().any(|x| x == s);
+        if has("hash") || has("digest") || has("fingerprint") || has("len") || has("size") {
+            return false;
+        }
+        // Only names made of request-body words: `payload_b64` (a JWT part)
+        // or `webhook_payload_sig` are something else.
+        (has("body") || has("payload") || has("bytes"))
+            && w.iter().all(|x| {
+                matches!(
+                    x.as_str(),
+                    "body" | "payload" | "bytes" | "req" | "request" | "raw" | "json" | "full"
+                        | "buf" | "http" | "incoming"
+                )
+            })
     }
 
     /// Whether an identifier names a client idempotency key value
@@ -673,6 +742,16 @@ impl Vocabulary {
                 && !self.is_client_key_name(w)
         })
     }
+}
+
+/// Things whose ids the server (or an upstream system) mints: their
+/// redeliveries must never share key space with client keys.
+pub fn is_server_entity_word(word: &str) -> bool {
+    matches!(
+        word,
+        "event" | "evt" | "delivery" | "webhook" | "hook" | "message" | "msg" | "job" | "replay"
+            | "redelivery" | "outbox" | "notification" | "task"
+    )
 }
 
 fn is_version_word(word: &str) -> bool {

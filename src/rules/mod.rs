@@ -4,6 +4,8 @@
 pub mod adhoc_key_concat;
 pub mod missing_scope_component;
 pub mod parse_error;
+pub mod payload_hash_as_key;
+pub mod unnamespaced_server_key;
 
 use crate::analysis::value::{Origin, Site};
 use crate::analysis::UnitFacts;
@@ -47,6 +49,8 @@ pub const ALL: &[&Rule] = &[
     &parse_error::RULE,
     &adhoc_key_concat::RULE,
     &missing_scope_component::RULE,
+    &payload_hash_as_key::RULE,
+    &unnamespaced_server_key::RULE,
 ];
 
 /// Finds a rule by code (`IDEM001`) or name (`adhoc-key-concat`), case-insensitively.
@@ -109,6 +113,8 @@ impl Sink<'_> {
 pub fn run_all(facts: &UnitFacts, sink: &mut Sink<'_>) {
     adhoc_key_concat::check(facts, sink);
     missing_scope_component::check(facts, sink);
+    payload_hash_as_key::check(facts, sink);
+    unnamespaced_server_key::check(facts, sink);
 }
 
 /// Text for a component in the suggested `scoped(..)` call.

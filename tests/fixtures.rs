@@ -115,6 +115,16 @@ fn missing_scope_component() {
 }
 
 #[test]
+fn payload_hash_as_key() {
+    check_folder("payload-hash-as-key");
+}
+
+#[test]
+fn unnamespaced_server_key() {
+    check_folder("unnamespaced-server-key");
+}
+
+#[test]
 fn demo() {
     check_folder("demo");
 }

@@ -352,6 +352,7 @@ impl<'a> Evaluator<'a> {
                     .last()
                     .and_then(|n| n.as_deref())
                     .is_some_and(|n| hashing::may_hold_client_key(n, self.vocab))
+                || hashing::type_may_hold_key(&pat_type.ty)
             {
                 self.key_param_mask |= 1u64 << index;
             }

@@ -181,6 +181,15 @@ pub fn may_hold_client_key(name: &str, vocab: &Vocabulary) -> bool {
     words(name).iter().any(|w| w == "key" || w == "keys" || w == "idem")
 }
 
+/// Whether a parameter's type is a key a caller builds (`&ScopedKey`,
+/// `IdempotencyKey`, `CacheKey`): like a key-named parameter, what it holds
+/// is only known at the call site.
+pub fn type_may_hold_key(ty: &syn::Type) -> bool {
+    let text = quote::ToTokens::to_token_stream(ty).to_string();
+    text.split(|c: char| !c.is_alphanumeric() && c != '_')
+        .any(|w| w.ends_with("Key") || w.starts_with("Scoped"))
+}
+
 /// `Namespace::Server` / `Namespace::Client` from idem-scope.
 pub fn namespace_path(path: &syn::Path, value: &mut Value) {
     let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();

@@ -54,7 +54,9 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
         let Some(client_site) = client_stores.get(store.as_str()) else {
             continue;
         };
-        let site = value.server_concat.unwrap_or(event.site);
+        // `scoped(.., &event.id)`: the call to change into `scoped_server`.
+        let constructed = value.construct.filter(|_| value.scoped).map(|c| c.site);
+        let site = value.server_concat.or(constructed).unwrap_or(event.site);
         let mut labels = vec![("server-minted id".to_string(), id.site)];
         if site != event.site {
             labels.push((format!("written to `{store}` here"), event.site));

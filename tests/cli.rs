@@ -28,10 +28,15 @@ fn json_output_on_the_demo() {
     let diagnostics = parsed["diagnostics"].as_array().expect("array");
     assert_eq!(parsed["summary"]["diagnostics"], diagnostics.len());
     for d in diagnostics {
-        for key in ["code", "name", "severity", "message", "path", "span", "labels", "help"] {
+        for key in [
+            "code", "name", "severity", "message", "path", "span", "labels", "help",
+        ] {
             assert!(d.get(key).is_some(), "diagnostic lacks `{key}`: {d}");
         }
-        assert!(!d["path"].as_str().unwrap_or("/").starts_with('/'), "relative paths");
+        assert!(
+            !d["path"].as_str().unwrap_or("/").starts_with('/'),
+            "relative paths"
+        );
     }
 }
 
@@ -55,17 +60,30 @@ fn output_is_identical_for_any_number_of_jobs() {
 fn exit_zero_and_clean_code() {
     let (code, _, _) = run(&["fixtures/demo", "--exit-zero", "--format", "short"]);
     assert_eq!(code, 0);
-    let (code, stdout, _) = run(&["fixtures/adhoc-key-concat/only_logged.rs", "--format", "short"]);
+    let (code, stdout, _) = run(&[
+        "fixtures/adhoc-key-concat/only_logged.rs",
+        "--format",
+        "short",
+    ]);
     assert_eq!(code, 0, "{stdout}");
-    assert!(stdout.starts_with("0 errors, 0 warnings in 1 file"), "{stdout}");
+    assert!(
+        stdout.starts_with("0 errors, 0 warnings in 1 file"),
+        "{stdout}"
+    );
 }
 
 #[test]
 fn missing_path_is_exit_2_and_others_still_analysed() {
     let (code, stdout, stderr) = run(&["does/not/exist.rs", "fixtures/demo", "--format", "short"]);
     assert_eq!(code, 2);
-    assert!(stderr.contains("does/not/exist.rs: no such file or directory"), "{stderr}");
-    assert!(stdout.contains("IDEM001"), "the other path was still linted: {stdout}");
+    assert!(
+        stderr.contains("does/not/exist.rs: no such file or directory"),
+        "{stderr}"
+    );
+    assert!(
+        stdout.contains("IDEM001"),
+        "the other path was still linted: {stdout}"
+    );
 }
 
 #[test]
@@ -81,9 +99,21 @@ fn bad_arguments_are_exit_2() {
 #[test]
 fn select_and_ignore_filter_codes() {
     let (_, stdout, _) = run(&["fixtures/demo", "--format", "short", "--select", "IDEM001"]);
-    assert!(stdout.contains("IDEM001") && !stdout.contains("IDEM002"), "{stdout}");
-    let (_, stdout, _) = run(&["fixtures/demo", "--format", "short", "--ignore", "missing-scope-component"]);
-    assert!(stdout.contains("IDEM001") && !stdout.contains("IDEM002"), "{stdout}");
+    assert!(
+        stdout.contains("IDEM001") && !stdout.contains("IDEM002"),
+        "{stdout}"
+    );
+    let (_, stdout, _) = run(&[
+        "fixtures/demo",
+        "--format",
+        "short",
+        "--ignore",
+        "missing-scope-component",
+    ]);
+    assert!(
+        stdout.contains("IDEM001") && !stdout.contains("IDEM002"),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -100,7 +130,10 @@ fn explain_and_rules() {
     let (code, stdout, _) = run(&["rules"]);
     assert_eq!(code, 0);
     for rule in idem_lint::rules::ALL {
-        assert!(stdout.contains(rule.code) && stdout.contains(rule.name), "{stdout}");
+        assert!(
+            stdout.contains(rule.code) && stdout.contains(rule.name),
+            "{stdout}"
+        );
     }
 }
 

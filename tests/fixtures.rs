@@ -90,7 +90,8 @@ fn compare(
 
 fn check_folder(name: &str) {
     let folder = PathBuf::from("fixtures").join(name);
-    let result = lint_paths(std::slice::from_ref(&folder), &LintOptions::default()).expect("lint runs");
+    let result =
+        lint_paths(std::slice::from_ref(&folder), &LintOptions::default()).expect("lint runs");
     assert!(result.fatal.is_empty(), "fatal: {:?}", result.fatal);
     let expected = markers(&folder);
     let (missing, extra) = compare(&expected, &result.diagnostics);

@@ -22,8 +22,18 @@ fn codes_and_names_are_unique() {
     assert_eq!(codes.len(), ALL.len(), "duplicate rule code");
     assert_eq!(names.len(), ALL.len(), "duplicate rule name");
     for rule in ALL {
-        assert!(rule.code.starts_with("IDEM") && rule.code.len() == 7, "{}", rule.code);
-        assert!(rule.name.chars().all(|c| c.is_ascii_lowercase() || c == '-'), "{}", rule.name);
+        assert!(
+            rule.code.starts_with("IDEM") && rule.code.len() == 7,
+            "{}",
+            rule.code
+        );
+        assert!(
+            rule.name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c == '-'),
+            "{}",
+            rule.name
+        );
     }
 }
 
@@ -31,7 +41,11 @@ fn codes_and_names_are_unique() {
 fn every_rule_has_every_doc_section_in_order() {
     for rule in ALL {
         let title = format!("# {} ({})", rule.name, rule.code);
-        assert!(rule.docs.starts_with(&title), "{}: first line must be `{title}`", rule.name);
+        assert!(
+            rule.docs.starts_with(&title),
+            "{}: first line must be `{title}`",
+            rule.name
+        );
         let mut last = 0;
         for section in SECTIONS {
             let heading = format!("\n## {section}\n");
@@ -42,10 +56,19 @@ fn every_rule_has_every_doc_section_in_order() {
             assert!(at > last, "{}: section `{section}` out of order", rule.name);
             last = at;
             let body = rule.section(section).unwrap_or_default();
-            assert!(!body.is_empty(), "{}: section `{section}` is empty", rule.name);
+            assert!(
+                !body.is_empty(),
+                "{}: section `{section}` is empty",
+                rule.name
+            );
         }
         let doc_path = Path::new("rules").join(format!("{}.md", rule.name));
-        assert!(doc_path.is_file(), "{}: no {}", rule.name, doc_path.display());
+        assert!(
+            doc_path.is_file(),
+            "{}: no {}",
+            rule.name,
+            doc_path.display()
+        );
     }
 }
 
@@ -53,7 +76,12 @@ fn every_rule_has_every_doc_section_in_order() {
 fn every_analysis_rule_has_fixtures_that_fire_and_stay_silent() {
     for rule in ALL.iter().filter(|r| r.code != "IDEM000") {
         let dir = Path::new("fixtures").join(rule.name);
-        assert!(dir.is_dir(), "{}: no fixture folder {}", rule.name, dir.display());
+        assert!(
+            dir.is_dir(),
+            "{}: no fixture folder {}",
+            rule.name,
+            dir.display()
+        );
         let mut marked_lines = 0;
         let mut total_lines = 0;
         let mut stack = vec![dir.clone()];
@@ -65,14 +93,24 @@ fn every_analysis_rule_has_fixtures_that_fire_and_stay_silent() {
                 } else if let Ok(text) = std::fs::read_to_string(&p) {
                     for line in text.lines() {
                         total_lines += 1;
-                        if line.contains(&format!("~ {}", rule.code)) || line.contains(&format!(" {}", rule.code)) && line.contains("~") {
+                        if line.contains(&format!("~ {}", rule.code))
+                            || line.contains(&format!(" {}", rule.code)) && line.contains("~")
+                        {
                             marked_lines += 1;
                         }
                     }
                 }
             }
         }
-        assert!(marked_lines >= 10, "{}: only {marked_lines} firing markers", rule.name);
-        assert!(total_lines > marked_lines * 3, "{}: fixtures need silent cases too", rule.name);
+        assert!(
+            marked_lines >= 10,
+            "{}: only {marked_lines} firing markers",
+            rule.name
+        );
+        assert!(
+            total_lines > marked_lines * 3,
+            "{}: fixtures need silent cases too",
+            rule.name
+        );
     }
 }

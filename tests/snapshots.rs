@@ -37,7 +37,8 @@ fn human_output_of_every_fixture_file() {
         .collect();
     folders.sort();
     for folder in folders {
-        let result = lint_paths(std::slice::from_ref(&folder), &LintOptions::default()).expect("lint");
+        let result =
+            lint_paths(std::slice::from_ref(&folder), &LintOptions::default()).expect("lint");
         let mut files = Vec::new();
         fixture_files(&folder, &mut files);
         for file in files {
@@ -54,7 +55,9 @@ fn human_output_of_every_fixture_file() {
                 fatal: Vec::new(),
             };
             let rendered = report::render(&only, Format::Human, &options);
-            let name = display.trim_start_matches("fixtures/").replace(['/', '.'], "__");
+            let name = display
+                .trim_start_matches("fixtures/")
+                .replace(['/', '.'], "__");
             insta::with_settings!({ snapshot_path => "snapshots/human", prepend_module_to_snapshot => false, omit_expression => true }, {
                 insta::assert_snapshot!(name, rendered);
             });

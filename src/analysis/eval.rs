@@ -212,13 +212,15 @@ fn type_mentions_client_key(ty: &syn::Type, vocab: &Vocabulary) -> bool {
         .iter()
         .any(|word| word.ends_with("Key") && vocab.is_client_key_name(word));
     let extractor = words.iter().any(|w| {
-        matches!(*w, "TypedHeader" | "Header" | "Extension" | "Headers" | "ReqData")
-            || (w.ends_with("Header") && vocab.is_client_key_name(w.trim_end_matches("Header")))
+        matches!(
+            *w,
+            "TypedHeader" | "Header" | "Extension" | "Headers" | "ReqData"
+        ) || (w.ends_with("Header") && vocab.is_client_key_name(w.trim_end_matches("Header")))
     });
     key_type && extractor
-        || words
-            .iter()
-            .any(|w| w.ends_with("KeyHeader") && vocab.is_client_key_name(w.trim_end_matches("Header")))
+        || words.iter().any(|w| {
+            w.ends_with("KeyHeader") && vocab.is_client_key_name(w.trim_end_matches("Header"))
+        })
 }
 
 const HEADER_SETTERS: &[&str] = &[
@@ -1081,7 +1083,12 @@ impl<'a> Evaluator<'a> {
                 ..Value::default()
             };
         }
-        let segments: Vec<String> = func.path.segments.iter().map(|s| s.ident.to_string()).collect();
+        let segments: Vec<String> = func
+            .path
+            .segments
+            .iter()
+            .map(|s| s.ident.to_string())
+            .collect();
         if let Some(call) = hashing::classify_call(&segments, args.len()) {
             return self.hash_call(call, &args, &arg_exprs, expr);
         }
@@ -1102,7 +1109,11 @@ impl<'a> Evaluator<'a> {
             // `Some(x)`, `Box::new(x)`, `String::from(x)`: the value itself.
             return args.into_iter().next().unwrap_or_default();
         }
-        if !segments.iter().any(|s| s.chars().next().is_some_and(|c| c.is_uppercase())) || args.len() == 1 {
+        if !segments
+            .iter()
+            .any(|s| s.chars().next().is_some_and(|c| c.is_uppercase()))
+            || args.len() == 1
+        {
             // An unknown function: its result depends on its inputs, but is
             // not the key they were building.
             let mut v = Value::derived(args.iter());
@@ -1378,9 +1389,9 @@ impl<'a> Evaluator<'a> {
         let builtin =
             TRANSPARENT_METHODS.contains(&method.as_str()) || self.vocab.is_store_method(&method);
         if is_self(&m.receiver) || !builtin {
-            let ids = self
-                .index
-                .resolve_method(&method, is_self(&m.receiver), self.self_ty.as_deref());
+            let ids =
+                self.index
+                    .resolve_method(&method, is_self(&m.receiver), self.self_ty.as_deref());
             if !ids.is_empty() {
                 return self.apply(&ids, &args, &arg_exprs, expr);
             }
@@ -1798,9 +1809,26 @@ fn is_wrapper_call(name: &str, segments: &[String]) -> bool {
     }
     matches!(
         name,
-        "new" | "from" | "from_str" | "from_static" | "from_string" | "from_bytes" | "try_from"
-            | "into" | "borrow" | "parse_str" | "to_string" | "to_owned" | "encode" | "encode_upper"
-            | "encode_to_string" | "escape" | "identity" | "Owned" | "Borrowed" | "copy_from_slice"
+        "new"
+            | "from"
+            | "from_str"
+            | "from_static"
+            | "from_string"
+            | "from_bytes"
+            | "try_from"
+            | "into"
+            | "borrow"
+            | "parse_str"
+            | "to_string"
+            | "to_owned"
+            | "encode"
+            | "encode_upper"
+            | "encode_to_string"
+            | "escape"
+            | "identity"
+            | "Owned"
+            | "Borrowed"
+            | "copy_from_slice"
     )
 }
 

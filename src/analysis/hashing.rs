@@ -33,31 +33,113 @@ pub enum HashCall {
 
 /// Modules and crates whose free functions hash their input.
 const HASH_MODULES: &[&str] = &[
-    "sha1", "sha1_smol", "sha2", "sha256", "sha3", "md5", "md_5", "md4", "blake2", "blake3",
-    "xxhash_rust", "xxh3", "xxh64", "xxh32", "twox_hash", "seahash", "crc32fast", "crc32c",
-    "crc", "crc64", "fxhash", "ahash", "murmur3", "fnv", "highway", "siphasher", "digest",
-    "ring", "sha", "hash",
+    "sha1",
+    "sha1_smol",
+    "sha2",
+    "sha256",
+    "sha3",
+    "md5",
+    "md_5",
+    "md4",
+    "blake2",
+    "blake3",
+    "xxhash_rust",
+    "xxh3",
+    "xxh64",
+    "xxh32",
+    "twox_hash",
+    "seahash",
+    "crc32fast",
+    "crc32c",
+    "crc",
+    "crc64",
+    "fxhash",
+    "ahash",
+    "murmur3",
+    "fnv",
+    "highway",
+    "siphasher",
+    "digest",
+    "ring",
+    "sha",
+    "hash",
 ];
 
 /// Function names of one-shot digests when qualified by a hash module or type.
 const DIGEST_FNS: &[&str] = &[
-    "digest", "hash", "compute", "hash32", "hash64", "hash128", "checksum", "hash_seeded",
-    "hash_with_seed", "oneshot", "sha1", "sha256", "sha384", "sha512", "md5", "digest_bytes",
+    "digest",
+    "hash",
+    "compute",
+    "hash32",
+    "hash64",
+    "hash128",
+    "checksum",
+    "hash_seeded",
+    "hash_with_seed",
+    "oneshot",
+    "sha1",
+    "sha256",
+    "sha384",
+    "sha512",
+    "md5",
+    "digest_bytes",
 ];
 
 /// Free functions that are digests even when imported unqualified.
 const STANDALONE_DIGESTS: &[&str] = &[
-    "xxh3_64", "xxh3_128", "xxh3_64_with_seed", "xxh3_128_with_seed", "xxh64", "xxh32",
-    "crc32c", "murmur3_32", "murmur3_x64_128", "murmur3_x86_128",
+    "xxh3_64",
+    "xxh3_128",
+    "xxh3_64_with_seed",
+    "xxh3_128_with_seed",
+    "xxh64",
+    "xxh32",
+    "crc32c",
+    "murmur3_32",
+    "murmur3_x64_128",
+    "murmur3_x86_128",
 ];
 
 /// Hasher types (besides every `*Hasher`).
 const HASHER_TYPES: &[&str] = &[
-    "Sha1", "Sha224", "Sha256", "Sha384", "Sha512", "Sha512_224", "Sha512_256", "Sha3_224",
-    "Sha3_256", "Sha3_384", "Sha3_512", "Keccak224", "Keccak256", "Keccak384", "Keccak512",
-    "Md5", "Md4", "Md2", "Blake2b", "Blake2s", "Blake2b512", "Blake2s256", "Blake2bVar",
-    "Blake2sVar", "Xxh3", "Xxh3Default", "Xxh64", "Xxh32", "XxHash64", "XxHash32", "XxHash3_64",
-    "Crc", "Crc32", "Crc64", "Ripemd160", "Sm3", "Whirlpool", "Shake128", "Shake256",
+    "Sha1",
+    "Sha224",
+    "Sha256",
+    "Sha384",
+    "Sha512",
+    "Sha512_224",
+    "Sha512_256",
+    "Sha3_224",
+    "Sha3_256",
+    "Sha3_384",
+    "Sha3_512",
+    "Keccak224",
+    "Keccak256",
+    "Keccak384",
+    "Keccak512",
+    "Md5",
+    "Md4",
+    "Md2",
+    "Blake2b",
+    "Blake2s",
+    "Blake2b512",
+    "Blake2s256",
+    "Blake2bVar",
+    "Blake2sVar",
+    "Xxh3",
+    "Xxh3Default",
+    "Xxh64",
+    "Xxh32",
+    "XxHash64",
+    "XxHash32",
+    "XxHash3_64",
+    "Crc",
+    "Crc32",
+    "Crc64",
+    "Ripemd160",
+    "Sm3",
+    "Whirlpool",
+    "Shake128",
+    "Shake256",
 ];
 
 fn is_hasher_type(name: &str) -> bool {
@@ -73,9 +155,10 @@ pub fn classify_call(segments: &[String], nargs: usize) -> Option<HashCall> {
         .iter()
         .any(|s| HASH_MODULES.contains(&s.as_str()));
     match (prev, last) {
-        (Some("Uuid" | "uuid"), "new_v4" | "now_v7" | "new_v7" | "now_v6" | "new_v6" | "now_v1") => {
-            return Some(HashCall::FreshId)
-        }
+        (
+            Some("Uuid" | "uuid"),
+            "new_v4" | "now_v7" | "new_v7" | "now_v6" | "new_v6" | "now_v1",
+        ) => return Some(HashCall::FreshId),
         (Some("Ulid" | "ulid" | "Ksuid" | "KsuidMs" | "Cuid"), "new" | "generate") => {
             return Some(HashCall::FreshId)
         }
@@ -161,14 +244,21 @@ pub fn is_finalize_method(method: &str) -> bool {
 pub fn is_encode_method(method: &str) -> bool {
     matches!(
         method,
-        "encode" | "encode_to_string" | "encode_string" | "encode_upper" | "encode_lower" | "encode_hex"
+        "encode"
+            | "encode_to_string"
+            | "encode_string"
+            | "encode_upper"
+            | "encode_lower"
+            | "encode_hex"
     )
 }
 
 /// Whether an identifier says its value is a fingerprint stored beside a
 /// key rather than a key (`fingerprint`, `RequestFingerprint`).
 pub fn names_fingerprint(ident: &str) -> bool {
-    words(ident).iter().any(|w| w == "fingerprint" || w == "fingerprints")
+    words(ident)
+        .iter()
+        .any(|w| w == "fingerprint" || w == "fingerprints")
 }
 
 /// Whether a parameter may hold the client key a caller passes in
@@ -178,7 +268,9 @@ pub fn may_hold_client_key(name: &str, vocab: &Vocabulary) -> bool {
     if name == "k" || vocab.is_client_key_name(name) {
         return true;
     }
-    words(name).iter().any(|w| w == "key" || w == "keys" || w == "idem")
+    words(name)
+        .iter()
+        .any(|w| w == "key" || w == "keys" || w == "idem")
 }
 
 /// Whether a parameter's type is a key a caller builds (`&ScopedKey`,
@@ -247,17 +339,42 @@ mod tests {
             "crc32fast::hash",
             "sha256::digest",
         ] {
-            assert_eq!(classify_call(&segs(path), 1), Some(HashCall::Digest), "{path}");
-        }
-        for path in ["Sha256::new", "blake3::Hasher::new", "DefaultHasher::new", "Xxh3::with_seed", "md5::Context::new"] {
-            assert!(
-                matches!(classify_call(&segs(path), 0), Some(HashCall::NewHasher { .. })),
+            assert_eq!(
+                classify_call(&segs(path), 1),
+                Some(HashCall::Digest),
                 "{path}"
             );
         }
-        assert_eq!(classify_call(&segs("Uuid::new_v4"), 0), Some(HashCall::FreshId));
-        assert_eq!(classify_call(&segs("ulid::Ulid::new"), 0), Some(HashCall::FreshId));
-        for path in ["hash", "hex::encode", "Context::new", "Uuid::parse_str", "Json::from"] {
+        for path in [
+            "Sha256::new",
+            "blake3::Hasher::new",
+            "DefaultHasher::new",
+            "Xxh3::with_seed",
+            "md5::Context::new",
+        ] {
+            assert!(
+                matches!(
+                    classify_call(&segs(path), 0),
+                    Some(HashCall::NewHasher { .. })
+                ),
+                "{path}"
+            );
+        }
+        assert_eq!(
+            classify_call(&segs("Uuid::new_v4"), 0),
+            Some(HashCall::FreshId)
+        );
+        assert_eq!(
+            classify_call(&segs("ulid::Ulid::new"), 0),
+            Some(HashCall::FreshId)
+        );
+        for path in [
+            "hash",
+            "hex::encode",
+            "Context::new",
+            "Uuid::parse_str",
+            "Json::from",
+        ] {
             assert_eq!(classify_call(&segs(path), 1), None, "{path}");
         }
     }

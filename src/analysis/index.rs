@@ -106,11 +106,20 @@ impl<'a> CrateIndex<'a> {
     /// Resolves a method call `recv.f(..)`. On `self` the current `impl`
     /// wins; elsewhere a name shared by several types is ambiguous and
     /// resolves to nothing (without types we cannot tell which one runs).
-    pub fn resolve_method(&self, name: &str, on_self: bool, current_self: Option<&str>) -> Vec<usize> {
+    pub fn resolve_method(
+        &self,
+        name: &str,
+        on_self: bool,
+        current_self: Option<&str>,
+    ) -> Vec<usize> {
         let Some(ids) = self.fns_by_name.get(name) else {
             return Vec::new();
         };
-        let methods: Vec<usize> = ids.iter().copied().filter(|&id| self.fns[id].has_receiver()).collect();
+        let methods: Vec<usize> = ids
+            .iter()
+            .copied()
+            .filter(|&id| self.fns[id].has_receiver())
+            .collect();
         if on_self {
             let own: Vec<usize> = methods
                 .iter()
@@ -121,7 +130,10 @@ impl<'a> CrateIndex<'a> {
                 return own;
             }
         }
-        let mut owners: Vec<Option<&str>> = methods.iter().map(|&id| self.fns[id].self_ty.as_deref()).collect();
+        let mut owners: Vec<Option<&str>> = methods
+            .iter()
+            .map(|&id| self.fns[id].self_ty.as_deref())
+            .collect();
         owners.sort();
         owners.dedup();
         if owners.len() <= 1 {
@@ -142,8 +154,15 @@ struct Collector<'i, 'a> {
 fn is_test(attrs: &[syn::Attribute]) -> bool {
     attrs.iter().any(|attr| {
         let path = attr.path();
-        let last = path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
-        if matches!(last.as_str(), "test" | "rstest" | "gtest" | "test_case" | "quickcheck" | "proptest") {
+        let last = path
+            .segments
+            .last()
+            .map(|s| s.ident.to_string())
+            .unwrap_or_default();
+        if matches!(
+            last.as_str(),
+            "test" | "rstest" | "gtest" | "test_case" | "quickcheck" | "proptest"
+        ) {
             return true;
         }
         path.is_ident("cfg")

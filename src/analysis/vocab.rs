@@ -145,7 +145,6 @@ const CLIENT_KEY: &[&str] = &[
     "idempotency",
     "idem",
     "x_idempotency_key",
-    "idempotency_key_header",
     "idempotency_token",
     "client_idempotency_key",
     "raw_idempotency_key",
@@ -508,8 +507,17 @@ impl Vocabulary {
             && w.iter().all(|x| {
                 matches!(
                     x.as_str(),
-                    "body" | "payload" | "bytes" | "req" | "request" | "raw" | "json" | "full"
-                        | "buf" | "http" | "incoming"
+                    "body"
+                        | "payload"
+                        | "bytes"
+                        | "req"
+                        | "request"
+                        | "raw"
+                        | "json"
+                        | "full"
+                        | "buf"
+                        | "http"
+                        | "incoming"
                 )
             })
     }
@@ -749,8 +757,19 @@ impl Vocabulary {
 pub fn is_server_entity_word(word: &str) -> bool {
     matches!(
         word,
-        "event" | "evt" | "delivery" | "webhook" | "hook" | "message" | "msg" | "job" | "replay"
-            | "redelivery" | "outbox" | "notification" | "task"
+        "event"
+            | "evt"
+            | "delivery"
+            | "webhook"
+            | "hook"
+            | "message"
+            | "msg"
+            | "job"
+            | "replay"
+            | "redelivery"
+            | "outbox"
+            | "notification"
+            | "task"
     )
 }
 

@@ -117,6 +117,16 @@ pub fn run_all(facts: &UnitFacts, sink: &mut Sink<'_>) {
     unnamespaced_server_key::check(facts, sink);
 }
 
+/// Whether `outer` covers `inner` (same file): a label there would repeat
+/// the primary span.
+pub fn covers(outer: Site, inner: Site) -> bool {
+    outer.file == inner.file
+        && (outer.span.start.line, outer.span.start.column)
+            <= (inner.span.start.line, inner.span.start.column)
+        && (outer.span.end.line, outer.span.end.column)
+            >= (inner.span.end.line, inner.span.end.column)
+}
+
 /// Text for a component in the suggested `scoped(..)` call.
 pub fn suggestion_text(origin: Option<&Origin>, fallback: &str) -> String {
     match origin {

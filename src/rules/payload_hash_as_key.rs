@@ -1,7 +1,7 @@
 //! IDEM003: a hash of the request payload used as the idempotency key
 //! (the docs are rules/payload-hash-as-key.md).
 
-use super::{Rule, Sink};
+use super::{covers, Rule, Sink};
 use crate::analysis::UnitFacts;
 use crate::diagnostic::Severity;
 
@@ -34,10 +34,13 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
         }
         let site = value.hash_keyed.unwrap_or(event.site);
         let mut labels = vec![
-            ("hash of the request payload computed here".to_string(), hash.hash.site),
+            (
+                "hash of the request payload computed here".to_string(),
+                hash.hash.site,
+            ),
             ("request payload".to_string(), hash.payload.site),
         ];
-        if site != event.site {
+        if !covers(event.site, site) {
             labels.push(("used as a storage key here".to_string(), event.site));
         }
         sink.push(

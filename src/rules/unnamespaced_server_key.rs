@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{Rule, Sink};
+use super::{covers, Rule, Sink};
 use crate::analysis::eval::KeyEvent;
 use crate::analysis::value::{KeySource, Site};
 use crate::analysis::UnitFacts;
@@ -58,7 +58,7 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
         let constructed = value.construct.filter(|_| value.scoped).map(|c| c.site);
         let site = value.server_concat.or(constructed).unwrap_or(event.site);
         let mut labels = vec![("server-minted id".to_string(), id.site)];
-        if site != event.site {
+        if !covers(event.site, site) {
             labels.push((format!("written to `{store}` here"), event.site));
         }
         labels.push((

@@ -31,7 +31,8 @@ impl Evaluator<'_> {
         if value.client_key.is_some() {
             return;
         }
-        let has_component = value.tenant.is_some() || value.principal.is_some() || value.route.is_some();
+        let has_component =
+            value.tenant.is_some() || value.principal.is_some() || value.route.is_some();
         // A digest named `body_hash` is not the body itself.
         if value.payload.is_none()
             && value.digest.is_none()
@@ -105,10 +106,14 @@ impl Evaluator<'_> {
                     .any(|w| matches!(w.as_str(), "req" | "request" | "body" | "payload"))
             })
         };
-        let reads_body = matches!(method.as_str(), "body" | "into_body" | "body_bytes" | "raw_body")
-            || (matches!(method.as_str(), "bytes" | "json" | "text" | "to_bytes" | "collect")
-                && m.args.is_empty()
-                && of_request());
+        let reads_body = matches!(
+            method.as_str(),
+            "body" | "into_body" | "body_bytes" | "raw_body"
+        ) || (matches!(
+            method.as_str(),
+            "bytes" | "json" | "text" | "to_bytes" | "collect"
+        ) && m.args.is_empty()
+            && of_request());
         if reads_body {
             value.payload = Some(self.origin(expr));
         }
@@ -256,7 +261,11 @@ impl Evaluator<'_> {
             .is_some_and(|level| level == 0);
         self.update(var, |d| absorb(d, fed));
         if is_param && self.absorbs.len() < MAX_ABSORBS {
-            if let Some(i) = self.param_names.iter().position(|n| n.as_deref() == Some(var)) {
+            if let Some(i) = self
+                .param_names
+                .iter()
+                .position(|n| n.as_deref() == Some(var))
+            {
                 let entry = (i, fed.clone());
                 if !self.absorbs.contains(&entry) {
                     self.absorbs.push(entry);

@@ -162,6 +162,8 @@ pub fn classify_call(segments: &[String], nargs: usize) -> Option<HashCall> {
         (Some("Ulid" | "ulid" | "Ksuid" | "KsuidMs" | "Cuid"), "new" | "generate") => {
             return Some(HashCall::FreshId)
         }
+        // `<Sha256 as Digest>::digest(body)`, `Digest::digest(body)`.
+        (Some("Digest" | "DynDigest"), "digest") if nargs == 1 => return Some(HashCall::Digest),
         (Some("Hash"), "hash") if nargs == 2 => {
             return Some(HashCall::Feed {
                 value: 0,
@@ -256,9 +258,26 @@ pub fn is_encode_method(method: &str) -> bool {
 /// Whether an identifier says its value is a fingerprint stored beside a
 /// key rather than a key (`fingerprint`, `RequestFingerprint`).
 pub fn names_fingerprint(ident: &str) -> bool {
-    words(ident)
-        .iter()
-        .any(|w| w == "fingerprint" || w == "fingerprints")
+    contains_ci(ident, "fingerprint")
+        && words(ident)
+            .iter()
+            .any(|w| w == "fingerprint" || w == "fingerprints")
+}
+
+/// Whether `hay` contains `needle` (ASCII, any case), without allocating:
+/// these checks run on every identifier the evaluator sees.
+pub fn contains_ci(hay: &str, needle: &str) -> bool {
+    hay.len() >= needle.len()
+        && hay
+            .as_bytes()
+            .windows(needle.len())
+            .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+}
+
+/// Whether `hay` ends with `suffix` (ASCII, any case), without allocating.
+pub fn ends_with_ci(hay: &str, suffix: &str) -> bool {
+    hay.len() >= suffix.len()
+        && hay.as_bytes()[hay.len() - suffix.len()..].eq_ignore_ascii_case(suffix.as_bytes())
 }
 
 /// Whether a parameter may hold the client key a caller passes in
@@ -309,6 +328,9 @@ pub fn constructor_namespace(path: &str, args: &[Value], value: &mut Value) {
 /// `fingerprint`/`request_hash` or a fresh id in `lease_id` describes the
 /// record, it does not make the record a payload-hash or server key.
 pub fn struct_field_facts(value: &mut Value, field: &str, vocab: &Vocabulary) {
+    if value.payload_hash.is_none() && value.server_id.is_none() {
+        return;
+    }
     let keyish = field == "id" || vocab.is_key_position_name(field);
     if !keyish {
         value.payload_hash = None;

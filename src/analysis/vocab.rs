@@ -474,6 +474,13 @@ impl Vocabulary {
     /// Whether an identifier names a server-minted key: an event, delivery,
     /// webhook, message, job or replay id (`event_id`, `evt_id`, `msgId`).
     pub fn is_server_id_name(&self, ident: &str) -> bool {
+        let cheap_reject = self.server_ids.is_empty()
+            && !["id", "uuid", "ulid"]
+                .iter()
+                .any(|s| super::hashing::ends_with_ci(ident, s));
+        if cheap_reject {
+            return false;
+        }
         let name = snake(ident.trim_start_matches("r#"));
         let name = name.trim_start_matches('_');
         if self.server_ids.iter().any(|n| n == name) {
@@ -491,6 +498,13 @@ impl Vocabulary {
     /// Whether an identifier names the request payload (`body`, `raw_body`,
     /// `body_bytes`, `payload`, `req_bytes`).
     pub fn is_payload_name(&self, ident: &str) -> bool {
+        let cheap_reject = self.payload.is_empty()
+            && !["body", "payload", "bytes"]
+                .iter()
+                .any(|s| super::hashing::contains_ci(ident, s));
+        if cheap_reject {
+            return false;
+        }
         let name = snake(ident.trim_start_matches("r#"));
         let name = name.trim_start_matches('_');
         if self.payload.iter().any(|n| n == name) {

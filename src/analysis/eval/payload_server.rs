@@ -232,6 +232,10 @@ impl Evaluator<'_> {
             }
             return None;
         }
+        if method == "hash_one" && args.len() == 1 {
+            // `BuildHasher::hash_one(&state, &body)`: a one-shot digest.
+            return Some(self.digest_value(&args[0], expr));
+        }
         if method == "build_hasher" && args.is_empty() {
             return Some(Value {
                 hasher: true,

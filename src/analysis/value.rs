@@ -72,7 +72,8 @@ pub struct PayloadHash {
     pub payload: Origin,
 }
 
-/// What the analysis knows about a value.
+/// What the analysis knows about a value. The IDEM003/IDEM007 facts are
+/// boxed: values are cloned with every branch, and these are rarely set.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Value {
     /// The client key flows into this value.
@@ -104,21 +105,21 @@ pub struct Value {
     /// A SQL query under construction (`query(..).bind(..)`).
     pub sql: Option<Box<SqlChain>>,
     /// The request body or payload (bytes, JSON) flows into this value.
-    pub payload: Option<Origin>,
+    pub payload: Option<Box<Origin>>,
     /// A hash of the request payload, not covering a client key.
-    pub payload_hash: Option<PayloadHash>,
+    pub payload_hash: Option<Box<PayloadHash>>,
     /// Where the payload hash became (part of) a key: the concatenation that
     /// appended it or the key-named binding that holds it.
     pub hash_keyed: Option<Site>,
     /// The hash call that produced this value, when it is a digest.
-    pub digest: Option<Origin>,
+    pub digest: Option<Box<Origin>>,
     /// Parameters hashed into this digest (bit N = parameter N): a caller
     /// passing a payload there makes it a payload hash.
     pub hashed_params: u64,
     /// A hasher object (`Sha256::new()`): `update(..)` calls feed it.
     pub hasher: bool,
     /// A key the server minted itself (event/delivery/job id, `Uuid::new_v4()`).
-    pub server_id: Option<Origin>,
+    pub server_id: Option<Box<Origin>>,
     /// The concatenation that appended the server-minted id.
     pub server_concat: Option<Site>,
     /// Carries a server-only namespace (`scoped_server`, `Namespace::Server`, `"s:"`).

@@ -7,13 +7,23 @@ use syn::Expr;
 
 use super::{bits, place_name, receiver_name, substitute, Evaluator};
 use crate::analysis::hashing::{self, HashCall};
-use crate::analysis::value::{PayloadHash, Site, Value};
+use crate::analysis::value::{Origin, PayloadHash, Site, Value};
 use crate::analysis::vocab::{is_server_entity_word, words};
 
 /// At most this many hasher feeds are kept per function summary.
 const MAX_ABSORBS: usize = 32;
 
 impl Evaluator<'_> {
+    /// Where a payload/hash/server-id fact was established. The rules only
+    /// label the site, and reading the source text back costs a scan of
+    /// the file per call, so the text is left empty.
+    fn fact_origin(&self, node: &impl Spanned) -> Box<Origin> {
+        Box::new(Origin {
+            site: self.site(node),
+            text: String::new(),
+        })
+    }
+
     /// What a name says about payloads, fingerprints and server ids.
     pub(super) fn enrich_payload_and_server(
         &self,
@@ -39,10 +49,10 @@ impl Evaluator<'_> {
             && !has_component
             && self.vocab.is_payload_name(name)
         {
-            value.payload = Some(self.origin(node));
+            value.payload = Some(self.fact_origin(node));
         }
         if value.server_id.is_none() && self.vocab.is_server_id_name(name) {
-            value.server_id = Some(self.origin(node));
+            value.server_id = Some(self.fact_origin(node));
         }
     }
 
@@ -65,7 +75,7 @@ impl Evaluator<'_> {
             .and_then(|w| w.last().cloned())
             .is_some_and(|w| is_server_entity_word(&w));
         if entity {
-            value.server_id = Some(self.origin(node));
+            value.server_id = Some(self.fact_origin(node));
         }
     }
 
@@ -115,7 +125,7 @@ impl Evaluator<'_> {
         ) && m.args.is_empty()
             && of_request());
         if reads_body {
-            value.payload = Some(self.origin(expr));
+            value.payload = Some(self.fact_origin(expr));
         }
         value
     }
@@ -135,18 +145,18 @@ impl Evaluator<'_> {
         let payload = input
             .payload
             .clone()
-            .or_else(|| input.payload_hash.as_ref().map(|h| h.payload.clone()));
+            .or_else(|| input.payload_hash.as_ref().map(|h| Box::new(h.payload.clone())));
         // A hash that covers the client key (or a scoped key) is a key
         // digest, not a payload hash.
         let covers_key = input.client_key.is_some() || input.client_ns || input.server_ns;
         out.payload_hash = match payload {
-            Some(payload) if !covers_key => Some(PayloadHash {
-                hash: self.origin(node),
-                payload,
-            }),
+            Some(payload) if !covers_key => Some(Box::new(PayloadHash {
+                hash: *self.fact_origin(node),
+                payload: *payload,
+            })),
             _ => None,
         };
-        out.digest = Some(self.origin(node));
+        out.digest = Some(self.fact_origin(node));
         out.hashed_params = input.params | input.hashed_params;
         out
     }
@@ -188,7 +198,7 @@ impl Evaluator<'_> {
                 None => Value::empty(),
             },
             HashCall::FreshId => Value {
-                server_id: Some(self.origin(expr)),
+                server_id: Some(self.fact_origin(expr)),
                 ..Value::default()
             },
         }
@@ -364,13 +374,13 @@ pub(super) fn substitute_facts(
                 let arg = args.get(p)?;
                 arg.payload
                     .clone()
-                    .or_else(|| arg.payload_hash.as_ref().map(|h| h.payload.clone()))
+                    .or_else(|| arg.payload_hash.as_ref().map(|h| Box::new(h.payload.clone())))
             });
             if let Some(payload) = payload {
-                out.payload_hash = Some(PayloadHash {
-                    hash: digest.clone(),
-                    payload,
-                });
+                out.payload_hash = Some(Box::new(PayloadHash {
+                    hash: (**digest).clone(),
+                    payload: *payload,
+                }));
             }
         }
     }

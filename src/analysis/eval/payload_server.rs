@@ -142,10 +142,12 @@ impl Evaluator<'_> {
         out.concat_params.clear();
         out.payload = None;
         out.hash_keyed = None;
-        let payload = input
-            .payload
-            .clone()
-            .or_else(|| input.payload_hash.as_ref().map(|h| Box::new(h.payload.clone())));
+        let payload = input.payload.clone().or_else(|| {
+            input
+                .payload_hash
+                .as_ref()
+                .map(|h| Box::new(h.payload.clone()))
+        });
         // A hash that covers the client key (or a scoped key) is a key
         // digest, not a payload hash.
         let covers_key = input.client_key.is_some() || input.client_ns || input.server_ns;
@@ -372,9 +374,11 @@ pub(super) fn substitute_facts(
         if let Some(digest) = &value.digest {
             let payload = bits(value.hashed_params).find_map(|p| {
                 let arg = args.get(p)?;
-                arg.payload
-                    .clone()
-                    .or_else(|| arg.payload_hash.as_ref().map(|h| Box::new(h.payload.clone())))
+                arg.payload.clone().or_else(|| {
+                    arg.payload_hash
+                        .as_ref()
+                        .map(|h| Box::new(h.payload.clone()))
+                })
             });
             if let Some(payload) = payload {
                 out.payload_hash = Some(Box::new(PayloadHash {

@@ -795,7 +795,7 @@ headers = ["X-Dedupe-Token"]
 store-receivers = ["memo"]
 store-methods = ["fetch_cached"]
 key-constructors = ["Acme::Keys::scoped_key"]
-server-ids = ["outbox_id"]
+server-ids = ["ledger_ref"]
 sentinels = ["house_account"]
 claim-verbs = ["lease"]
 complete-verbs = ["seal"]
@@ -819,7 +819,7 @@ server-prefixes = ["SRV:"]
         assert!(v.is_key_constructor("Acme::Keys::scoped_key"));
         assert!(v.is_key_constructor("Keys::scoped_key"));
         assert!(!v.is_key_constructor("Other::scoped_key_v2"));
-        assert!(v.is_server_id_name("outbox_id") && !base.is_server_id_name("outbox_id"));
+        assert!(v.is_server_id_name("ledger_ref") && !base.is_server_id_name("ledger_ref"));
         assert!(base.is_server_id_name("eventId"));
         assert!(v.is_sentinel("HOUSE_ACCOUNT") && !base.is_sentinel("house_account"));
         assert!(

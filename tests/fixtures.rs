@@ -141,6 +141,16 @@ fn missing_release() {
 }
 
 #[test]
+fn payload_hash_as_key() {
+    check_folder("payload-hash-as-key");
+}
+
+#[test]
+fn unnamespaced_server_key() {
+    check_folder("unnamespaced-server-key");
+}
+
+#[test]
 fn demo() {
     check_folder("demo");
 }

@@ -12,12 +12,15 @@ use syn::spanned::Spanned;
 use syn::{Expr, Pat, Stmt};
 
 use super::format_string::{self, FormatArg};
+use super::hashing;
 use super::index::{CrateIndex, FnDef};
 use super::value::{
     Construct, ConstructKind, KeySource, Origin, Placeholder, Site, SqlChain, Value,
 };
 use super::vocab::{Component, Vocabulary, OPAQUE_GETTERS, TRANSPARENT_METHODS};
 use crate::diagnostic::{Position, Span};
+
+mod payload_server;
 
 /// Recursion bound for expressions: deeper code is not followed (never a crash).
 const MAX_DEPTH: usize = 200;
@@ -36,10 +39,18 @@ pub struct KeyEvent {
     pub raw_ok: bool,
     /// An idempotency store (request ids count as client keys here).
     pub strong: bool,
+    /// Which store the key reaches, when it is a storage call: the receiver's
+    /// name (`idem_store`, `session`), `redis`, or `sql:<table>`. Equal names
+    /// across the crate are taken to be the same store.
+    pub store: Option<String>,
+    /// Parameters of the enclosing function, flowing into the key, whose
+    /// names say they may hold a client key (`key`, `idem_key`): whether the
+    /// key is a client key is only known at the call site.
+    pub key_params: u64,
 }
 
 /// See [`Value::signature`].
-pub type ValueSignature = (bool, bool, bool, bool, u64, bool, bool, bool, usize);
+pub type ValueSignature = (bool, bool, bool, bool, u64, bool, bool, bool, usize, u8);
 
 /// One alternative of a branch, evaluated from the branch's start environment.
 type Branch<'x, 'a> = Box<dyn Fn(&mut Evaluator<'a>) -> Value + 'x>;
@@ -55,6 +66,9 @@ pub struct Summary {
     pub param_names: Vec<Option<String>>,
     /// Crate-local functions whose summaries this one used.
     pub callees: Vec<usize>,
+    /// Values fed into a hasher parameter (`hasher.update(field)` where
+    /// `hasher` is parameter N), with parameters symbolic.
+    pub absorbs: Vec<(usize, Value)>,
 }
 
 impl Summary {
@@ -63,6 +77,7 @@ impl Summary {
         let mut sig = vec![self.ret.signature()];
         sig.extend(self.pending.iter().map(|e| e.value.signature()));
         // Callees are not part of what callers see.
+        sig.extend(self.absorbs.iter().map(|(_, v)| v.signature()));
         (sig, self.pending.len())
     }
 }
@@ -81,6 +96,9 @@ pub struct Evaluator<'a> {
     depth: usize,
     const_stack: Vec<String>,
     callees: Vec<usize>,
+    param_names: Vec<Option<String>>,
+    key_param_mask: u64,
+    absorbs: Vec<(usize, Value)>,
 }
 
 /// Converts a proc-macro2 span to 1-based lines and columns.
@@ -312,6 +330,9 @@ impl<'a> Evaluator<'a> {
             depth: 0,
             const_stack: Vec::new(),
             callees: Vec::new(),
+            param_names: Vec::new(),
+            key_param_mask: 0,
+            absorbs: Vec::new(),
         }
     }
 
@@ -330,18 +351,31 @@ impl<'a> Evaluator<'a> {
             if type_mentions_client_key(&pat_type.ty, self.vocab) {
                 value.client_key = Some((self.origin(&*pat_type.pat), KeySource::IdempotencyKey));
             }
+            value.hasher = hashing::type_is_hasher(&pat_type.ty);
             param_names.push(match &*pat_type.pat {
                 Pat::Ident(pi) => Some(pi.ident.to_string()),
                 _ => None,
             });
+            if index < 64
+                && param_names
+                    .last()
+                    .and_then(|n| n.as_deref())
+                    .is_some_and(|n| hashing::may_hold_client_key(n, self.vocab))
+                || hashing::type_may_hold_key(&pat_type.ty)
+            {
+                self.key_param_mask |= 1u64 << index;
+            }
             self.bind_pat(&pat_type.pat, value, None);
             index += 1;
         }
+        self.param_names.clone_from(&param_names);
         let body = self.eval_block(def.block);
         let ret = self.ret.clone().union(&body);
         if self.vocab.is_key_maker_fn(&def.name) {
             if let Some(construct) = ret.construct {
                 self.key_position(ret.clone(), construct.site, false, false);
+            } else {
+                self.key_maker_returns_hash(&def.name, &ret);
             }
         }
         let mut callees = std::mem::take(&mut self.callees);
@@ -352,6 +386,7 @@ impl<'a> Evaluator<'a> {
             pending: std::mem::take(&mut self.pending),
             param_names,
             callees,
+            absorbs: std::mem::take(&mut self.absorbs),
         };
         (summary, self.events)
     }
@@ -448,6 +483,7 @@ impl<'a> Evaluator<'a> {
     /// Adds what a name says about a value: a client key, a request id or a
     /// scope component.
     fn enrich_by_name(&self, value: &mut Value, name: &str, node: &impl Spanned) {
+        self.enrich_payload_and_server(value, name, node);
         if value.client_key.is_none() && value.construct.is_none() && !value.scoped {
             if self.vocab.is_client_key_name(name) {
                 value.client_key = Some((self.origin(node), KeySource::IdempotencyKey));
@@ -469,14 +505,32 @@ impl<'a> Evaluator<'a> {
     // ---- key positions ----------------------------------------------------
 
     fn key_position(&mut self, value: Value, site: Site, raw_ok: bool, strong: bool) {
-        if !raw_ok && value.construct.is_none() {
+        self.key_position_in(value, site, raw_ok, strong, None);
+    }
+
+    /// A key position of the store named `store` (see [`KeyEvent::store`]).
+    fn key_position_in(
+        &mut self,
+        value: Value,
+        site: Site,
+        raw_ok: bool,
+        strong: bool,
+        store: Option<String>,
+    ) {
+        // A payload hash is the key by itself: a key-named binding holding
+        // one counts even when nothing was constructed.
+        let hash_only = value.client_key.is_none() && value.payload_hash.is_some();
+        if !raw_ok && value.construct.is_none() && !hash_only {
             return;
         }
+        let key_params = value.params & self.key_param_mask;
         let event = KeyEvent {
             value,
             site,
             raw_ok,
             strong,
+            store,
+            key_params,
         };
         if event.value.params != 0 && self.pending.len() < MAX_PENDING {
             self.pending.push(event.clone());
@@ -485,7 +539,12 @@ impl<'a> Evaluator<'a> {
         // sanitiser in its components is still reportable (IDEM005/IDEM006).
         let scoped_facts = event.value.scoped
             && (!event.value.fallbacks.is_empty() || !event.value.sanitized.is_empty());
-        if (event.value.client_key.is_some() || scoped_facts) && !self.events.contains(&event) {
+        let interesting = event.value.client_key.is_some()
+            || scoped_facts
+            || event.value.payload_hash.is_some()
+            || event.value.server_id.is_some()
+            || event.value.client_ns;
+        if interesting && !self.events.contains(&event) {
             self.events.push(event);
         }
     }
@@ -626,10 +685,12 @@ impl<'a> Evaluator<'a> {
         if let Some((_, diverge)) = &init.diverge {
             self.eval(diverge);
         }
+        let mut value = value;
         if let Some(name) = pat_ident(&local.pat) {
             if self.vocab.is_key_position_name(&name) {
                 let site = self.site(&*init.expr);
-                self.key_position(value.clone(), site, false, false);
+                let keyed = self.hash_becomes_key(&mut value, &name, site);
+                self.key_position(keyed, site, false, false);
             }
         }
         self.bind_pat(&local.pat, value, None);
@@ -703,7 +764,9 @@ impl<'a> Evaluator<'a> {
                         let mut value = base;
                         value.elems = None;
                         value.sql = None;
+                        value.hasher = false;
                         self.enrich_by_name(&mut value, &name.to_string(), f);
+                        self.entity_id_field(&mut value, &f.base, &name.to_string(), f);
                         value
                     }
                 }
@@ -793,8 +856,14 @@ impl<'a> Evaluator<'a> {
             }
             Expr::Binary(b) => self.eval_binary(b, expr),
             Expr::Struct(s) => self.eval_struct(s, expr),
-            Expr::Call(c) => self.eval_call(c, expr),
-            Expr::MethodCall(m) => self.eval_method_call(m, expr),
+            Expr::Call(c) => {
+                let v = self.eval_call(c, expr);
+                self.after_call(v, &c.func)
+            }
+            Expr::MethodCall(m) => {
+                let v = self.eval_method_call(m, expr);
+                self.after_method_call(v, m, expr)
+            }
             Expr::Macro(m) => self.eval_macro(&m.mac, expr.span()),
             _ => Value::empty(),
         }
@@ -832,6 +901,7 @@ impl<'a> Evaluator<'a> {
         } else if self.vocab.literal_names_route(&text) {
             value.route = Some(self.origin(lit));
         }
+        value.server_ns = self.vocab.has_server_namespace_prefix(&text);
         value.literal = Some(text);
         value
     }
@@ -862,6 +932,7 @@ impl<'a> Evaluator<'a> {
         if name != "self" && name != "Self" {
             self.enrich_by_name(&mut value, &name, p);
         }
+        hashing::namespace_path(&p.path, &mut value);
         value
     }
 
@@ -948,6 +1019,7 @@ impl<'a> Evaluator<'a> {
                     self.key_position(v.clone(), site, false, false);
                 }
                 self.enrich_by_name(&mut v, &name, &field.member);
+                hashing::struct_field_facts(&mut v, &name, self.vocab);
             }
             value.join_as_part(&v);
         }
@@ -1034,13 +1106,16 @@ impl<'a> Evaluator<'a> {
                 ..Value::default()
             };
         }
-        // Crate-local functions: apply their summaries.
         let segments: Vec<String> = func
             .path
             .segments
             .iter()
             .map(|s| s.ident.to_string())
             .collect();
+        if let Some(call) = hashing::classify_call(&segments, args.len()) {
+            return self.hash_call(call, &args, &arg_exprs, expr);
+        }
+        // Crate-local functions: apply their summaries.
         let ids = self.index.resolve_path(&segments, self.self_ty.as_deref());
         if !ids.is_empty() {
             // `Type::method(receiver, args..)`: the first argument is `self`.
@@ -1104,7 +1179,6 @@ impl<'a> Evaluator<'a> {
             }),
             ..Value::default()
         };
-        let _ = path;
         for (i, component) in Component::ALL.iter().enumerate() {
             let Some(arg) = exprs.get(i) else { continue };
             let literal = args.get(i).and_then(|a| a.literal.clone());
@@ -1122,6 +1196,7 @@ impl<'a> Evaluator<'a> {
             value.params |= arg.params;
         }
         self.constructor_facts(path, args, &mut value);
+        hashing::constructor_namespace(path, args, &mut value);
         if !value.placeholders.is_empty() {
             let key_origin = exprs
                 .get(3)
@@ -1172,8 +1247,9 @@ impl<'a> Evaluator<'a> {
             for event in &summary.pending {
                 let (value, site) =
                     substitute(&event.value, args, call_site, &arg_sites, event.site);
-                self.key_position(value, site, event.raw_ok, event.strong);
+                self.key_position_in(value, site, event.raw_ok, event.strong, event.store.clone());
             }
+            self.apply_absorbs(&summary.absorbs, args, exprs, call_site, &arg_sites);
             let (ret, _) = substitute(&summary.ret, args, call_site, &arg_sites, call_site);
             result = result.union(&ret);
         }
@@ -1197,6 +1273,10 @@ impl<'a> Evaluator<'a> {
         }
 
         let args: Vec<Value> = m.args.iter().map(|a| self.eval(a)).collect();
+
+        if let Some(v) = self.hash_method(&method, &recv, &args, &m.receiver, &arg_exprs, expr) {
+            return v;
+        }
 
         if let Some(turbofish) = &m.turbofish {
             let text = quote::ToTokens::to_token_stream(turbofish).to_string();
@@ -1265,13 +1345,15 @@ impl<'a> Evaluator<'a> {
             let headers = name.to_ascii_lowercase().contains("header");
             let names_store = self.vocab.is_store_receiver(&name);
             let key = &args[0];
-            if !headers && (names_store || key.client_key.is_some()) && !is_self(&m.receiver) {
+            let any_receiver = key.client_key.is_some() || key.payload_hash.is_some();
+            if !headers && (names_store || any_receiver) && !is_self(&m.receiver) {
                 let strong = names_store
                     && ["idem", "dedup", "replay"]
                         .iter()
                         .any(|s| name.to_lowercase().contains(s));
                 let site = self.site(arg_exprs[0]);
-                self.key_position(key.clone(), site, true, strong);
+                let store = Some(name.to_ascii_lowercase()).filter(|n| !n.is_empty());
+                self.key_position_in(key.clone(), site, true, strong, store);
                 return Value::empty();
             }
         }
@@ -1279,7 +1361,7 @@ impl<'a> Evaluator<'a> {
         if method == "arg" && is_redis_cmd(&m.receiver) {
             if let (Some(key), Some(e)) = (args.first(), arg_exprs.first()) {
                 let site = self.site(*e);
-                self.key_position(key.clone(), site, true, false);
+                self.key_position_in(key.clone(), site, true, false, Some("redis".to_string()));
             }
             return Value::empty();
         }
@@ -1421,9 +1503,12 @@ impl<'a> Evaluator<'a> {
 
     fn sql_root(&self, sql: &str, node: &Expr) -> Value {
         let lower = sql.to_ascii_lowercase();
-        let idempotency_table = sql_tables(&lower)
+        let tables = sql_tables(&lower);
+        let table = tables
             .iter()
-            .any(|t| ["idempot", "dedup", "replay"].iter().any(|w| t.contains(w)));
+            .find(|t| ["idempot", "dedup", "replay"].iter().any(|w| t.contains(w)))
+            .cloned();
+        let idempotency_table = table.is_some();
         let mut columns = Vec::new();
         for word in lower.split(|c: char| !c.is_ascii_alphanumeric() && c != '_') {
             if let Some(component) = self.vocab.component_of_name(word) {
@@ -1439,6 +1524,7 @@ impl<'a> Evaluator<'a> {
             literal: Some(sql.to_string()),
             sql: Some(Box::new(SqlChain {
                 idempotency_table,
+                table,
                 columns,
                 binds: Vec::new(),
             })),
@@ -1458,7 +1544,13 @@ impl<'a> Evaluator<'a> {
             .binds
             .iter()
             .find(|(v, _)| v.client_key.is_some())
-            .or_else(|| chain.binds.iter().find(|(v, _)| v.params != 0));
+            .or_else(|| chain.binds.iter().find(|(v, _)| v.params != 0))
+            .or_else(|| {
+                chain
+                    .binds
+                    .iter()
+                    .find(|(v, _)| v.server_id.is_some() || v.payload_hash.is_some())
+            });
         let Some(first_key) = first_key else {
             return value;
         };
@@ -1473,7 +1565,8 @@ impl<'a> Evaluator<'a> {
         key.concat = first_key.0.concat;
         key.construct = first_key.0.construct;
         key.scoped = chain.binds.iter().any(|(v, _)| v.scoped);
-        self.key_position(key, site, true, true);
+        let store = chain.table.as_ref().map(|t| format!("sql:{t}"));
+        self.key_position_in(key, site, true, true, store);
         value
     }
 
@@ -1571,6 +1664,7 @@ impl<'a> Evaluator<'a> {
             return self.concat_value_at(&parts, site);
         };
         let fmt = fmt_lit.value();
+        let server_prefix = self.vocab.has_server_namespace_prefix(&fmt);
         let mut positional = Vec::new();
         let mut named: Vec<(String, Value)> = Vec::new();
         for arg in rest {
@@ -1626,7 +1720,9 @@ impl<'a> Evaluator<'a> {
                 break;
             }
         }
-        self.concat_value_at(&parts, site)
+        let mut value = self.concat_value_at(&parts, site);
+        value.server_ns |= server_prefix;
+        value
     }
 
     fn concat_value_at(&self, parts: &[Value], site: Site) -> Value {
@@ -1698,6 +1794,7 @@ fn substitute(
         }
     }
     let mut site = own_site;
+    payload_server::substitute_facts(value, args, arg_sites, &mut out, &mut site);
     if !intrinsic_key && out.client_key.is_some() {
         // The caller supplied the key: the scope is the caller's to fix.
         match value.construct {

@@ -8,6 +8,7 @@
 pub mod claims;
 pub mod eval;
 pub mod format_string;
+pub mod hashing;
 pub mod index;
 pub mod sql;
 pub mod sql_literals;

@@ -63,7 +63,17 @@ pub struct Placeholder {
     pub origin: Origin,
 }
 
-/// What the analysis knows about a value.
+/// A hash or digest computed over the request payload (IDEM003).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PayloadHash {
+    /// The hash call (`Sha256::digest(..)`, `hasher.finalize()`).
+    pub hash: Origin,
+    /// Where the hashed payload came from (`body`, `req.body()`).
+    pub payload: Origin,
+}
+
+/// What the analysis knows about a value. The IDEM003/IDEM007 facts are
+/// boxed: values are cloned with every branch, and these are rarely set.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Value {
     /// The client key flows into this value.
@@ -94,6 +104,28 @@ pub struct Value {
     pub literal: Option<String>,
     /// A SQL query under construction (`query(..).bind(..)`).
     pub sql: Option<Box<SqlChain>>,
+    /// The request body or payload (bytes, JSON) flows into this value.
+    pub payload: Option<Box<Origin>>,
+    /// A hash of the request payload, not covering a client key.
+    pub payload_hash: Option<Box<PayloadHash>>,
+    /// Where the payload hash became (part of) a key: the concatenation that
+    /// appended it or the key-named binding that holds it.
+    pub hash_keyed: Option<Site>,
+    /// The hash call that produced this value, when it is a digest.
+    pub digest: Option<Box<Origin>>,
+    /// Parameters hashed into this digest (bit N = parameter N): a caller
+    /// passing a payload there makes it a payload hash.
+    pub hashed_params: u64,
+    /// A hasher object (`Sha256::new()`): `update(..)` calls feed it.
+    pub hasher: bool,
+    /// A key the server minted itself (event/delivery/job id, `Uuid::new_v4()`).
+    pub server_id: Option<Box<Origin>>,
+    /// The concatenation that appended the server-minted id.
+    pub server_concat: Option<Site>,
+    /// Carries a server-only namespace (`scoped_server`, `Namespace::Server`, `"s:"`).
+    pub server_ns: bool,
+    /// Built by a client-namespace key constructor (`idem_scope::scoped`).
+    pub client_ns: bool,
     /// Places where this value (or a scope component in it) was replaced by
     /// a sentinel default when identity was missing (IDEM005).
     pub fallbacks: Vec<Fallback>,
@@ -139,6 +171,8 @@ fn push_unique<T: PartialEq + Clone>(list: &mut Vec<T>, item: &T) {
 pub struct SqlChain {
     /// The query text names an idempotency table.
     pub idempotency_table: bool,
+    /// The first idempotency table the query names.
+    pub table: Option<String>,
     /// Components named as columns in the query text.
     pub columns: Vec<(Component, Origin)>,
     /// Bound values with the site of each bound expression.
@@ -164,6 +198,13 @@ impl Value {
             && self.literal.is_none()
             && self.fallbacks.is_empty()
             && self.sanitized.is_empty()
+            && self.payload.is_none()
+            && self.payload_hash.is_none()
+            && self.digest.is_none()
+            && self.server_id.is_none()
+            && !self.server_ns
+            && !self.client_ns
+            && !self.hasher
     }
 
     /// The origin of a component.
@@ -241,6 +282,33 @@ impl Value {
         for s in &other.sanitized {
             push_unique(&mut self.sanitized, s);
         }
+        self.join_payload_and_server(other);
+    }
+
+    /// The IDEM003/IDEM007 part of [`Value::join`].
+    fn join_payload_and_server(&mut self, other: &Value) {
+        if self.payload.is_none() {
+            self.payload.clone_from(&other.payload);
+        }
+        if self.payload_hash.is_none() {
+            self.payload_hash.clone_from(&other.payload_hash);
+        }
+        if self.hash_keyed.is_none() {
+            self.hash_keyed = other.hash_keyed;
+        }
+        if self.digest.is_none() {
+            self.digest.clone_from(&other.digest);
+        }
+        self.hashed_params |= other.hashed_params;
+        self.hasher |= other.hasher;
+        if self.server_id.is_none() {
+            self.server_id.clone_from(&other.server_id);
+        }
+        if self.server_concat.is_none() {
+            self.server_concat = other.server_concat;
+        }
+        self.server_ns |= other.server_ns;
+        self.client_ns |= other.client_ns;
     }
 
     /// The union of two values that are alternatives (branches of an `if`).
@@ -277,6 +345,8 @@ impl Value {
         // longer a default itself.
         self.fallbacks.retain(|f| f.component.is_some());
         part.resolve_part_facts();
+        // A part of a new value is not the hasher that was fed.
+        part.hasher = false;
         self.join(&part);
         self.literal = None;
         self.elems = None;
@@ -351,11 +421,23 @@ impl Value {
             if part.client_key.is_some() && self.concat.is_none() {
                 self.concat = Some(site);
             }
+            if part.payload_hash.is_some() && self.hash_keyed.is_none() {
+                self.hash_keyed = Some(site);
+            }
+            if part.server_id.is_some() && self.server_concat.is_none() {
+                self.server_concat = Some(site);
+            }
             for p in (0..64).filter(|i| part.params & (1u64 << i) != 0) {
                 if !self.concat_params.iter().any(|(q, _)| *q == p) {
                     self.concat_params.push((p, site));
                 }
             }
+        }
+        if self.server_id.is_some() {
+            // Glued to an event id or a fresh UUID, the payload hash no longer
+            // makes identical payloads collide: it is a marker, not a key.
+            self.payload_hash = None;
+            self.hash_keyed = None;
         }
     }
 
@@ -371,6 +453,13 @@ impl Value {
             self.construct.is_some(),
             self.scoped,
             self.elems.as_ref().map_or(0, |e| e.len() + 1),
+            u8::from(self.payload.is_some())
+                | u8::from(self.payload_hash.is_some()) << 1
+                | u8::from(self.server_id.is_some()) << 2
+                | u8::from(self.server_ns) << 3
+                | u8::from(self.hasher) << 4
+                | u8::from(self.hashed_params != 0) << 5
+                | u8::from(self.client_ns) << 6,
         )
     }
 }

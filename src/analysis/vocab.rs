@@ -77,6 +77,10 @@ pub struct VocabularyExtension {
     pub server_prefixes: Vec<String>,
     /// Fragments of SQL table names that mark an idempotency table (IDEM008).
     pub idempotency_tables: Vec<String>,
+    /// Identifiers naming the request payload (`body`, `raw_body`).
+    pub payload: Vec<String>,
+    /// Literal prefixes that put a key into the server-only namespace (`"s:"`).
+    pub server_namespaces: Vec<String>,
 }
 
 /// The vocabulary used by the analysis.
@@ -99,6 +103,8 @@ pub struct Vocabulary {
     release_verbs: Vec<String>,
     server_prefixes: Vec<String>,
     idempotency_tables: Vec<String>,
+    payload: Vec<String>,
+    server_namespaces: Vec<String>,
 }
 
 fn owned(list: &[&str]) -> Vec<String> {
@@ -247,17 +253,6 @@ const STORE_METHODS: &[&str] = &[
     "hget",
     "hset",
     "hset_nx",
-];
-
-const SERVER_IDS: &[&str] = &[
-    "event_id",
-    "delivery_id",
-    "webhook_id",
-    "message_id",
-    "msg_id",
-    "job_id",
-    "replay_id",
-    "task_id",
 ];
 
 const SENTINELS: &[&str] = &[
@@ -508,13 +503,16 @@ impl Default for Vocabulary {
                 "idem_scope::scoped_server",
             ]),
             id: 0,
-            server_ids: owned(SERVER_IDS),
+            // Extra names only: the built-in rule is `<entity>_id` (see `is_server_id_name`).
+            server_ids: Vec::new(),
             sentinels: owned(SENTINELS),
             claim_verbs: owned(CLAIM_VERBS),
             complete_verbs: owned(COMPLETE_VERBS),
             release_verbs: owned(RELEASE_VERBS),
             server_prefixes: owned(SERVER_PREFIXES),
             idempotency_tables: owned(IDEMPOTENCY_TABLES),
+            payload: Vec::new(),
+            server_namespaces: vec!["s:".to_string()],
         }
         .with_id()
     }
@@ -599,6 +597,13 @@ impl Vocabulary {
         add(&mut self.release_verbs, &ext.release_verbs);
         add_exact(&mut self.server_prefixes, &ext.server_prefixes);
         add(&mut self.idempotency_tables, &ext.idempotency_tables);
+        add(&mut self.payload, &ext.payload);
+        // Prefixes are compared as written: `S:` and `s:` are different keys.
+        for prefix in &ext.server_namespaces {
+            if !prefix.is_empty() && !self.server_namespaces.contains(prefix) {
+                self.server_namespaces.push(prefix.clone());
+            }
+        }
         // Last: the name cache is keyed by the lists' content.
         *self = std::mem::take(self).with_id();
     }
@@ -632,14 +637,6 @@ impl Vocabulary {
             cache.insert(key, info);
         });
         info
-    }
-
-    /// Whether an identifier names a server-minted id (`event_id`, `delivery_id`,
-    /// `evt.id` is the caller's business: pass the last segment).
-    pub fn is_server_id_name(&self, ident: &str) -> bool {
-        let name = snake(ident.trim_start_matches("r#"));
-        let name = name.trim_start_matches('_');
-        self.server_ids.iter().any(|n| n == name)
     }
 
     /// Whether a literal, constant or variant name means "nobody in particular"
@@ -690,6 +687,79 @@ impl Vocabulary {
         self.server_prefixes
             .iter()
             .any(|p| !p.is_empty() && literal.starts_with(p.as_str()))
+    }
+
+    /// Whether a literal starts with a server-only namespace prefix (`"s:"`).
+    pub fn has_server_namespace_prefix(&self, literal: &str) -> bool {
+        self.server_namespaces
+            .iter()
+            .chain(&self.server_prefixes)
+            .any(|p| !p.is_empty() && literal.starts_with(p.as_str()))
+    }
+
+    /// Whether an identifier names a server-minted key: an event, delivery,
+    /// webhook, message, job or replay id (`event_id`, `evt_id`, `msgId`).
+    pub fn is_server_id_name(&self, ident: &str) -> bool {
+        let cheap_reject = self.server_ids.is_empty()
+            && !["id", "uuid", "ulid"]
+                .iter()
+                .any(|s| super::hashing::ends_with_ci(ident, s));
+        if cheap_reject {
+            return false;
+        }
+        let name = snake(ident.trim_start_matches("r#"));
+        let name = name.trim_start_matches('_');
+        if self.server_ids.iter().any(|n| n == name) {
+            return true;
+        }
+        let w = words(name);
+        let [.., entity, last] = w.as_slice() else {
+            return false;
+        };
+        matches!(last.as_str(), "id" | "uuid" | "ulid")
+            && is_server_entity_word(entity)
+            && !w.iter().any(|x| x == "request" || x == "req")
+    }
+
+    /// Whether an identifier names the request payload (`body`, `raw_body`,
+    /// `body_bytes`, `payload`, `req_bytes`).
+    pub fn is_payload_name(&self, ident: &str) -> bool {
+        let cheap_reject = self.payload.is_empty()
+            && !["body", "payload", "bytes"]
+                .iter()
+                .any(|s| super::hashing::contains_ci(ident, s));
+        if cheap_reject {
+            return false;
+        }
+        let name = snake(ident.trim_start_matches("r#"));
+        let name = name.trim_start_matches('_');
+        if self.payload.iter().any(|n| n == name) {
+            return true;
+        }
+        let w = words(name);
+        let has = |s: &str| w.iter().any(|x| x == s);
+        if has("hash") || has("digest") || has("fingerprint") || has("len") || has("size") {
+            return false;
+        }
+        // Only names made of request-body words: `payload_b64` (a JWT part)
+        // or `webhook_payload_sig` are something else.
+        (has("body") || has("payload") || has("bytes"))
+            && w.iter().all(|x| {
+                matches!(
+                    x.as_str(),
+                    "body"
+                        | "payload"
+                        | "bytes"
+                        | "req"
+                        | "request"
+                        | "raw"
+                        | "json"
+                        | "full"
+                        | "buf"
+                        | "http"
+                        | "incoming"
+                )
+            })
     }
 
     /// Whether an identifier names a client idempotency key value
@@ -951,6 +1021,27 @@ impl Vocabulary {
                 && !self.is_client_key_name(w)
         })
     }
+}
+
+/// Things whose ids the server (or an upstream system) mints: their
+/// redeliveries must never share key space with client keys.
+pub fn is_server_entity_word(word: &str) -> bool {
+    matches!(
+        word,
+        "event"
+            | "evt"
+            | "delivery"
+            | "webhook"
+            | "hook"
+            | "message"
+            | "msg"
+            | "job"
+            | "replay"
+            | "redelivery"
+            | "outbox"
+            | "notification"
+            | "task"
+    )
 }
 
 fn is_version_word(word: &str) -> bool {

@@ -6,9 +6,11 @@ pub mod global_scope_fallback;
 pub mod missing_release;
 pub mod missing_scope_component;
 pub mod parse_error;
+pub mod payload_hash_as_key;
 pub mod separator_sanitized;
 pub mod single_column_key;
 pub mod suppression_without_reason;
+pub mod unnamespaced_server_key;
 pub mod unused_suppression;
 
 use crate::analysis::value::{Origin, Site};
@@ -59,6 +61,8 @@ pub const ALL: &[&Rule] = &[
     &suppression_without_reason::RULE,
     &single_column_key::RULE,
     &missing_release::RULE,
+    &payload_hash_as_key::RULE,
+    &unnamespaced_server_key::RULE,
 ];
 
 /// Finds a rule by code (`IDEM001`) or name (`adhoc-key-concat`), case-insensitively.
@@ -125,6 +129,18 @@ pub fn run_all(facts: &UnitFacts, sink: &mut Sink<'_>) {
     separator_sanitized::check(facts, sink);
     single_column_key::check(facts, sink);
     missing_release::check(facts, sink);
+    payload_hash_as_key::check(facts, sink);
+    unnamespaced_server_key::check(facts, sink);
+}
+
+/// Whether `outer` covers `inner` (same file): a label there would repeat
+/// the primary span.
+pub fn covers(outer: Site, inner: Site) -> bool {
+    outer.file == inner.file
+        && (outer.span.start.line, outer.span.start.column)
+            <= (inner.span.start.line, inner.span.start.column)
+        && (outer.span.end.line, outer.span.end.column)
+            >= (inner.span.end.line, inner.span.end.column)
 }
 
 /// Text for a component in the suggested `scoped(..)` call.

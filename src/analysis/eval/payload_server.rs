@@ -1,0 +1,420 @@
+//! The evaluator's part for payload hashes (IDEM003) and server-minted keys
+//! (IDEM007): hash calls and hasher objects, payload and server-id names,
+//! and how these facts cross function boundaries.
+
+use syn::spanned::Spanned;
+use syn::Expr;
+
+use super::{bits, place_name, receiver_name, substitute, Evaluator};
+use crate::analysis::hashing::{self, HashCall};
+use crate::analysis::value::{Origin, PayloadHash, Site, Value};
+use crate::analysis::vocab::{is_server_entity_word, words};
+
+/// At most this many hasher feeds are kept per function summary.
+const MAX_ABSORBS: usize = 32;
+
+impl Evaluator<'_> {
+    /// Where a payload/hash/server-id fact was established. The rules only
+    /// label the site, and reading the source text back costs a scan of
+    /// the file per call, so the text is left empty.
+    fn fact_origin(&self, node: &impl Spanned) -> Box<Origin> {
+        Box::new(Origin {
+            site: self.site(node),
+            text: String::new(),
+        })
+    }
+
+    /// What a name says about payloads, fingerprints and server ids.
+    pub(super) fn enrich_payload_and_server(
+        &self,
+        value: &mut Value,
+        name: &str,
+        node: &impl Spanned,
+    ) {
+        if hashing::names_fingerprint(name) {
+            // Stored as a fingerprint beside the key: the intended use.
+            value.payload_hash = None;
+            value.hash_keyed = None;
+            value.payload = None;
+            return;
+        }
+        if value.client_key.is_some() {
+            return;
+        }
+        let has_component =
+            value.tenant.is_some() || value.principal.is_some() || value.route.is_some();
+        // A digest named `body_hash` is not the body itself.
+        if value.payload.is_none()
+            && value.digest.is_none()
+            && !has_component
+            && self.vocab.is_payload_name(name)
+        {
+            value.payload = Some(self.fact_origin(node));
+        }
+        if value.server_id.is_none() && self.vocab.is_server_id_name(name) {
+            value.server_id = Some(self.fact_origin(node));
+        }
+    }
+
+    /// `event.id`, `delivery.id`, `self.msg.uuid`: the id of a server entity.
+    pub(super) fn entity_id_field(
+        &self,
+        value: &mut Value,
+        base: &Expr,
+        field: &str,
+        node: &impl Spanned,
+    ) {
+        if value.server_id.is_some() || value.client_key.is_some() {
+            return;
+        }
+        if !matches!(field, "id" | "uuid" | "ulid") {
+            return;
+        }
+        let entity = receiver_name(base)
+            .map(|n| words(&n))
+            .and_then(|w| w.last().cloned())
+            .is_some_and(|w| is_server_entity_word(&w));
+        if entity {
+            value.server_id = Some(self.fact_origin(node));
+        }
+    }
+
+    /// A call whose path names a fingerprint makes one: `Fingerprint::of(..)`.
+    pub(super) fn after_call(&self, mut value: Value, func: &Expr) -> Value {
+        if let Expr::Path(p) = func {
+            if p.path
+                .segments
+                .iter()
+                .any(|s| hashing::names_fingerprint(&s.ident.to_string()))
+            {
+                clear_payload(&mut value);
+            }
+        }
+        value
+    }
+
+    /// `req.fingerprint()` makes a fingerprint; `req.body()`,
+    /// `request.into_body()`, `req.bytes()` read the payload.
+    pub(super) fn after_method_call(
+        &self,
+        mut value: Value,
+        m: &syn::ExprMethodCall,
+        expr: &Expr,
+    ) -> Value {
+        let method = m.method.to_string();
+        if hashing::names_fingerprint(&method) {
+            clear_payload(&mut value);
+            return value;
+        }
+        if value.payload.is_some() || value.client_key.is_some() || value.digest.is_some() {
+            return value;
+        }
+        let of_request = || {
+            receiver_name(&m.receiver).is_some_and(|n| {
+                words(&n)
+                    .iter()
+                    .any(|w| matches!(w.as_str(), "req" | "request" | "body" | "payload"))
+            })
+        };
+        let reads_body = matches!(
+            method.as_str(),
+            "body" | "into_body" | "body_bytes" | "raw_body"
+        ) || (matches!(
+            method.as_str(),
+            "bytes" | "json" | "text" | "to_bytes" | "collect"
+        ) && m.args.is_empty()
+            && of_request());
+        if reads_body {
+            value.payload = Some(self.fact_origin(expr));
+        }
+        value
+    }
+
+    /// The digest of `input`, computed at `node`.
+    fn digest_value(&self, input: &Value, node: &impl Spanned) -> Value {
+        let mut out = Value::empty();
+        // Provenance (client key, components, parameters) flows through the
+        // hash as through any unknown call; only the payload becomes a hash.
+        out.join_as_part(input);
+        out.hasher = false;
+        out.construct = None;
+        out.concat = None;
+        out.concat_params.clear();
+        out.payload = None;
+        out.hash_keyed = None;
+        let payload = input.payload.clone().or_else(|| {
+            input
+                .payload_hash
+                .as_ref()
+                .map(|h| Box::new(h.payload.clone()))
+        });
+        // A hash that covers the client key (or a scoped key) is a key
+        // digest, not a payload hash.
+        let covers_key = input.client_key.is_some() || input.client_ns || input.server_ns;
+        out.payload_hash = match payload {
+            Some(payload) if !covers_key => Some(Box::new(PayloadHash {
+                hash: *self.fact_origin(node),
+                payload: *payload,
+            })),
+            _ => None,
+        };
+        out.digest = Some(self.fact_origin(node));
+        out.hashed_params = input.params | input.hashed_params;
+        out
+    }
+
+    /// Applies a recognised hash or id call.
+    pub(super) fn hash_call(
+        &mut self,
+        call: HashCall,
+        args: &[Value],
+        exprs: &[&Expr],
+        expr: &Expr,
+    ) -> Value {
+        match call {
+            HashCall::Digest => {
+                let input = Value::derived(args.iter());
+                self.digest_value(&input, expr)
+            }
+            HashCall::NewHasher { feeds_args } => {
+                let mut v = if feeds_args {
+                    Value::derived(args.iter())
+                } else {
+                    Value::empty()
+                };
+                v.construct = None;
+                v.concat = None;
+                v.hasher = true;
+                v
+            }
+            HashCall::Feed { value, hasher } => {
+                if let (Some(v), Some(target)) = (args.get(value), exprs.get(hasher)) {
+                    if let Some(var) = place_name(target) {
+                        self.absorb_into(&var, v);
+                    }
+                }
+                Value::empty()
+            }
+            HashCall::Finalize => match args.first() {
+                Some(h) => self.digest_value(h, expr),
+                None => Value::empty(),
+            },
+            HashCall::FreshId => Value {
+                server_id: Some(self.fact_origin(expr)),
+                ..Value::default()
+            },
+        }
+    }
+
+    /// Hasher methods: `h.update(body)`, `body.hash(&mut h)`, `h.finalize()`;
+    /// encoders of digests. `None` for every other method.
+    pub(super) fn hash_method(
+        &mut self,
+        method: &str,
+        recv: &Value,
+        args: &[Value],
+        recv_expr: &Expr,
+        arg_exprs: &[&Expr],
+        expr: &Expr,
+    ) -> Option<Value> {
+        // Only hashers the code made or typed as such: a MAC (`Hmac`) signs,
+        // it does not key, and its receiver is often named `hasher` too.
+        let is_hasher = recv.hasher;
+        if is_hasher && args.len() == 1 && hashing::is_feed_method(method) {
+            if method.starts_with("chain") {
+                let mut v = recv.clone();
+                absorb(&mut v, &args[0]);
+                v.hasher = true;
+                return Some(v);
+            }
+            if let Some(var) = place_name(recv_expr) {
+                self.absorb_into(&var, &args[0]);
+            }
+            return Some(Value::empty());
+        }
+        if is_hasher && args.is_empty() && hashing::is_finalize_method(method) {
+            return Some(self.digest_value(recv, expr));
+        }
+        if method == "hash" && args.len() == 1 {
+            let target = arg_exprs.first().and_then(|e| place_name(e))?;
+            let target_is_hasher = self.lookup(&target).is_some_and(|v| v.hasher);
+            if target_is_hasher {
+                self.absorb_into(&target, recv);
+                return Some(Value::empty());
+            }
+            return None;
+        }
+        if method == "hash_one" && args.len() == 1 {
+            // `BuildHasher::hash_one(&state, &body)`: a one-shot digest.
+            return Some(self.digest_value(&args[0], expr));
+        }
+        if method == "build_hasher" && args.is_empty() {
+            return Some(Value {
+                hasher: true,
+                ..Value::default()
+            });
+        }
+        if hashing::is_encode_method(method) && args.len() == 1 {
+            let arg = &args[0];
+            if arg.payload_hash.is_some() || arg.server_id.is_some() {
+                let mut v = arg.clone();
+                v.construct = None;
+                v.concat = None;
+                v.elems = None;
+                return Some(v);
+            }
+        }
+        None
+    }
+
+    /// Feeds `fed` into the hasher held by variable `var`. When `var` is a
+    /// parameter, the summary records it so callers feed their own hasher.
+    fn absorb_into(&mut self, var: &str, fed: &Value) {
+        let is_param = self
+            .scopes
+            .iter()
+            .rposition(|s| s.contains_key(var))
+            .is_some_and(|level| level == 0);
+        self.update(var, |d| absorb(d, fed));
+        if is_param && self.absorbs.len() < MAX_ABSORBS {
+            if let Some(i) = self
+                .param_names
+                .iter()
+                .position(|n| n.as_deref() == Some(var))
+            {
+                let entry = (i, fed.clone());
+                if !self.absorbs.contains(&entry) {
+                    self.absorbs.push(entry);
+                }
+            }
+        }
+    }
+
+    /// At a call site: what the callee fed into a hasher parameter is fed
+    /// into the caller's hasher (`hash_field(&mut hasher, &body)`).
+    pub(super) fn apply_absorbs(
+        &mut self,
+        absorbs: &[(usize, Value)],
+        args: &[Value],
+        exprs: &[&Expr],
+        call_site: Site,
+        arg_sites: &[Site],
+    ) {
+        for (i, fed) in absorbs {
+            let (fed, _) = substitute(fed, args, call_site, arg_sites, call_site);
+            if let Some(var) = exprs.get(*i).and_then(|e| place_name(e)) {
+                self.absorb_into(&var, &fed);
+            }
+        }
+    }
+
+    /// A key-named binding holding a payload hash is where it became a key.
+    /// Returns the value that reaches the key position: a pair named
+    /// `request_and_key` holds a key, it is not one.
+    pub(super) fn hash_becomes_key(&self, value: &mut Value, name: &str, site: Site) -> Value {
+        if words(name).iter().any(|w| w == "and") {
+            let mut pair = value.clone();
+            pair.payload_hash = None;
+            return pair;
+        }
+        if value.payload_hash.is_some() && value.hash_keyed.is_none() {
+            value.hash_keyed = Some(site);
+        }
+        value.clone()
+    }
+
+    /// A function named like a key maker that returns a payload hash.
+    pub(super) fn key_maker_returns_hash(&mut self, name: &str, ret: &Value) {
+        if hashing::names_fingerprint(name) || ret.client_key.is_some() {
+            return;
+        }
+        let Some(hash) = &ret.payload_hash else {
+            return;
+        };
+        let site = ret.hash_keyed.unwrap_or(hash.hash.site);
+        self.key_position(ret.clone(), site, false, false);
+    }
+}
+
+/// Feeds `fed` into a hasher value: the hasher stays a hasher.
+fn absorb(hasher: &mut Value, fed: &Value) {
+    let was_hasher = hasher.hasher;
+    hasher.join_as_part(fed);
+    hasher.hasher = was_hasher;
+}
+
+fn clear_payload(value: &mut Value) {
+    value.payload_hash = None;
+    value.hash_keyed = None;
+    value.payload = None;
+}
+
+/// The IDEM003/IDEM007 part of [`substitute`]: a payload passed where the
+/// callee hashes a parameter becomes a payload hash; concatenations inside
+/// the callee are where the caller's hash or server id became a key; and a
+/// key that only the caller's argument made interesting is reported at that
+/// argument.
+pub(super) fn substitute_facts(
+    value: &Value,
+    args: &[Value],
+    arg_sites: &[Site],
+    out: &mut Value,
+    site: &mut Site,
+) {
+    let mut hashed = 0u64;
+    for p in bits(value.params) {
+        if let Some(arg) = args.get(p) {
+            hashed |= arg.hashed_params;
+            if value.hashed_params & (1u64 << p) != 0 {
+                hashed |= arg.params;
+            }
+        }
+    }
+    if out.payload_hash.is_none() && out.client_key.is_none() && !out.client_ns && !out.server_ns {
+        if let Some(digest) = &value.digest {
+            let payload = bits(value.hashed_params).find_map(|p| {
+                let arg = args.get(p)?;
+                arg.payload.clone().or_else(|| {
+                    arg.payload_hash
+                        .as_ref()
+                        .map(|h| Box::new(h.payload.clone()))
+                })
+            });
+            if let Some(payload) = payload {
+                out.payload_hash = Some(Box::new(PayloadHash {
+                    hash: (**digest).clone(),
+                    payload: *payload,
+                }));
+            }
+        }
+    }
+    out.hashed_params = hashed;
+    for (p, concat) in &value.concat_params {
+        if let Some(arg) = args.get(*p) {
+            if arg.payload_hash.is_some() && value.server_id.is_some() {
+                // See `Value::mark_concat`: glued to a server id, it is a marker.
+                out.payload_hash = None;
+                out.hash_keyed = None;
+            }
+            if arg.payload_hash.is_some() && out.hash_keyed.is_none() {
+                out.hash_keyed = Some(*concat);
+            }
+            if arg.server_id.is_some() && out.server_concat.is_none() {
+                out.server_concat = Some(*concat);
+            }
+        }
+    }
+    if out.client_key.is_some() {
+        return;
+    }
+    let brought = |arg: &Value| {
+        (value.payload_hash.is_none() && arg.payload_hash.is_some())
+            || (value.server_id.is_none() && arg.server_id.is_some())
+    };
+    let from_arg = bits(value.params).find(|&p| {
+        args.get(p).is_some_and(brought) && !value.concat_params.iter().any(|(q, _)| *q == p)
+    });
+    if let Some(arg_site) = from_arg.and_then(|p| arg_sites.get(p)) {
+        *site = *arg_site;
+    }
+}

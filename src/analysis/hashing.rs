@@ -1,0 +1,410 @@
+//! Recognising hash functions, hashers, freshly minted ids and key
+//! namespaces by their paths (the facts behind IDEM003 and IDEM007).
+//! Pure functions over syntax: the evaluator decides what flows where.
+
+use super::value::Value;
+use super::vocab::{words, Vocabulary};
+
+/// What a call to a recognised path does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HashCall {
+    /// A one-shot digest of its arguments: `Sha256::digest(body)`,
+    /// `blake3::hash(b)`, `xxh3_64(b)`, `crc32fast::hash(b)`.
+    Digest,
+    /// A new hasher object (`Sha256::new()`, `DefaultHasher::new()`); with
+    /// `feeds_args`, its arguments are fed in (`Sha256::new_with_prefix(b)`).
+    NewHasher {
+        /// The arguments are hashed content, not a seed or a key.
+        feeds_args: bool,
+    },
+    /// Feeds argument `value` into the hasher argument `hasher`:
+    /// `Hash::hash(&body, &mut h)`, `Digest::update(&mut h, body)`.
+    Feed {
+        /// Index of the hashed value.
+        value: usize,
+        /// Index of the hasher.
+        hasher: usize,
+    },
+    /// Finishes the hasher given as the first argument: `Digest::finalize(h)`.
+    Finalize,
+    /// A freshly generated id: `Uuid::new_v4()`, `Uuid::now_v7()`, `Ulid::new()`.
+    FreshId,
+}
+
+/// Modules and crates whose free functions hash their input.
+const HASH_MODULES: &[&str] = &[
+    "sha1",
+    "sha1_smol",
+    "sha2",
+    "sha256",
+    "sha3",
+    "md5",
+    "md_5",
+    "md4",
+    "blake2",
+    "blake3",
+    "xxhash_rust",
+    "xxh3",
+    "xxh64",
+    "xxh32",
+    "twox_hash",
+    "seahash",
+    "crc32fast",
+    "crc32c",
+    "crc",
+    "crc64",
+    "fxhash",
+    "ahash",
+    "murmur3",
+    "fnv",
+    "highway",
+    "siphasher",
+    "digest",
+    "ring",
+    "sha",
+    "hash",
+];
+
+/// Function names of one-shot digests when qualified by a hash module or type.
+const DIGEST_FNS: &[&str] = &[
+    "digest",
+    "hash",
+    "compute",
+    "hash32",
+    "hash64",
+    "hash128",
+    "checksum",
+    "hash_seeded",
+    "hash_with_seed",
+    "oneshot",
+    "sha1",
+    "sha256",
+    "sha384",
+    "sha512",
+    "md5",
+    "digest_bytes",
+];
+
+/// Free functions that are digests even when imported unqualified.
+const STANDALONE_DIGESTS: &[&str] = &[
+    "xxh3_64",
+    "xxh3_128",
+    "xxh3_64_with_seed",
+    "xxh3_128_with_seed",
+    "xxh64",
+    "xxh32",
+    "crc32c",
+    "murmur3_32",
+    "murmur3_x64_128",
+    "murmur3_x86_128",
+];
+
+/// Hasher types (besides every `*Hasher`).
+const HASHER_TYPES: &[&str] = &[
+    "Sha1",
+    "Sha224",
+    "Sha256",
+    "Sha384",
+    "Sha512",
+    "Sha512_224",
+    "Sha512_256",
+    "Sha3_224",
+    "Sha3_256",
+    "Sha3_384",
+    "Sha3_512",
+    "Keccak224",
+    "Keccak256",
+    "Keccak384",
+    "Keccak512",
+    "Md5",
+    "Md4",
+    "Md2",
+    "Blake2b",
+    "Blake2s",
+    "Blake2b512",
+    "Blake2s256",
+    "Blake2bVar",
+    "Blake2sVar",
+    "Xxh3",
+    "Xxh3Default",
+    "Xxh64",
+    "Xxh32",
+    "XxHash64",
+    "XxHash32",
+    "XxHash3_64",
+    "Crc",
+    "Crc32",
+    "Crc64",
+    "Ripemd160",
+    "Sm3",
+    "Whirlpool",
+    "Shake128",
+    "Shake256",
+];
+
+fn is_hasher_type(name: &str) -> bool {
+    (name.ends_with("Hasher") && name != "BuildHasher") || HASHER_TYPES.contains(&name)
+}
+
+/// Classifies a call by its path segments (`["sha2", "Sha256", "digest"]`).
+pub fn classify_call(segments: &[String], nargs: usize) -> Option<HashCall> {
+    let last = segments.last()?.as_str();
+    let prev = segments.len().checked_sub(2).and_then(|i| segments.get(i));
+    let prev = prev.map(String::as_str);
+    let in_hash_module = segments[..segments.len() - 1]
+        .iter()
+        .any(|s| HASH_MODULES.contains(&s.as_str()));
+    match (prev, last) {
+        (
+            Some("Uuid" | "uuid"),
+            "new_v4" | "now_v7" | "new_v7" | "now_v6" | "new_v6" | "now_v1",
+        ) => return Some(HashCall::FreshId),
+        (Some("Ulid" | "ulid" | "Ksuid" | "KsuidMs" | "Cuid"), "new" | "generate") => {
+            return Some(HashCall::FreshId)
+        }
+        // `<Sha256 as Digest>::digest(body)`, `Digest::digest(body)`.
+        (Some("Digest" | "DynDigest"), "digest") if nargs == 1 => return Some(HashCall::Digest),
+        (Some("Hash"), "hash") if nargs == 2 => {
+            return Some(HashCall::Feed {
+                value: 0,
+                hasher: 1,
+            })
+        }
+        (Some("Digest" | "Update" | "Hasher" | "DynDigest"), "update" | "write") if nargs == 2 => {
+            return Some(HashCall::Feed {
+                value: 1,
+                hasher: 0,
+            })
+        }
+        (Some("Digest" | "Hasher" | "DynDigest" | "FixedOutput"), "finalize" | "finish")
+            if nargs == 1 =>
+        {
+            return Some(HashCall::Finalize)
+        }
+        _ => {}
+    }
+    if let Some(ty) = prev {
+        let qualified_context = ty == "Context" && in_hash_module;
+        if is_hasher_type(ty) || qualified_context {
+            match last {
+                "new" | "default" | "with_seed" | "new_with_seed" | "with_secret" | "new_keyed"
+                | "new_derive_key" => return Some(HashCall::NewHasher { feeds_args: false }),
+                "new_with_prefix" => return Some(HashCall::NewHasher { feeds_args: true }),
+                _ => {}
+            }
+        }
+        if (is_hasher_type(ty) || in_hash_module) && DIGEST_FNS.contains(&last) {
+            return Some(HashCall::Digest);
+        }
+    }
+    if STANDALONE_DIGESTS.contains(&last) {
+        return Some(HashCall::Digest);
+    }
+    None
+}
+
+/// Whether a parameter's type is a hasher (`&mut Hasher`, `&mut Sha256`,
+/// `impl Digest`, `&mut impl std::hash::Hasher`).
+pub fn type_is_hasher(ty: &syn::Type) -> bool {
+    let text = quote::ToTokens::to_token_stream(ty).to_string();
+    text.split(|c: char| !c.is_alphanumeric() && c != '_')
+        .any(|w| is_hasher_type(w) || w == "Digest" || w == "DynDigest")
+}
+
+/// Methods that feed their argument into the hasher they are called on.
+pub fn is_feed_method(method: &str) -> bool {
+    matches!(
+        method,
+        "update" | "input" | "consume" | "write" | "write_all" | "chain_update" | "chain"
+    ) || (method.starts_with("write_") && method != "write_str" && method != "write_fmt")
+}
+
+/// Methods that finish a hasher and return the digest.
+pub fn is_finalize_method(method: &str) -> bool {
+    matches!(
+        method,
+        "finalize"
+            | "finalize_reset"
+            | "finalize_fixed"
+            | "finalize_boxed"
+            | "finalize_xof"
+            | "finish"
+            | "finish128"
+            | "digest"
+            | "digest128"
+            | "compute"
+            | "result"
+            | "result_reset"
+            | "sum32"
+            | "sum64"
+            | "hexdigest"
+    )
+}
+
+/// Methods of encoders (`BASE64_STANDARD.encode(&digest)`) whose result is
+/// their argument in another alphabet.
+pub fn is_encode_method(method: &str) -> bool {
+    matches!(
+        method,
+        "encode"
+            | "encode_to_string"
+            | "encode_string"
+            | "encode_upper"
+            | "encode_lower"
+            | "encode_hex"
+    )
+}
+
+/// Whether an identifier says its value is a fingerprint stored beside a
+/// key rather than a key (`fingerprint`, `RequestFingerprint`).
+pub fn names_fingerprint(ident: &str) -> bool {
+    contains_ci(ident, "fingerprint")
+        && words(ident)
+            .iter()
+            .any(|w| w == "fingerprint" || w == "fingerprints")
+}
+
+/// Whether `hay` contains `needle` (ASCII, any case), without allocating:
+/// these checks run on every identifier the evaluator sees.
+pub fn contains_ci(hay: &str, needle: &str) -> bool {
+    hay.len() >= needle.len()
+        && hay
+            .as_bytes()
+            .windows(needle.len())
+            .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+}
+
+/// Whether `hay` ends with `suffix` (ASCII, any case), without allocating.
+pub fn ends_with_ci(hay: &str, suffix: &str) -> bool {
+    hay.len() >= suffix.len()
+        && hay.as_bytes()[hay.len() - suffix.len()..].eq_ignore_ascii_case(suffix.as_bytes())
+}
+
+/// Whether a parameter may hold the client key a caller passes in
+/// (`key`, `idem_key`, `k`): a finding that needs the key to be absent
+/// waits for the call site.
+pub fn may_hold_client_key(name: &str, vocab: &Vocabulary) -> bool {
+    if name == "k" || vocab.is_client_key_name(name) {
+        return true;
+    }
+    words(name)
+        .iter()
+        .any(|w| w == "key" || w == "keys" || w == "idem")
+}
+
+/// Whether a parameter's type is a key a caller builds (`&ScopedKey`,
+/// `IdempotencyKey`, `CacheKey`): like a key-named parameter, what it holds
+/// is only known at the call site.
+pub fn type_may_hold_key(ty: &syn::Type) -> bool {
+    let text = quote::ToTokens::to_token_stream(ty).to_string();
+    text.split(|c: char| !c.is_alphanumeric() && c != '_')
+        .any(|w| w.ends_with("Key") || w.starts_with("Scoped"))
+}
+
+/// `Namespace::Server` / `Namespace::Client` from idem-scope.
+pub fn namespace_path(path: &syn::Path, value: &mut Value) {
+    let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    match segs.as_slice() {
+        [.., ns, variant] if ns == "Namespace" && variant == "Server" => value.server_ns = true,
+        [.., ns, variant] if ns == "Namespace" && variant == "Client" => value.client_ns = true,
+        _ => {}
+    }
+}
+
+/// `idem_scope::scoped_server(..)` puts its key into the server namespace;
+/// `scoped(..)` into the client namespace, also when it is given a server id.
+pub fn constructor_namespace(path: &str, args: &[Value], value: &mut Value) {
+    if path.rsplit("::").next() == Some("scoped_server") {
+        value.server_ns = true;
+    } else {
+        value.client_ns = true;
+    }
+    if let Some(id) = args.iter().find_map(|a| a.server_id.clone()) {
+        value.server_id = Some(id);
+    }
+}
+
+/// A struct literal is a key through its key fields only: a payload hash in
+/// `fingerprint`/`request_hash` or a fresh id in `lease_id` describes the
+/// record, it does not make the record a payload-hash or server key.
+pub fn struct_field_facts(value: &mut Value, field: &str, vocab: &Vocabulary) {
+    if value.payload_hash.is_none() && value.server_id.is_none() {
+        return;
+    }
+    let keyish = field == "id" || vocab.is_key_position_name(field);
+    if !keyish {
+        value.payload_hash = None;
+        value.hash_keyed = None;
+        value.server_id = None;
+        value.server_concat = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn segs(path: &str) -> Vec<String> {
+        path.split("::").map(str::to_string).collect()
+    }
+
+    #[test]
+    fn classifies_hash_paths() {
+        for path in [
+            "Sha256::digest",
+            "sha2::Sha256::digest",
+            "blake3::hash",
+            "md5::compute",
+            "xxh3_64",
+            "xxhash_rust::xxh3::xxh3_64",
+            "seahash::hash",
+            "crc32fast::hash",
+            "sha256::digest",
+        ] {
+            assert_eq!(
+                classify_call(&segs(path), 1),
+                Some(HashCall::Digest),
+                "{path}"
+            );
+        }
+        for path in [
+            "Sha256::new",
+            "blake3::Hasher::new",
+            "DefaultHasher::new",
+            "Xxh3::with_seed",
+            "md5::Context::new",
+        ] {
+            assert!(
+                matches!(
+                    classify_call(&segs(path), 0),
+                    Some(HashCall::NewHasher { .. })
+                ),
+                "{path}"
+            );
+        }
+        assert_eq!(
+            classify_call(&segs("Uuid::new_v4"), 0),
+            Some(HashCall::FreshId)
+        );
+        assert_eq!(
+            classify_call(&segs("ulid::Ulid::new"), 0),
+            Some(HashCall::FreshId)
+        );
+        for path in [
+            "hash",
+            "hex::encode",
+            "Context::new",
+            "Uuid::parse_str",
+            "Json::from",
+        ] {
+            assert_eq!(classify_call(&segs(path), 1), None, "{path}");
+        }
+    }
+
+    #[test]
+    fn fingerprint_names() {
+        assert!(names_fingerprint("RequestFingerprint"));
+        assert!(names_fingerprint("body_fingerprint"));
+        assert!(!names_fingerprint("body_hash"));
+    }
+}

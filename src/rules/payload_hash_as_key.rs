@@ -1,0 +1,54 @@
+//! IDEM003: a hash of the request payload used as the idempotency key
+//! (the docs are rules/payload-hash-as-key.md).
+
+use super::{covers, Rule, Sink};
+use crate::analysis::UnitFacts;
+use crate::diagnostic::Severity;
+
+/// The rule.
+pub const RULE: Rule = Rule {
+    code: "IDEM003",
+    name: "payload-hash-as-key",
+    level: Severity::Error,
+    summary: "hash of the request payload used as the idempotency key",
+    docs: include_str!("../../rules/payload-hash-as-key.md"),
+};
+
+/// Reports every payload hash that reaches a key position on its own, i.e.
+/// not beside a client key or inside a scoped key.
+pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
+    for event in &facts.key_events {
+        let value = &event.value;
+        let Some(hash) = &value.payload_hash else {
+            continue;
+        };
+        // Beside a client key (or a key a caller may pass in), the hash only
+        // narrows a real key: that is a fingerprint, not a payload key.
+        if value.client_key.is_some()
+            || value.scoped
+            || value.client_ns
+            || value.server_ns
+            || event.key_params != 0
+        {
+            continue;
+        }
+        let site = value.hash_keyed.unwrap_or(event.site);
+        let mut labels = vec![
+            (
+                "hash of the request payload computed here".to_string(),
+                hash.hash.site,
+            ),
+            ("request payload".to_string(), hash.payload.site),
+        ];
+        if !covers(event.site, site) {
+            labels.push(("used as a storage key here".to_string(), event.site));
+        }
+        sink.push(
+            &RULE,
+            site,
+            "a hash of the request payload is used as the idempotency key: a second, legitimate request with the same payload is swallowed as a duplicate".to_string(),
+            labels,
+            Some("key the record by the client's Idempotency-Key, scoped with idem_scope::scoped(&tenant, &principal, \"route\", &key), and store the payload hash beside it as a fingerprint (idem_scope::Fingerprint::of) to answer 422 when a key is reused with a different payload".to_string()),
+        );
+    }
+}

@@ -1,0 +1,76 @@
+//! IDEM007: a server-minted key written, without a server-only namespace,
+//! to a store that client keys also reach (the docs are
+//! rules/unnamespaced-server-key.md).
+
+use std::collections::BTreeMap;
+
+use super::{covers, Rule, Sink};
+use crate::analysis::eval::KeyEvent;
+use crate::analysis::value::{KeySource, Site};
+use crate::analysis::UnitFacts;
+use crate::diagnostic::Severity;
+
+/// The rule.
+pub const RULE: Rule = Rule {
+    code: "IDEM007",
+    name: "unnamespaced-server-key",
+    level: Severity::Error,
+    summary: "server-minted key shares a store with client keys without a server namespace",
+    docs: include_str!("../../rules/unnamespaced-server-key.md"),
+};
+
+/// Whether a client key (raw, concatenated or scoped into the client
+/// namespace) reaches the event's store.
+fn client_write(event: &KeyEvent) -> bool {
+    let value = &event.value;
+    if value.server_id.is_some() {
+        return false;
+    }
+    match &value.client_key {
+        Some((_, KeySource::IdempotencyKey)) => true,
+        Some((_, KeySource::RequestId)) => event.strong,
+        None => value.client_ns,
+    }
+}
+
+/// Reports every server-minted key without a server namespace in a store
+/// that client keys reach somewhere in the crate.
+pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
+    // The first client-key write of each store, for the label.
+    let mut client_stores: BTreeMap<&str, Site> = BTreeMap::new();
+    for event in &facts.key_events {
+        if let (Some(store), true) = (&event.store, client_write(event)) {
+            client_stores.entry(store.as_str()).or_insert(event.site);
+        }
+    }
+    for event in &facts.key_events {
+        let value = &event.value;
+        let (Some(id), Some(store)) = (&value.server_id, &event.store) else {
+            continue;
+        };
+        if value.client_key.is_some() || value.server_ns {
+            continue;
+        }
+        let Some(client_site) = client_stores.get(store.as_str()) else {
+            continue;
+        };
+        // `scoped(.., &event.id)`: the call to change into `scoped_server`.
+        let constructed = value.construct.filter(|_| value.scoped).map(|c| c.site);
+        let site = value.server_concat.or(constructed).unwrap_or(event.site);
+        let mut labels = vec![("server-minted id".to_string(), id.site)];
+        if !covers(event.site, site) {
+            labels.push((format!("written to `{store}` here"), event.site));
+        }
+        labels.push((
+            format!("client keys reach the same store `{store}` here"),
+            *client_site,
+        ));
+        sink.push(
+            &RULE,
+            site,
+            format!("server-minted key written to `{store}` without a server-only namespace: client keys reach the same store, so a client can send this key first and poison the server's own redelivery"),
+            labels,
+            Some("build the key with idem_scope::scoped_server(&tenant, &principal, \"route\", &id)?.storage_key() (namespace `s:`), so no client key can ever equal it".to_string()),
+        );
+    }
+}

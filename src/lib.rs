@@ -10,6 +10,7 @@ pub mod analysis;
 pub mod cli;
 pub mod diagnostic;
 pub mod discover;
+pub mod lex;
 pub mod lint;
 pub mod report;
 pub mod rules;

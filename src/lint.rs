@@ -12,11 +12,22 @@ use crate::analysis::vocab::Vocabulary;
 use crate::analysis::{self, eval::span_of};
 use crate::diagnostic::{Diagnostic, Position, Severity, Span};
 use crate::discover::{self, DiscoverOptions, FileKind, Unit, WalkProblem};
+use crate::lex;
 use crate::rules::{self, parse_error, Sink};
 use crate::source::{self, ReadError};
 
 /// Stack size of analysis threads: deeply nested code must not overflow.
 const STACK_SIZE: usize = 256 * 1024 * 1024;
+
+/// Files whose [`crate::lex::nesting_score`] exceeds this are not parsed:
+/// syn's recursive descent overflowed the 256 MiB stack of a debug build at
+/// about 10,000 nested generics, so this keeps a tenfold margin while no
+/// hand-written code comes near it.
+pub const MAX_NESTING: usize = 1000;
+
+/// Test hook: when set, analysing a unit with a file containing this text
+/// panics, proving that a panic becomes IDEM000 instead of killing the run.
+const PANIC_ENV: &str = "IDEM_LINT_TEST_PANIC_MARKER";
 
 /// How to lint.
 #[derive(Debug, Clone)]
@@ -119,7 +130,23 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintResult
             .diagnostics
             .push(file_problem(&problem.display, &problem.message, 1, 1));
     }
+    // The contract: an explicitly named file that cannot be read fails the
+    // run (exit 2); one found by walking a directory is only a warning.
+    let explicit: std::collections::BTreeSet<String> = paths
+        .iter()
+        .filter(|p| !p.is_dir())
+        .map(|p| discover::display_path(p))
+        .collect();
     for output in outputs {
+        for failure in output.read_failures {
+            if explicit.contains(&failure.display) {
+                result.fatal.push(failure);
+            } else {
+                result
+                    .diagnostics
+                    .push(file_problem(&failure.display, &failure.message, 1, 1));
+            }
+        }
         result.files_analyzed += output.files;
         result.diagnostics.extend(output.diagnostics);
         result.sources.extend(output.sources);
@@ -153,6 +180,8 @@ struct UnitOutput {
     files: usize,
     diagnostics: Vec<Diagnostic>,
     sources: BTreeMap<String, Arc<String>>,
+    /// Files the OS refused to read.
+    read_failures: Vec<WalkProblem>,
 }
 
 fn file_problem(path: &str, message: &str, line: usize, column: usize) -> Diagnostic {
@@ -177,9 +206,11 @@ fn lint_unit(unit: &Unit, options: &LintOptions) -> UnitOutput {
         files: 0,
         diagnostics: Vec::new(),
         sources: BTreeMap::new(),
+        read_failures: Vec::new(),
     };
     let mut parsed = Vec::new();
     let mut paths = Vec::new();
+    let mut panic_marked = false;
     for entry in &unit.files {
         let text = match source::read_text(&entry.path, options.max_file_size) {
             Ok(text) => text,
@@ -191,6 +222,14 @@ fn lint_unit(unit: &Unit, options: &LintOptions) -> UnitOutput {
                     }
                     ReadError::InvalidUtf8 { .. } => err.to_string(),
                 };
+                if let ReadError::Io(_) = err {
+                    // Whether this fails the run depends on how the path was named.
+                    out.read_failures.push(WalkProblem {
+                        display: entry.display.clone(),
+                        message,
+                    });
+                    continue;
+                }
                 out.diagnostics
                     .push(file_problem(&entry.display, &message, line, column));
                 continue;
@@ -201,6 +240,20 @@ fn lint_unit(unit: &Unit, options: &LintOptions) -> UnitOutput {
         out.sources.insert(entry.display.clone(), text.clone());
         if entry.kind != FileKind::Rust {
             continue;
+        }
+        if lex::nesting_score(&text) > MAX_NESTING {
+            out.diagnostics.push(file_problem(
+                &entry.display,
+                &format!("skipped: nesting deeper than {MAX_NESTING} levels"),
+                1,
+                1,
+            ));
+            continue;
+        }
+        if let Some(marker) = std::env::var_os(PANIC_ENV) {
+            if text.contains(&*marker.to_string_lossy()) {
+                panic_marked = true;
+            }
         }
         let parse = catch_unwind(AssertUnwindSafe(|| syn::parse_file(&text)));
         match parse {
@@ -229,6 +282,9 @@ fn lint_unit(unit: &Unit, options: &LintOptions) -> UnitOutput {
         }
     }
     let analysed = catch_unwind(AssertUnwindSafe(|| {
+        if panic_marked {
+            panic!("{PANIC_ENV} found: forced panic");
+        }
         let facts = analysis::analyze(&parsed, &options.vocab);
         let mut sink = Sink {
             paths: &paths,

@@ -12,6 +12,7 @@ pub mod diagnostic;
 pub mod discover;
 pub mod lex;
 pub mod lint;
+pub mod prefilter;
 pub mod report;
 pub mod rules;
 pub mod source;

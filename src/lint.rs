@@ -11,8 +11,9 @@ use crate::analysis::index::ParsedFile;
 use crate::analysis::vocab::Vocabulary;
 use crate::analysis::{self, eval::span_of};
 use crate::diagnostic::{Diagnostic, Position, Severity, Span};
-use crate::discover::{self, DiscoverOptions, FileKind, Unit, WalkProblem};
+use crate::discover::{self, DiscoverOptions, FileEntry, FileKind, Unit, WalkProblem};
 use crate::lex;
+use crate::prefilter::Prefilter;
 use crate::rules::{self, parse_error, Sink};
 use crate::source::{self, ReadError};
 
@@ -44,6 +45,8 @@ pub struct LintOptions {
     pub vocab: Vocabulary,
     /// Paths to skip.
     pub exclude: Vec<String>,
+    /// Parse only the files the lexical pre-filter selects (`--no-prefilter`: all).
+    pub prefilter: bool,
 }
 
 impl Default for LintOptions {
@@ -55,6 +58,7 @@ impl Default for LintOptions {
             ignore: Vec::new(),
             vocab: Vocabulary::default(),
             exclude: Vec::new(),
+            prefilter: true,
         }
     }
 }
@@ -114,11 +118,12 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintResult
         .stack_size(STACK_SIZE)
         .build()
         .map_err(|e| LintError::ThreadPool(e.to_string()))?;
+    let prefilter = options.prefilter.then(|| Prefilter::new(&options.vocab));
     let outputs: Vec<UnitOutput> = pool.install(|| {
         found
             .units
             .par_iter()
-            .map(|unit| lint_unit(unit, options))
+            .map(|unit| lint_unit(unit, options, prefilter.as_ref()))
             .collect()
     });
     let mut result = LintResult {
@@ -201,16 +206,14 @@ fn file_problem(path: &str, message: &str, line: usize, column: usize) -> Diagno
     }
 }
 
-fn lint_unit(unit: &Unit, options: &LintOptions) -> UnitOutput {
+fn lint_unit(unit: &Unit, options: &LintOptions, prefilter: Option<&Prefilter>) -> UnitOutput {
     let mut out = UnitOutput {
         files: 0,
         diagnostics: Vec::new(),
         sources: BTreeMap::new(),
         read_failures: Vec::new(),
     };
-    let mut parsed = Vec::new();
-    let mut paths = Vec::new();
-    let mut panic_marked = false;
+    let mut texts: Vec<(&FileEntry, Arc<String>)> = Vec::new();
     for entry in &unit.files {
         let text = match source::read_text(&entry.path, options.max_file_size) {
             Ok(text) => text,
@@ -238,10 +241,27 @@ fn lint_unit(unit: &Unit, options: &LintOptions) -> UnitOutput {
         out.files += 1;
         let text = Arc::new(text);
         out.sources.insert(entry.display.clone(), text.clone());
-        if entry.kind != FileKind::Rust {
+        if entry.kind == FileKind::Rust {
+            texts.push((entry, text));
+        }
+    }
+    let selected = match prefilter {
+        Some(prefilter) => {
+            let plain: Vec<&str> = texts.iter().map(|(_, t)| t.as_str()).collect();
+            prefilter.select(&plain)
+        }
+        None => vec![true; texts.len()],
+    };
+    let started = std::time::Instant::now();
+    let chosen = selected.iter().filter(|s| **s).count();
+    let mut parsed = Vec::new();
+    let mut paths = Vec::new();
+    let mut panic_marked = false;
+    for ((entry, text), selected) in texts.iter().zip(selected) {
+        if !selected {
             continue;
         }
-        if lex::nesting_score(&text) > MAX_NESTING {
+        if lex::nesting_score(text) > MAX_NESTING {
             out.diagnostics.push(file_problem(
                 &entry.display,
                 &format!("skipped: nesting deeper than {MAX_NESTING} levels"),
@@ -255,7 +275,7 @@ fn lint_unit(unit: &Unit, options: &LintOptions) -> UnitOutput {
                 panic_marked = true;
             }
         }
-        let parse = catch_unwind(AssertUnwindSafe(|| syn::parse_file(&text)));
+        let parse = catch_unwind(AssertUnwindSafe(|| syn::parse_file(text)));
         match parse {
             Ok(Ok(ast)) => {
                 parsed.push(ParsedFile {
@@ -281,6 +301,7 @@ fn lint_unit(unit: &Unit, options: &LintOptions) -> UnitOutput {
             )),
         }
     }
+    drop(texts);
     let analysed = catch_unwind(AssertUnwindSafe(|| {
         if panic_marked {
             panic!("{PANIC_ENV} found: forced panic");
@@ -307,7 +328,20 @@ fn lint_unit(unit: &Unit, options: &LintOptions) -> UnitOutput {
         }
     }
     drop(parsed);
+    if std::env::var_os("IDEM_LINT_UNIT_STATS").is_some() && chosen > 0 {
+        eprintln!(
+            "[idem-lint unit] {}: parsed {chosen}/{} files in {:?}",
+            unit.files[0].display,
+            unit.files.len(),
+            started.elapsed()
+        );
+    }
     // span-locations keeps every parsed file's text per thread until told otherwise.
     proc_macro2::extra::invalidate_current_thread_spans();
+    // Only files with findings need their text for snippets; keeping every
+    // file's text until the end of the run would hold the whole corpus.
+    let used: std::collections::BTreeSet<&str> =
+        out.diagnostics.iter().map(|d| d.path.as_str()).collect();
+    out.sources.retain(|path, _| used.contains(path.as_str()));
     out
 }

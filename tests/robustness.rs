@@ -108,13 +108,24 @@ fn deeply_nested_parentheses_and_blocks() {
         ">".repeat(50_000)
     );
     let closures = format!("fn f() {{ let c = {}1; }}", "|a| ".repeat(50_000));
-    for text in [parens, blocks, generics, closures] {
+    for deep in [parens, blocks, generics, closures] {
+        // A client-key name makes the pre-filter select the file for parsing.
+        let text = format!("fn g(idempotency_key: &str) {{}}\n{deep}");
         let dir = setup("deep.rs", text.as_bytes());
         for run in both_ways(dir.path(), "deep.rs") {
             assert_eq!(run.code, 1, "{}", run.stderr);
             assert_problem(&run, "deep.rs", "skipped: nesting deeper than 1000", (1, 1));
             assert_good_analysed(&run, "good.rs");
         }
+        // Without a trigger word the pre-filter never parses it; with
+        // `--no-prefilter` it is checked all the same.
+        let dir = setup("deep.rs", deep.as_bytes());
+        let run = lint_in(dir.path(), &[".", "--no-prefilter"], &[]);
+        assert_problem(&run, "deep.rs", "skipped: nesting deeper than 1000", (1, 1));
+        assert_good_analysed(&run, "good.rs");
+        let run = lint_in(dir.path(), &["."], &[]);
+        assert!(diags(&run, "deep.rs").is_empty(), "{}", run.json);
+        assert_good_analysed(&run, "good.rs");
     }
 }
 

@@ -16,7 +16,7 @@ cd "$ROOT"
 RUNS="${RUNS:-5}"
 BENCH="$ROOT/target/bench-corpus"
 CORPUS="$BENCH/vendor"
-LINT="$ROOT/target/release/idem-lint"
+LINT="${LINT:-$ROOT/target/release/idem-lint}"
 BASE="$ROOT/target/bench-parse-all/release/parse-all"
 
 if [ ! -x /usr/bin/time ]; then

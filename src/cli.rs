@@ -101,6 +101,10 @@ struct LintArgs {
     /// (same findings, slower; IDEM000 parse errors are then reported for all files).
     #[arg(long)]
     no_prefilter: bool,
+    /// Do not read or write the result cache (default location:
+    /// `.idem-lint-cache` in the current directory, or `IDEM_LINT_CACHE_DIR`).
+    #[arg(long)]
+    no_cache: bool,
 }
 
 /// Runs the command line with `args` (program name first); returns the exit code.
@@ -199,6 +203,11 @@ fn lint(args: LintArgs) -> i32 {
         ignore: args.ignore.clone(),
         exclude: args.exclude.clone(),
         prefilter: !args.no_prefilter,
+        cache_dir: (!args.no_cache).then(|| {
+            std::env::var_os("IDEM_LINT_CACHE_DIR")
+                .filter(|d| !d.is_empty())
+                .map_or_else(|| PathBuf::from(".idem-lint-cache"), PathBuf::from)
+        }),
         ..LintOptions::default()
     };
     let result = match lint_paths(&paths, &options) {

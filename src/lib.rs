@@ -7,6 +7,7 @@
 #![warn(missing_docs)]
 
 pub mod analysis;
+pub mod cache;
 pub mod cli;
 pub mod diagnostic;
 pub mod discover;

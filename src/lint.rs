@@ -10,6 +10,7 @@ use rayon::prelude::*;
 use crate::analysis::index::ParsedFile;
 use crate::analysis::vocab::Vocabulary;
 use crate::analysis::{self, eval::span_of};
+use crate::cache::{self, Cache};
 use crate::diagnostic::{Diagnostic, Position, Severity, Span};
 use crate::discover::{self, DiscoverOptions, FileEntry, FileKind, Unit, WalkProblem};
 use crate::lex;
@@ -47,6 +48,8 @@ pub struct LintOptions {
     pub exclude: Vec<String>,
     /// Parse only the files the lexical pre-filter selects (`--no-prefilter`: all).
     pub prefilter: bool,
+    /// Where the result cache lives (`None`: no cache).
+    pub cache_dir: Option<PathBuf>,
 }
 
 impl Default for LintOptions {
@@ -59,6 +62,7 @@ impl Default for LintOptions {
             vocab: Vocabulary::default(),
             exclude: Vec::new(),
             prefilter: true,
+            cache_dir: None,
         }
     }
 }
@@ -119,11 +123,29 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintResult
         .build()
         .map_err(|e| LintError::ThreadPool(e.to_string()))?;
     let prefilter = options.prefilter.then(|| Prefilter::new(&options.vocab));
+    let cache = options
+        .cache_dir
+        .as_deref()
+        .and_then(Cache::open)
+        .map(|cache| {
+            // Everything that can change a unit's findings, by its `Debug` form
+            // so that new options are covered by default. Filters applied after
+            // the analysis (select, ignore, exclude) and `jobs` are left out.
+            let normalized = LintOptions {
+                jobs: 0,
+                select: Vec::new(),
+                ignore: Vec::new(),
+                exclude: Vec::new(),
+                cache_dir: None,
+                ..options.clone()
+            };
+            (cache, cache::config_hash(&format!("{normalized:?}")))
+        });
     let outputs: Vec<UnitOutput> = pool.install(|| {
         found
             .units
             .par_iter()
-            .map(|unit| lint_unit(unit, options, prefilter.as_ref()))
+            .map(|unit| lint_unit(unit, options, prefilter.as_ref(), cache.as_ref()))
             .collect()
     });
     let mut result = LintResult {
@@ -206,7 +228,12 @@ fn file_problem(path: &str, message: &str, line: usize, column: usize) -> Diagno
     }
 }
 
-fn lint_unit(unit: &Unit, options: &LintOptions, prefilter: Option<&Prefilter>) -> UnitOutput {
+fn lint_unit(
+    unit: &Unit,
+    options: &LintOptions,
+    prefilter: Option<&Prefilter>,
+    cache: Option<&(Cache, u128)>,
+) -> UnitOutput {
     let mut out = UnitOutput {
         files: 0,
         diagnostics: Vec::new(),
@@ -245,6 +272,26 @@ fn lint_unit(unit: &Unit, options: &LintOptions, prefilter: Option<&Prefilter>) 
             texts.push((entry, text));
         }
     }
+    // The key covers every file of the unit: summaries cross files.
+    let key = cache.map(|(_, config)| {
+        let mut key = cache::KeyBuilder::new(*config);
+        for entry in &unit.files {
+            key.add(entry.display.as_bytes());
+            match out.sources.get(&entry.display) {
+                Some(text) => key.add(text.as_bytes()),
+                None => key.add(b"\0unreadable"),
+            }
+        }
+        key.finish()
+    });
+    if let (Some((cache, _)), Some(key)) = (cache, key) {
+        if let Some(diagnostics) = cache.load(key) {
+            out.diagnostics.extend(diagnostics);
+            retain_used_sources(&mut out);
+            return out;
+        }
+    }
+    let read_problems = out.diagnostics.len();
     let selected = match prefilter {
         Some(prefilter) => {
             let plain: Vec<&str> = texts.iter().map(|(_, t)| t.as_str()).collect();
@@ -338,10 +385,24 @@ fn lint_unit(unit: &Unit, options: &LintOptions, prefilter: Option<&Prefilter>) 
     }
     // span-locations keeps every parsed file's text per thread until told otherwise.
     proc_macro2::extra::invalidate_current_thread_spans();
-    // Only files with findings need their text for snippets; keeping every
-    // file's text until the end of the run would hold the whole corpus.
+    if let (Some((cache, _)), Some(key)) = (cache, key) {
+        let fresh = &out.diagnostics[read_problems..];
+        // A panic may depend on more than the inputs (the test hook does).
+        if !fresh
+            .iter()
+            .any(|d| d.message.starts_with("internal error"))
+        {
+            cache.store(key, fresh);
+        }
+    }
+    retain_used_sources(&mut out);
+    out
+}
+
+/// Only files with findings need their text for snippets; keeping every
+/// file's text until the end of the run would hold the whole corpus.
+fn retain_used_sources(out: &mut UnitOutput) {
     let used: std::collections::BTreeSet<&str> =
         out.diagnostics.iter().map(|d| d.path.as_str()).collect();
     out.sources.retain(|path, _| used.contains(path.as_str()));
-    out
 }

@@ -47,7 +47,8 @@ measure() {
     shift
     local times=() rss=() out
     for _ in $(seq "$RUNS"); do
-        out="$({ /usr/bin/time -v "$@" >/dev/null 2>/dev/null; } 2>&1 || true)"
+        /usr/bin/time -v -o "$TIMES" "$@" >/dev/null 2>&1 || true
+        out="$(cat "$TIMES")"
         # `/usr/bin/time -v` prints h:mm:ss or m:ss.ss.
         times+=("$(echo "$out" | awk -F': ' '/Elapsed \(wall clock\)/ {
             n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }')")
@@ -59,6 +60,9 @@ measure() {
     printf '%-44s median %7.2f s  (runs: %s)  peak RSS %4d MB\n' \
         "$label" "$MEDIAN" "$(echo "${times[*]}" | tr ' ' ',')" "$((peak / 1024))"
 }
+
+TIMES="$(mktemp)"
+trap 'rm -f "$TIMES"' EXIT
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 

@@ -406,3 +406,35 @@ fn retain_used_sources(out: &mut UnitOutput) {
         out.diagnostics.iter().map(|d| d.path.as_str()).collect();
     out.sources.retain(|path, _| used.contains(path.as_str()));
 }
+
+/// Lints one in-memory Rust file as a unit of its own, without catching
+/// panics: the entry point for fuzzing (a panic here is a bug that
+/// `lint_paths` would report as IDEM000 "internal error").
+pub fn lint_text(display: &str, bytes: &[u8], options: &LintOptions) -> Vec<Diagnostic> {
+    let problem = |message: String| vec![file_problem(display, &message, 1, 1)];
+    let text = match source::decode(bytes.to_vec()) {
+        Ok(text) => text,
+        Err(err) => return problem(err.to_string()),
+    };
+    if options.prefilter && !Prefilter::new(&options.vocab).select(&[&text])[0] {
+        return Vec::new();
+    }
+    if lex::nesting_score(&text) > MAX_NESTING {
+        return problem(format!("skipped: nesting deeper than {MAX_NESTING} levels"));
+    }
+    let ast = match syn::parse_file(&text) {
+        Ok(ast) => ast,
+        Err(err) => return problem(format!("cannot parse Rust: {err}")),
+    };
+    let parsed = [ParsedFile { id: 0, ast }];
+    let paths = [display.to_string()];
+    let facts = analysis::analyze(&parsed, &options.vocab);
+    let mut sink = Sink {
+        paths: &paths,
+        out: Vec::new(),
+    };
+    rules::run_all(&facts, &mut sink);
+    drop(parsed);
+    proc_macro2::extra::invalidate_current_thread_spans();
+    sink.out
+}

@@ -99,11 +99,32 @@ pub struct Prefilter {
 /// A use of a name that the index may resolve to a crate-local item.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Mention<'t> {
-    /// `name(..)`, `.name(..)`, `path::name(..)`: any function called `name`.
+    /// `name(..)` or `module::name(..)`: a free function (`CrateIndex::resolve_path`).
     Call(&'t str),
-    /// `Type::name(..)`: only a function in an `impl` of `Type`, so only a
-    /// file that names `Type`.
+    /// `.name(..)`: a method of any type (`CrateIndex::resolve_method`).
+    Method(&'t str),
+    /// `Type::name(..)` (or `Self::name(..)` inside `impl Type`): only a
+    /// function in an `impl` or `trait` block of `Type`.
     Assoc(&'t str, &'t str),
+}
+
+impl<'t> Mention<'t> {
+    fn name(self) -> &'t str {
+        match self {
+            Mention::Call(n) | Mention::Method(n) | Mention::Assoc(_, n) => n,
+        }
+    }
+}
+
+/// The `impl`/`trait` block a function is defined in, as the index sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Owner<'t> {
+    /// Not directly in such a block.
+    Free,
+    /// In a block of this type (the last path segment).
+    Type(&'t str),
+    /// In a block whose type the token scan cannot name: links to any call.
+    Unknown,
 }
 
 /// How a token can make a value a client key.
@@ -125,6 +146,8 @@ pub struct Item<'t> {
     pub name: &'t str,
     /// A function (else a constant or static).
     pub is_fn: bool,
+    /// Where a function is defined.
+    pub owner: Owner<'t>,
     trigger: Trigger,
     /// Identifiers in its signature and body (constants are found by name).
     idents: HashSet<&'t str>,
@@ -251,6 +274,10 @@ impl Prefilter {
         let mut depth = 0usize;
         // Open items: (index, bracket depth at the keyword, inside the body).
         let mut open: Vec<(usize, usize, bool)> = Vec::new();
+        // `impl`/`trait` blocks: (owner, depth inside the body); a header
+        // waiting for its `{`: (owner, depth of the keyword).
+        let mut blocks: Vec<(Owner<'t>, usize)> = Vec::new();
+        let mut header: Option<(Owner<'t>, usize)> = None;
         for (i, token) in tokens.iter().enumerate() {
             let before = |n: usize| i.checked_sub(n).and_then(|j| tokens.get(j)).copied();
             match *token {
@@ -260,11 +287,22 @@ impl Prefilter {
                             top.2 = true;
                         }
                     }
+                    if b == b'{' && header.is_some_and(|(_, d)| d == depth) {
+                        if let Some((owner, _)) = header.take() {
+                            blocks.push((owner, depth + 1));
+                        }
+                    }
                     depth += 1;
                     continue;
                 }
                 Token::Close(_) => {
                     depth = depth.saturating_sub(1);
+                    while blocks.last().is_some_and(|(_, d)| depth < *d) {
+                        blocks.pop();
+                    }
+                    if header.is_some_and(|(_, d)| depth < d) {
+                        header = None;
+                    }
                     while open
                         .last()
                         .is_some_and(|top| depth < top.1 || (top.2 && depth == top.1))
@@ -277,11 +315,24 @@ impl Prefilter {
                     while open.last().is_some_and(|top| !top.2 && depth == top.1) {
                         open.pop();
                     }
+                    if header.is_some_and(|(_, d)| d == depth) {
+                        header = None;
+                    }
                     continue;
                 }
                 Token::Punct(_) => continue,
                 Token::Ident(ident) => {
                     scan.idents.insert(ident);
+                    let item_level = matches!(
+                        before(1),
+                        None | Some(Token::Close(_))
+                            | Some(Token::Open(b'{'))
+                            | Some(Token::Punct(";"))
+                            | Some(Token::Ident("unsafe" | "pub" | "default" | "auto"))
+                    );
+                    if (ident == "impl" || ident == "trait") && item_level && header.is_none() {
+                        header = Some((block_owner(&tokens[i..], ident == "trait"), depth));
+                    }
                     // `const NAME:` / `static [mut] NAME:`, but not `*const T`,
                     // `&'static T` or a const generic `<const N: usize>`.
                     let keyword_at = match before(1) {
@@ -307,10 +358,18 @@ impl Prefilter {
                         _ => None,
                     };
                     if let Some(is_fn) = is_fn {
+                        // Directly in an `impl`/`trait` body, or free (a fn
+                        // nested in a function body is free, as in the index).
+                        let in_fn = open.iter().rev().find(|o| o.2).map_or(0, |o| o.1 + 1);
+                        let owner = match blocks.last() {
+                            Some(&(owner, d)) if d == depth && d > in_fn => owner,
+                            _ => Owner::Free,
+                        };
                         open.push((scan.items.len(), depth, false));
                         scan.items.push(Item {
                             name: ident,
                             is_fn,
+                            owner,
                             trigger: Trigger::None,
                             idents: HashSet::new(),
                             calls: HashSet::new(),
@@ -335,7 +394,13 @@ impl Prefilter {
             let Token::Ident(ident) = *token else {
                 continue;
             };
-            let call = self.call_mention(&tokens, i, ident);
+            // `Self::f` inside `impl T` resolves like `T::f`.
+            let self_owner = open
+                .iter()
+                .rev()
+                .find(|o| scan.items[o.0].is_fn)
+                .map(|o| scan.items[o.0].owner);
+            let call = self.call_mention(&tokens, i, ident, self_owner);
             for &(item, _, _) in &open {
                 let item = &mut scan.items[item];
                 item.idents.insert(ident);
@@ -354,6 +419,7 @@ impl Prefilter {
         tokens: &[Token<'t>],
         i: usize,
         ident: &'t str,
+        self_owner: Option<Owner<'t>>,
     ) -> Option<Mention<'t>> {
         let before = |n: usize| i.checked_sub(n).and_then(|j| tokens.get(j)).copied();
         let called = match tokens.get(i + 1) {
@@ -367,8 +433,15 @@ impl Prefilter {
         }
         // `Type::name` tokenizes as `Type` `:` `:` `name`.
         let owner = match (before(3), before(2), before(1)) {
+            (Some(Token::Ident("Self")), Some(Token::Punct(":")), Some(Token::Punct(":"))) => {
+                match self_owner {
+                    Some(Owner::Type(t)) => Some(t),
+                    // Unknown `Self`: any function of that name.
+                    _ => return Some(Mention::Method(ident)),
+                }
+            }
             (Some(Token::Ident(t)), Some(Token::Punct(":")), Some(Token::Punct(":")))
-                if t.starts_with(|c: char| c.is_ascii_uppercase()) && t != "Self" =>
+                if t.starts_with(|c: char| c.is_ascii_uppercase()) =>
             {
                 Some(t)
             }
@@ -384,6 +457,7 @@ impl Prefilter {
         }
         Some(match owner {
             Some(owner) => Mention::Assoc(owner, ident),
+            None if method => Mention::Method(ident),
             None => Mention::Call(ident),
         })
     }
@@ -421,8 +495,7 @@ impl Prefilter {
             };
             named.entry(item.name).or_default().push(n);
             for call in &item.calls {
-                let (Mention::Call(name) | Mention::Assoc(_, name)) = call;
-                callers_of.entry(name).or_default().push(n);
+                callers_of.entry(call.name()).or_default().push(n);
             }
         }
         let mut users_of: HashMap<&str, Vec<usize>> = HashMap::new();
@@ -434,9 +507,14 @@ impl Prefilter {
         // Whether item `caller` has a call that may resolve to fn item `callee`.
         let links = |caller: usize, callee: usize| {
             let (file, def) = items[callee];
-            items[caller].1.calls.iter().any(|m| match *m {
-                Mention::Call(n) => n == def.name,
-                Mention::Assoc(ty, n) => n == def.name && scans[file].idents.contains(ty),
+            let _ = file;
+            items[caller].1.calls.iter().any(|m| {
+                m.name() == def.name
+                    && match (*m, def.owner) {
+                        (Mention::Method(_), _) | (_, Owner::Unknown) => true,
+                        (Mention::Call(_), owner) => owner == Owner::Free,
+                        (Mention::Assoc(ty, _), owner) => owner == Owner::Type(ty),
+                    }
             })
         };
         let empty: &[usize] = &[];
@@ -473,8 +551,7 @@ impl Prefilter {
             let item = items[n].1;
             let mut next: Vec<usize> = Vec::new();
             for call in &item.calls {
-                let (Mention::Call(name) | Mention::Assoc(_, name)) = call;
-                let defs = fns_named.get(name).map_or(empty, Vec::as_slice);
+                let defs = fns_named.get(call.name()).map_or(empty, Vec::as_slice);
                 next.extend(defs.iter().copied().filter(|&d| links(n, d)));
             }
             for ident in &item.idents {
@@ -511,6 +588,50 @@ impl Prefilter {
         }
         files
     }
+}
+
+/// The type an `impl` (or the name a `trait`) block at `tokens[0]` is for,
+/// as `CrateIndex` names it: the last segment of a type path, through
+/// references. Anything the scan cannot name is `Unknown`.
+fn block_owner<'t>(tokens: &[Token<'t>], is_trait: bool) -> Owner<'t> {
+    if is_trait {
+        return match tokens.get(1) {
+            Some(Token::Ident(name)) => Owner::Type(name),
+            _ => Owner::Unknown,
+        };
+    }
+    let mut angle = 0usize;
+    let mut last: Option<&'t str> = None;
+    let mut done = false;
+    for (k, token) in tokens.iter().enumerate().skip(1) {
+        match *token {
+            Token::Open(b'{') | Token::Punct(";") => break,
+            Token::Ident("where") if angle == 0 => break,
+            Token::Punct("<") => angle += 1,
+            // `->` inside generics is not a closing angle.
+            Token::Punct(">") if tokens.get(k - 1) != Some(&Token::Punct("-")) => {
+                angle = angle.saturating_sub(1)
+            }
+            Token::Ident("for") if angle == 0 => {
+                last = None;
+                done = false;
+            }
+            Token::Ident("dyn" | "impl" | "fn") if angle == 0 => return Owner::Unknown,
+            Token::Open(b'(' | b'[') if angle == 0 => return Owner::Unknown,
+            Token::Ident(name) if angle == 0 && !done => {
+                last = Some(name);
+                // A lifetime's name (`&'a T`) is followed by the type.
+                if tokens.get(k - 1) == Some(&Token::Punct("'")) {
+                    last = None;
+                }
+            }
+            _ => {}
+        }
+        if angle > 0 && last.is_some() {
+            done = true;
+        }
+    }
+    last.map_or(Owner::Unknown, Owner::Type)
 }
 
 fn token_text(token: Token<'_>) -> &str {
@@ -584,18 +705,36 @@ mod tests {
     }
 
     #[test]
+    fn owners_follow_the_index() {
+        let scan = Prefilter::new(&Vocabulary::default()).scan(
+            "impl<T: Fn() -> u8> a::Foo<T> where T: X { fn m(&self) { fn inner() {} Self::m2() } }\n\
+             impl<'a> From<&'a str> for &'a Bar<'a> { fn from(s: &str) -> Self { todo!() } }\n\
+             pub(crate) trait Tr: Sized { fn d(&self) {} }\n\
+             impl dyn Tr { fn q() {} }\n\
+             fn free(x: impl Tr) -> impl Tr { x }",
+        );
+        let owners: Vec<(&str, Owner<'_>)> = scan.items.iter().map(|i| (i.name, i.owner)).collect();
+        assert_eq!(
+            owners,
+            [
+                ("m", Owner::Type("Foo")),
+                ("inner", Owner::Free),
+                ("from", Owner::Type("Bar")),
+                ("d", Owner::Type("Tr")),
+                ("q", Owner::Unknown),
+                ("free", Owner::Free),
+            ]
+        );
+        assert!(scan.items[0].calls.contains(&Mention::Assoc("Foo", "m2")));
+    }
+
+    #[test]
     fn item_extents() {
         let scan = Prefilter::new(&Vocabulary::default()).scan(
             "trait T { fn a(&self); fn b(&self) { x(); } }\nfn c() where A: B { { y(); } z() }\nfn d() {}",
         );
         let calls = |n: usize| -> Vec<&str> {
-            let mut v: Vec<&str> = scan.items[n]
-                .calls
-                .iter()
-                .map(|m| match m {
-                    Mention::Call(n) | Mention::Assoc(_, n) => *n,
-                })
-                .collect();
+            let mut v: Vec<&str> = scan.items[n].calls.iter().map(|m| m.name()).collect();
             v.sort();
             v
         };

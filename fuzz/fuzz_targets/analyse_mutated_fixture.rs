@@ -117,10 +117,16 @@ fuzz_target!(|data: &[u8]| {
     edits.sort_by(|a, b| b.0.cmp(&a.0));
     let mut text = base.clone();
     for (at, what) in edits {
+        // Earlier deletions may have shortened the text past this point.
+        if at >= text.len() || !text.is_char_boundary(at) {
+            continue;
+        }
         if what & 0x80 != 0 {
-            let end = text[at + 1..]
-                .find(char::is_whitespace)
-                .map_or(text.len(), |e| at + 1 + e);
+            let end = text[at..]
+                .char_indices()
+                .skip(1)
+                .find(|(_, c)| c.is_whitespace())
+                .map_or(text.len(), |(e, _)| at + e);
             text.replace_range(at..end, "");
         } else {
             text.insert_str(

@@ -695,7 +695,11 @@ impl Vocabulary {
             .key_constructors
             .iter()
             .map(|c| c.rsplit("::").next().unwrap_or(c));
-        let names = self.client_key.iter().chain(&self.headers).map(String::as_str);
+        let names = self
+            .client_key
+            .iter()
+            .chain(&self.headers)
+            .map(String::as_str);
         for name in names.chain(request_ids).chain(constructors) {
             out.push(name.to_ascii_lowercase());
         }

@@ -225,9 +225,15 @@ pub fn nesting_score(text: &str) -> usize {
     let mut chains: Vec<usize> = vec![0];
     let mut sum = 0usize;
     let mut best = 0usize;
-    for token in tokens(text) {
-        match token {
-            Token::Open(_) => chains.push(0),
+    let mut previous: Option<Token<'_>> = None;
+    let mut tokens = tokens(text).peekable();
+    while let Some(token) = tokens.next() {
+        let prev = previous.replace(token);
+        let chained = match token {
+            Token::Open(_) => {
+                chains.push(0);
+                false
+            }
             Token::Close(close) => {
                 if chains.len() > 1 {
                     sum -= chains.pop().unwrap_or(0);
@@ -238,25 +244,41 @@ pub fn nesting_score(text: &str) -> usize {
                         *top = 0;
                     }
                 }
+                false
             }
             Token::Punct(";") | Token::Punct(",") => {
                 if let Some(top) = chains.last_mut() {
                     sum -= *top;
                     *top = 0;
                 }
+                false
             }
+            // A plain `=` (not `==`, `=>`, `<=`, `..=`, `+=`): assignment
+            // chains nest to the right.
+            Token::Punct("=") => {
+                let joined = matches!(
+                    prev,
+                    Some(Token::Punct(
+                        "=" | "<" | ">" | "!" | "." | "+" | "-" | "*" | "/" | "%" | "^" | "&" | "|"
+                    ))
+                );
+                let next_joins = matches!(tokens.peek(), Some(Token::Punct("=" | ">")));
+                !joined && !next_joins
+            }
+            // `|a| |b| ..`: a closure whose body is a closure. A single `|`
+            // also separates or-patterns, which syn keeps flat.
+            Token::Punct("|") => matches!(prev, Some(Token::Punct("|" | "||"))),
             Token::Punct("<")
-            | Token::Punct("=")
-            | Token::Punct("|")
             | Token::Punct("||")
             | Token::Ident("return")
-            | Token::Ident("break") => {
-                if let Some(top) = chains.last_mut() {
-                    *top += 1;
-                    sum += 1;
-                }
-            }
+            | Token::Ident("break") => true,
             _ => continue,
+        };
+        if chained {
+            if let Some(top) = chains.last_mut() {
+                *top += 1;
+                sum += 1;
+            }
         }
         best = best.max(chains.len() - 1 + sum);
     }
@@ -306,10 +328,16 @@ mod tests {
         assert_eq!(nesting_score("fn f() { if a < b {} if a < b {} }"), 3);
         assert!(nesting_score(&format!("fn f() {{ {} }}", "((".repeat(600))) >= 1200);
         assert!(nesting_score(&format!("type T = {}u8;", "Vec<".repeat(700))) >= 700);
-        assert!(nesting_score(&format!("fn f() {{ x = {}1; }}", "|a| ".repeat(400))) >= 800);
+        assert!(nesting_score(&format!("fn f() {{ x = {}1; }}", "|a| ".repeat(400))) >= 400);
         assert!(nesting_score(&"a = ".repeat(900)) >= 900);
         let table = format!("static T: &[(u8, u8)] = &[{}];", "(1, 2), ".repeat(5000));
         assert!(nesting_score(&table) < 10);
+        // Or-patterns of ranges (unicode tables) and comparisons are flat.
+        let arms = format!(
+            "fn f(c: char) -> bool {{ match c {{ 'a' {} => true, _ => a == b && c <= d }} }}",
+            "| 'b'..='c' ".repeat(5000)
+        );
+        assert!(nesting_score(&arms) < 10, "{}", nesting_score(&arms));
     }
 
     #[test]

@@ -121,6 +121,14 @@ struct LintArgs {
     /// Record every current finding in FILE and exit 0.
     #[arg(long, value_name = "FILE")]
     write_baseline: Option<PathBuf>,
+    /// Parse every file instead of only those the lexical pre-filter selects
+    /// (same findings, slower; IDEM000 parse errors are then reported for all files).
+    #[arg(long)]
+    no_prefilter: bool,
+    /// Do not read or write the result cache (default location:
+    /// `.idem-lint-cache` in the current directory, or `IDEM_LINT_CACHE_DIR`).
+    #[arg(long)]
+    no_cache: bool,
 }
 
 /// Runs the command line with `args` (program name first); returns the exit code.
@@ -223,6 +231,12 @@ fn lint(args: LintArgs) -> i32 {
             .config
             .clone()
             .map_or(ConfigSource::Discover, ConfigSource::File),
+        prefilter: !args.no_prefilter,
+        cache_dir: (!args.no_cache).then(|| {
+            std::env::var_os("IDEM_LINT_CACHE_DIR")
+                .filter(|d| !d.is_empty())
+                .map_or_else(|| PathBuf::from(".idem-lint-cache"), PathBuf::from)
+        }),
         ..LintOptions::default()
     };
     // Read the baseline before linting: a bad one fails fast.

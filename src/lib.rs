@@ -8,11 +8,14 @@
 
 pub mod analysis;
 pub mod baseline;
+pub mod cache;
 pub mod cli;
 pub mod config;
 pub mod diagnostic;
 pub mod discover;
+pub mod lex;
 pub mod lint;
+pub mod prefilter;
 pub mod report;
 pub mod rules;
 pub mod source;

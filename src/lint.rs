@@ -11,15 +11,28 @@ use rayon::prelude::*;
 use crate::analysis::index::ParsedFile;
 use crate::analysis::vocab::Vocabulary;
 use crate::analysis::{self, eval::span_of};
+use crate::cache::{self, Cache};
 use crate::config::{self, ConfigError, ConfigSource, PlannedUnit, Resolver};
 use crate::diagnostic::{Diagnostic, Position, Severity, Span};
-use crate::discover::{self, DiscoverOptions, FileKind, WalkProblem};
+use crate::discover::{self, DiscoverOptions, FileEntry, FileKind, WalkProblem};
+use crate::lex;
+use crate::prefilter::Prefilter;
 use crate::rules::{self, parse_error, Sink};
 use crate::source::{self, ReadError};
 use crate::suppress;
 
 /// Stack size of analysis threads: deeply nested code must not overflow.
 const STACK_SIZE: usize = 256 * 1024 * 1024;
+
+/// Files whose [`crate::lex::nesting_score`] exceeds this are not parsed:
+/// syn's recursive descent overflowed the 256 MiB stack of a debug build at
+/// about 10,000 nested generics, so this keeps a tenfold margin while no
+/// hand-written code comes near it.
+pub const MAX_NESTING: usize = 1000;
+
+/// Test hook: when set, analysing a unit with a file containing this text
+/// panics, proving that a panic becomes IDEM000 instead of killing the run.
+const PANIC_ENV: &str = "IDEM_LINT_TEST_PANIC_MARKER";
 
 /// How to lint.
 #[derive(Debug, Clone)]
@@ -40,6 +53,10 @@ pub struct LintOptions {
     pub config: ConfigSource,
     /// `max_file_size` wins over configuration (it was given on the command line).
     pub max_file_size_fixed: bool,
+    /// Parse only the files the lexical pre-filter selects (`--no-prefilter`: all).
+    pub prefilter: bool,
+    /// Where the result cache lives (`None`: no cache).
+    pub cache_dir: Option<PathBuf>,
 }
 
 impl Default for LintOptions {
@@ -53,6 +70,8 @@ impl Default for LintOptions {
             exclude: Vec::new(),
             config: ConfigSource::Discover,
             max_file_size_fixed: false,
+            prefilter: true,
+            cache_dir: None,
         }
     }
 }
@@ -121,10 +140,29 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintResult
         .stack_size(STACK_SIZE)
         .build()
         .map_err(|e| LintError::ThreadPool(e.to_string()))?;
+    let prefilter = options.prefilter.then(|| Prefilter::new(&options.vocab));
+    let cache = options
+        .cache_dir
+        .as_deref()
+        .and_then(Cache::open)
+        .map(|cache| {
+            // Everything that can change a unit's findings, by its `Debug` form
+            // so that new options are covered by default. Filters applied after
+            // the analysis (select, ignore, exclude) and `jobs` are left out.
+            let normalized = LintOptions {
+                jobs: 0,
+                select: Vec::new(),
+                ignore: Vec::new(),
+                exclude: Vec::new(),
+                cache_dir: None,
+                ..options.clone()
+            };
+            (cache, cache::config_hash(&format!("{normalized:?}")))
+        });
     let outputs: Vec<UnitOutput> = pool.install(|| {
         planned
             .par_iter()
-            .map(|plan| lint_unit(plan, options))
+            .map(|plan| lint_unit(plan, options, prefilter.as_ref(), cache.as_ref()))
             .collect()
     });
     let mut result = LintResult {
@@ -136,7 +174,23 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintResult
             .diagnostics
             .push(file_problem(&problem.display, &problem.message, 1, 1));
     }
+    // The contract: an explicitly named file that cannot be read fails the
+    // run (exit 2); one found by walking a directory is only a warning.
+    let explicit: std::collections::BTreeSet<String> = paths
+        .iter()
+        .filter(|p| !p.is_dir())
+        .map(|p| discover::display_path(p))
+        .collect();
     for output in outputs {
+        for failure in output.read_failures {
+            if explicit.contains(&failure.display) {
+                result.fatal.push(failure);
+            } else {
+                result
+                    .diagnostics
+                    .push(file_problem(&failure.display, &failure.message, 1, 1));
+            }
+        }
         result.files_analyzed += output.files;
         result.diagnostics.extend(output.diagnostics);
         result.sources.extend(output.sources);
@@ -186,6 +240,8 @@ struct UnitOutput {
     files: usize,
     diagnostics: Vec<Diagnostic>,
     sources: BTreeMap<String, Arc<String>>,
+    /// Files the OS refused to read.
+    read_failures: Vec<WalkProblem>,
 }
 
 fn file_problem(path: &str, message: &str, line: usize, column: usize) -> Diagnostic {
@@ -205,16 +261,22 @@ fn file_problem(path: &str, message: &str, line: usize, column: usize) -> Diagno
     }
 }
 
-fn lint_unit(plan: &PlannedUnit, options: &LintOptions) -> UnitOutput {
+fn lint_unit(
+    plan: &PlannedUnit,
+    options: &LintOptions,
+    prefilter: Option<&Prefilter>,
+    cache: Option<&(Cache, u128)>,
+) -> UnitOutput {
     let unit = &plan.unit;
+    let vocab = &plan.settings.vocab;
     let mut out = UnitOutput {
         files: 0,
         diagnostics: Vec::new(),
         sources: BTreeMap::new(),
+        read_failures: Vec::new(),
     };
-    let mut parsed = Vec::new();
-    let mut paths = Vec::new();
-    let mut sql_files = Vec::new();
+    let mut texts: Vec<(&FileEntry, Arc<String>)> = Vec::new();
+    let mut sql_texts: Vec<(&FileEntry, Arc<String>)> = Vec::new();
     for (entry, settings) in unit.files.iter().zip(&plan.files) {
         let limit = match settings.max_file_size() {
             Some(configured) if !options.max_file_size_fixed => configured,
@@ -224,12 +286,15 @@ fn lint_unit(plan: &PlannedUnit, options: &LintOptions) -> UnitOutput {
             Ok(text) => text,
             Err(err) => {
                 let (line, column) = err.position();
-                let message = match &err {
-                    ReadError::Io(_) | ReadError::TooLarge { .. } | ReadError::Binary => {
-                        err.to_string()
-                    }
-                    ReadError::InvalidUtf8 { .. } => err.to_string(),
-                };
+                let message = err.to_string();
+                if let ReadError::Io(_) = err {
+                    // Whether this fails the run depends on how the path was named.
+                    out.read_failures.push(WalkProblem {
+                        display: entry.display.clone(),
+                        message,
+                    });
+                    continue;
+                }
                 out.diagnostics
                     .push(file_problem(&entry.display, &message, line, column));
                 continue;
@@ -238,18 +303,82 @@ fn lint_unit(plan: &PlannedUnit, options: &LintOptions) -> UnitOutput {
         out.files += 1;
         let text = Arc::new(text);
         out.sources.insert(entry.display.clone(), text.clone());
-        if entry.kind == FileKind::Sql {
-            sql_files.push(analysis::sql::SqlFile {
-                id: paths.len() as u32,
-                text: text.clone(),
-            });
-            paths.push(entry.display.clone());
+        match entry.kind {
+            FileKind::Rust => texts.push((entry, text)),
+            FileKind::Sql => sql_texts.push((entry, text)),
+        }
+    }
+    // The key covers every file of the unit (summaries cross files) and the
+    // unit's own configuration.
+    let key = cache.map(|(_, config)| {
+        let mut key = cache::KeyBuilder::new(*config);
+        key.add(format!("{:?}", plan.settings).as_bytes());
+        for (entry, settings) in unit.files.iter().zip(&plan.files) {
+            key.add(entry.display.as_bytes());
+            key.add(format!("{:?}", settings.max_file_size()).as_bytes());
+            match out.sources.get(&entry.display) {
+                Some(text) => key.add(text.as_bytes()),
+                None => key.add(b"\0unreadable"),
+            }
+        }
+        key.finish()
+    });
+    if let (Some((cache, _)), Some(key)) = (cache, key) {
+        if let Some(diagnostics) = cache.load(key) {
+            out.diagnostics.extend(diagnostics);
+            retain_used_sources(&mut out);
+            return out;
+        }
+    }
+    let read_problems = out.diagnostics.len();
+    // A crate with its own configured vocabulary needs its own pre-filter.
+    let own_prefilter;
+    let prefilter = match prefilter {
+        Some(shared) if *vocab == options.vocab => Some(shared),
+        Some(_) => {
+            own_prefilter = Prefilter::new(vocab);
+            Some(&own_prefilter)
+        }
+        None => None,
+    };
+    let selected = match prefilter {
+        Some(prefilter) => {
+            let plain: Vec<&str> = texts.iter().map(|(_, t)| t.as_str()).collect();
+            prefilter.select(&plain)
+        }
+        None => vec![true; texts.len()],
+    };
+    // A file with a suppression comment is parsed whatever the filter says:
+    // whether that suppression is used depends on its findings (IDEM000 too).
+    let selected: Vec<bool> = selected
+        .into_iter()
+        .zip(&texts)
+        .map(|(s, (_, text))| s || text.contains("idem-lint:"))
+        .collect();
+    let started = std::time::Instant::now();
+    let chosen = selected.iter().filter(|s| **s).count();
+    let mut parsed = Vec::new();
+    let mut paths = Vec::new();
+    let mut panic_marked = false;
+    for ((entry, text), selected) in texts.iter().zip(selected) {
+        if !selected {
             continue;
         }
-        if entry.kind != FileKind::Rust {
+        if lex::nesting_score(text) > MAX_NESTING {
+            out.diagnostics.push(file_problem(
+                &entry.display,
+                &format!("skipped: nesting deeper than {MAX_NESTING} levels"),
+                1,
+                1,
+            ));
             continue;
         }
-        let parse = catch_unwind(AssertUnwindSafe(|| syn::parse_file(&text)));
+        if let Some(marker) = std::env::var_os(PANIC_ENV) {
+            if text.contains(&*marker.to_string_lossy()) {
+                panic_marked = true;
+            }
+        }
+        let parse = catch_unwind(AssertUnwindSafe(|| syn::parse_file(text)));
         match parse {
             Ok(Ok(ast)) => {
                 parsed.push(ParsedFile {
@@ -275,9 +404,22 @@ fn lint_unit(plan: &PlannedUnit, options: &LintOptions) -> UnitOutput {
             )),
         }
     }
+    drop(texts);
+    // SQL migrations are small and always analysed (IDEM008).
+    let mut sql_files = Vec::new();
+    for (entry, text) in sql_texts {
+        sql_files.push(analysis::sql::SqlFile {
+            id: paths.len() as u32,
+            text,
+        });
+        paths.push(entry.display.clone());
+    }
     let analysed = catch_unwind(AssertUnwindSafe(|| {
-        let mut facts = analysis::analyze(&parsed, &plan.settings.vocab);
-        facts.sql = analysis::sql::collect(&parsed, &sql_files, &plan.settings.vocab);
+        if panic_marked {
+            panic!("{PANIC_ENV} found: forced panic");
+        }
+        let mut facts = analysis::analyze(&parsed, vocab);
+        facts.sql = analysis::sql::collect(&parsed, &sql_files, vocab);
         let mut sink = Sink {
             paths: &paths,
             out: Vec::new(),
@@ -299,7 +441,69 @@ fn lint_unit(plan: &PlannedUnit, options: &LintOptions) -> UnitOutput {
         }
     }
     drop(parsed);
+    if std::env::var_os("IDEM_LINT_UNIT_STATS").is_some() && chosen > 0 {
+        eprintln!(
+            "[idem-lint unit] {}: parsed {chosen}/{} files in {:?}",
+            unit.files[0].display,
+            unit.files.len(),
+            started.elapsed()
+        );
+    }
     // span-locations keeps every parsed file's text per thread until told otherwise.
     proc_macro2::extra::invalidate_current_thread_spans();
+    if let (Some((cache, _)), Some(key)) = (cache, key) {
+        let fresh = &out.diagnostics[read_problems..];
+        // A panic may depend on more than the inputs (the test hook does).
+        if !fresh
+            .iter()
+            .any(|d| d.message.starts_with("internal error"))
+        {
+            cache.store(key, fresh);
+        }
+    }
+    retain_used_sources(&mut out);
     out
+}
+
+/// Only files with findings need their text for snippets; keeping every
+/// file's text until the end of the run would hold the whole corpus.
+fn retain_used_sources(out: &mut UnitOutput) {
+    let used: std::collections::BTreeSet<&str> =
+        out.diagnostics.iter().map(|d| d.path.as_str()).collect();
+    // Suppression comments are checked after the analysis (an unused one is
+    // a finding of its own), so files that carry one keep their text too.
+    out.sources
+        .retain(|path, text| used.contains(path.as_str()) || text.contains("idem-lint:"));
+}
+
+/// Lints one in-memory Rust file as a unit of its own, without catching
+/// panics: the entry point for fuzzing (a panic here is a bug that
+/// `lint_paths` would report as IDEM000 "internal error").
+pub fn lint_text(display: &str, bytes: &[u8], options: &LintOptions) -> Vec<Diagnostic> {
+    let problem = |message: String| vec![file_problem(display, &message, 1, 1)];
+    let text = match source::decode(bytes.to_vec()) {
+        Ok(text) => text,
+        Err(err) => return problem(err.to_string()),
+    };
+    if options.prefilter && !Prefilter::new(&options.vocab).select(&[&text])[0] {
+        return Vec::new();
+    }
+    if lex::nesting_score(&text) > MAX_NESTING {
+        return problem(format!("skipped: nesting deeper than {MAX_NESTING} levels"));
+    }
+    let ast = match syn::parse_file(&text) {
+        Ok(ast) => ast,
+        Err(err) => return problem(format!("cannot parse Rust: {err}")),
+    };
+    let parsed = [ParsedFile { id: 0, ast }];
+    let paths = [display.to_string()];
+    let facts = analysis::analyze(&parsed, &options.vocab);
+    let mut sink = Sink {
+        paths: &paths,
+        out: Vec::new(),
+    };
+    rules::run_all(&facts, &mut sink);
+    drop(parsed);
+    proc_macro2::extra::invalidate_current_thread_spans();
+    sink.out
 }

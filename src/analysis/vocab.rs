@@ -1279,6 +1279,33 @@ pub fn is_release_verb(name: &str) -> bool {
     )
 }
 
+/// The pre-filter's view of the vocabulary (see `crate::prefilter`).
+impl Vocabulary {
+    /// Words (matched case-insensitively anywhere in code and string
+    /// literals) without which no identifier or literal of a file can be a
+    /// client key value: every built-in and configured client-key name and
+    /// header, the request-id names and the key constructors (a placeholder
+    /// component makes their key argument a client key). `idem` covers every
+    /// name [`Vocabulary::is_client_key_name`] accepts by its words.
+    pub fn client_key_triggers(&self) -> Vec<String> {
+        let mut out = vec!["idem".to_string()];
+        let request_ids = ["request_id", "req_id", "requestid", "request-id"];
+        let constructors = self
+            .key_constructors
+            .iter()
+            .map(|c| c.rsplit("::").next().unwrap_or(c));
+        let names = self
+            .client_key
+            .iter()
+            .chain(&self.headers)
+            .map(String::as_str);
+        for name in names.chain(request_ids).chain(constructors) {
+            out.push(name.to_ascii_lowercase());
+        }
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Benchmark: idem-lint against the "parse everything" baseline on a corpus
+# made by `cargo vendor` of bench/corpus (pinned by its Cargo.lock).
+#
+#   bash bench/run.sh            # RUNS=5 runs each, medians
+#   RUNS=3 SKIP_SCALING=1 bash bench/run.sh
+#
+# Reports medians of wall time, the ratio idem-lint / baseline, peak RSS,
+# scaling over ¼, ½ and all of the corpus and over --jobs 1/2, the warm
+# cache time, and semgrep/ast-grep ratios when those tools are installed.
+# Timings are reported, never asserted.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$ROOT"
+RUNS="${RUNS:-5}"
+BENCH="$ROOT/target/bench-corpus"
+CORPUS="$BENCH/vendor"
+LINT="${LINT:-$ROOT/target/release/idem-lint}"
+BASE="$ROOT/target/bench-parse-all/release/parse-all"
+
+if [ ! -x /usr/bin/time ]; then
+    echo "error: /usr/bin/time is missing (apt-get install time)" >&2
+    exit 2
+fi
+
+if [ ! -d "$CORPUS" ]; then
+    echo "== vendoring the corpus into $CORPUS"
+    cargo vendor --locked --versioned-dirs --manifest-path bench/corpus/Cargo.toml "$CORPUS" >/dev/null
+fi
+if [ -z "${NO_BUILD:-}" ]; then
+    echo "== building (release)"
+    cargo build --release --quiet --bin idem-lint
+    cargo build --release --quiet --manifest-path bench/parse-all/Cargo.toml \
+        --target-dir "$ROOT/target/bench-parse-all"
+fi
+
+corpus_stats() {
+    find "$1" -name '*.rs' -type f -printf '%s\n' |
+        awk '{n++; s+=$1} END {printf "%d .rs files, %.0f MB", n, s/1e6}'
+}
+
+# measure LABEL CMD... : runs CMD $RUNS times; prints the median wall time
+# and the largest peak RSS; sets MEDIAN (seconds) for ratios.
+measure() {
+    local label="$1"
+    shift
+    local times=() rss=() out
+    for _ in $(seq "$RUNS"); do
+        /usr/bin/time -v -o "$TIMES" "$@" >/dev/null 2>&1 || true
+        out="$(cat "$TIMES")"
+        # `/usr/bin/time -v` prints h:mm:ss or m:ss.ss.
+        times+=("$(echo "$out" | awk -F': ' '/Elapsed \(wall clock\)/ {
+            n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }')")
+        rss+=("$(echo "$out" | awk -F': ' '/Maximum resident set size/ {print $2}')")
+    done
+    MEDIAN="$(printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}')"
+    local peak
+    peak="$(printf '%s\n' "${rss[@]}" | sort -g | tail -1)"
+    printf '%-44s median %7.2f s  (runs: %s)  peak RSS %4d MB\n' \
+        "$label" "$MEDIAN" "$(echo "${times[*]}" | tr ' ' ',')" "$((peak / 1024))"
+}
+
+TIMES="$(mktemp)"
+trap 'rm -f "$TIMES"' EXIT
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
+
+lint_flags=(--format short --quiet --exit-zero)
+if "$LINT" --help | grep -q -- '--no-cache'; then
+    lint_flags+=(--no-cache)
+fi
+
+echo "== corpus: $(corpus_stats "$CORPUS"), $(nproc) cores, $RUNS runs each"
+measure "baseline: parse every file with syn" "$BASE" "$CORPUS"
+base_all="$MEDIAN"
+measure "idem-lint (all rules)" "$LINT" "${lint_flags[@]}" "$CORPUS"
+lint_all="$MEDIAN"
+echo "ratio idem-lint / baseline: $(ratio "$lint_all" "$base_all")"
+if "$LINT" --help | grep -q -- '--no-prefilter'; then
+    measure "idem-lint --no-prefilter" "$LINT" "${lint_flags[@]}" --no-prefilter "$CORPUS"
+    echo "ratio idem-lint --no-prefilter / baseline: $(ratio "$MEDIAN" "$base_all")"
+fi
+if "$LINT" --help | grep -q -- '--no-cache'; then
+    cache_dir="$BENCH/cache"
+    rm -rf "$cache_dir"
+    IDEM_LINT_CACHE_DIR="$cache_dir" "$LINT" --format short --quiet --exit-zero "$CORPUS" >/dev/null
+    measure "idem-lint warm cache" env IDEM_LINT_CACHE_DIR="$cache_dir" \
+        "$LINT" --format short --quiet --exit-zero "$CORPUS"
+fi
+
+if [ -z "${SKIP_SCALING:-}" ]; then
+    echo "== scaling with corpus size"
+    mapfile -t crates < <(ls "$CORPUS" | sort)
+    for part in 4 2; do
+        dir="$BENCH/part-$part"
+        if [ ! -d "$dir" ]; then
+            mkdir -p "$dir"
+            # Every part-th crate: a fair sample, hard links cost no space.
+            for i in "${!crates[@]}"; do
+                if [ $((i % part)) -eq 0 ]; then cp -al "$CORPUS/${crates[$i]}" "$dir/"; fi
+            done
+        fi
+        echo "-- 1/$part: $(corpus_stats "$dir")"
+        measure "baseline 1/$part" "$BASE" "$dir"
+        b="$MEDIAN"
+        measure "idem-lint 1/$part" "$LINT" "${lint_flags[@]}" "$dir"
+        echo "ratio: $(ratio "$MEDIAN" "$b")"
+    done
+    echo "== scaling with --jobs (whole corpus)"
+    for jobs in 1 2; do
+        measure "baseline --jobs $jobs" "$BASE" --jobs "$jobs" "$CORPUS"
+        b="$MEDIAN"
+        measure "idem-lint --jobs $jobs" "$LINT" "${lint_flags[@]}" --jobs "$jobs" "$CORPUS"
+        echo "ratio: $(ratio "$MEDIAN" "$b")"
+    done
+fi
+
+# One rule roughly equivalent to IDEM001 (a client key formatted into a
+# storage key), for the tools that match syntax patterns.
+if command -v ast-grep >/dev/null 2>&1; then
+    echo "== ast-grep"
+    measure "ast-grep (one rule)" ast-grep run --lang rust \
+        --pattern '$S.set(format!($$$A), $$$B)' "$CORPUS"
+    echo "ratio ast-grep / baseline: $(ratio "$MEDIAN" "$base_all")"
+else
+    echo "(ast-grep not installed: skipped)"
+fi
+if command -v semgrep >/dev/null 2>&1; then
+    echo "== semgrep"
+    measure "semgrep (one rule)" semgrep --metrics=off --quiet --lang rust \
+        -e '$S.set(format!(...), ...)' "$CORPUS"
+    echo "ratio semgrep / baseline: $(ratio "$MEDIAN" "$base_all")"
+else
+    echo "(semgrep not installed: skipped)"
+fi

@@ -1,0 +1,116 @@
+//! The lexical pre-filter never changes a finding: every fixture and every
+//! ecosystem crate gives the same diagnostics with and without it.
+
+use std::path::{Path, PathBuf};
+
+use idem_lint::lint::{lint_paths, LintOptions};
+use idem_lint::prefilter::RULE_TRIGGERS;
+use idem_lint::Diagnostic;
+
+fn key(d: &Diagnostic) -> String {
+    format!(
+        "{} {}:{}:{}-{}:{} {}",
+        d.code,
+        d.path,
+        d.span.start.line,
+        d.span.start.column,
+        d.span.end.line,
+        d.span.end.column,
+        d.message
+    )
+}
+
+/// Lints `paths` both ways and compares. IDEM000 about parsing can only be
+/// reported for parsed files, so the filtered run's IDEM000 must be a subset;
+/// everything else must be identical. Returns (findings, files) compared.
+fn compare(paths: &[PathBuf]) -> (usize, usize) {
+    let with = lint_paths(paths, &LintOptions::default()).expect("lint runs");
+    let without = lint_paths(
+        paths,
+        &LintOptions {
+            prefilter: false,
+            ..LintOptions::default()
+        },
+    )
+    .expect("lint runs");
+    let split = |r: &idem_lint::LintResult| -> (Vec<String>, Vec<String>) {
+        let (problems, findings): (Vec<&Diagnostic>, Vec<&Diagnostic>) =
+            r.diagnostics.iter().partition(|d| d.code == "IDEM000");
+        (
+            findings.into_iter().map(key).collect(),
+            problems.into_iter().map(key).collect(),
+        )
+    };
+    let (with_findings, with_problems) = split(&with);
+    let (without_findings, without_problems) = split(&without);
+    assert_eq!(
+        with_findings, without_findings,
+        "findings differ for {paths:?}"
+    );
+    for problem in &with_problems {
+        assert!(without_problems.contains(problem), "extra {problem}");
+    }
+    assert_eq!(with.files_analyzed, without.files_analyzed);
+    (with_findings.len(), with.files_analyzed)
+}
+
+#[test]
+fn identical_findings_on_every_fixture() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(&root)
+        .expect("fixtures dir")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    entries.sort();
+    let mut total = 0;
+    for folder in &entries {
+        // Each folder alone (loose files are their own units) and then each
+        // loose file named explicitly, the way pre-commit calls the tool.
+        total += compare(std::slice::from_ref(folder)).0;
+        for file in std::fs::read_dir(folder).expect("folder").flatten() {
+            if file.path().extension().is_some_and(|e| e == "rs") {
+                compare(&[file.path()]);
+            }
+        }
+    }
+    let (all, _) = compare(&[root]);
+    assert_eq!(all, total, "the whole tree gives what its folders give");
+    assert!(total > 10, "the fixtures have findings to compare: {total}");
+}
+
+#[test]
+fn identical_findings_on_the_ecosystem_crates() {
+    let dir = std::env::var_os("ECO_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/work/main/target/ecosystem"));
+    if !dir.is_dir() {
+        eprintln!(
+            "SKIPPED: ecosystem crates not found at {} (set ECO_DIR or run scripts/ecosystem-check.sh)",
+            dir.display()
+        );
+        return;
+    }
+    let mut crates: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("ecosystem dir")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("Cargo.toml").is_file())
+        .collect();
+    crates.sort();
+    assert!(!crates.is_empty(), "{} holds no crates", dir.display());
+    for krate in &crates {
+        let (findings, files) = compare(std::slice::from_ref(krate));
+        eprintln!("{}: {findings} findings, {files} files", krate.display());
+    }
+}
+
+#[test]
+fn every_rule_has_a_trigger_row() {
+    for rule in idem_lint::rules::ALL {
+        assert!(
+            RULE_TRIGGERS.iter().any(|(code, _)| *code == rule.code),
+            "{} has no row in prefilter::RULE_TRIGGERS: list the words its facts need",
+            rule.code
+        );
+    }
+}

@@ -260,7 +260,7 @@ fn lint(args: LintArgs) -> i32 {
     if let (Some(baseline), Some(file)) = (&baseline, &args.baseline) {
         let linted = result.linted.clone();
         baseline::apply(&mut result, baseline, file, &linted, |code| {
-            lint_enabled(code, &options)
+            crate::lint::enabled(code, &options)
         });
         report_stale(&result, file);
     }
@@ -330,18 +330,6 @@ fn show_config(path: &std::path::Path, file: Option<PathBuf>) -> i32 {
             EXIT_FAILURE
         }
     }
-}
-
-/// Whether the command line's `--select`/`--ignore` let `code` through.
-fn lint_enabled(code: &str, options: &LintOptions) -> bool {
-    let listed = |list: &[String]| {
-        list.iter().any(|c| {
-            c.eq_ignore_ascii_case(code)
-                || rules::find(c).is_some_and(|r| r.code == code)
-                || (c.len() < code.len() && code.starts_with(&c.to_ascii_uppercase()))
-        })
-    };
-    (options.select.is_empty() || listed(&options.select)) && !listed(&options.ignore)
 }
 
 fn write_baseline(result: &LintResult, file: &std::path::Path) -> i32 {

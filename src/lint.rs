@@ -224,7 +224,8 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintResult
     Ok(result)
 }
 
-fn enabled(code: &str, options: &LintOptions) -> bool {
+/// Whether the command line's `--select`/`--ignore` let `code` through.
+pub fn enabled(code: &str, options: &LintOptions) -> bool {
     let listed = |list: &[String]| {
         list.iter().any(|c| {
             c.eq_ignore_ascii_case(code)

@@ -47,6 +47,20 @@ impl UnitFacts {
             Some((event, origin, *source))
         })
     }
+
+    /// Key events whose value is a key for scope checks: a scoped key, or a
+    /// value carrying a client key that counts there.
+    pub fn scope_events(&self) -> impl Iterator<Item = &KeyEvent> {
+        self.key_events.iter().filter(|event| {
+            let value = &event.value;
+            let request_id_off_store = value
+                .client_key
+                .as_ref()
+                .is_some_and(|(_, s)| *s == value::KeySource::RequestId)
+                && !event.strong;
+            (value.scoped || value.client_key.is_some()) && !request_id_off_store
+        })
+    }
 }
 
 /// Analyses all files of one unit together.

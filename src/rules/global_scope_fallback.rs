@@ -3,7 +3,6 @@
 //! (the docs are rules/global-scope-fallback.md).
 
 use super::{Rule, Sink};
-use crate::analysis::value::KeySource;
 use crate::analysis::vocab::Component;
 use crate::analysis::UnitFacts;
 use crate::diagnostic::Severity;
@@ -20,19 +19,8 @@ pub const RULE: Rule = Rule {
 /// Reports every defaulting expression whose sentinel becomes the tenant or
 /// principal of a key that reaches storage.
 pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
-    for event in &facts.key_events {
+    for event in facts.scope_events() {
         let value = &event.value;
-        if !value.scoped && value.client_key.is_none() {
-            continue;
-        }
-        if value
-            .client_key
-            .as_ref()
-            .is_some_and(|(_, s)| *s == KeySource::RequestId)
-            && !event.strong
-        {
-            continue;
-        }
         for fallback in &value.fallbacks {
             let Some(component) = fallback.component else {
                 continue;

@@ -2,7 +2,6 @@
 //! instead of being rejected (the docs are rules/separator-sanitized.md).
 
 use super::{Rule, Sink};
-use crate::analysis::value::KeySource;
 use crate::analysis::UnitFacts;
 use crate::diagnostic::Severity;
 
@@ -18,19 +17,8 @@ pub const RULE: Rule = Rule {
 /// Reports every sanitising call whose result is built into a key that
 /// reaches storage.
 pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
-    for event in &facts.key_events {
+    for event in facts.scope_events() {
         let value = &event.value;
-        if !value.scoped && value.client_key.is_none() {
-            continue;
-        }
-        if value
-            .client_key
-            .as_ref()
-            .is_some_and(|(_, s)| *s == KeySource::RequestId)
-            && !event.strong
-        {
-            continue;
-        }
         for sanitized in &value.sanitized {
             let mut labels = vec![(
                 "the sanitised value is built into an idempotency key here".to_string(),

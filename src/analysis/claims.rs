@@ -17,8 +17,9 @@ use syn::spanned::Spanned;
 use syn::visit::Visit;
 use syn::{Expr, Pat, Stmt};
 
-use super::eval::span_of;
+use super::format_string::{self, FormatArg};
 use super::index::{CrateIndex, FnDef};
+use super::syntax::{macro_args, path_string, place_name, source_line, span_of, strip_ref};
 use super::value::Site;
 use super::vocab::{
     is_claim_verb, is_complete_verb, is_release_verb, words, Vocabulary, LOCK_VERBS,
@@ -357,7 +358,7 @@ impl<'a> Walker<'a> {
             fn visit_expr_field(&mut self, f: &'ast syn::ExprField) {
                 if let syn::Member::Named(name) = &f.member {
                     if self.walker.is_key_name(&name.to_string()) {
-                        self.out.insert(compact(f));
+                        self.out.insert(source_line(f));
                         return;
                     }
                 }
@@ -365,12 +366,12 @@ impl<'a> Walker<'a> {
             }
             fn visit_expr_call(&mut self, c: &'ast syn::ExprCall) {
                 if let Expr::Path(p) = &*c.func {
-                    let path = path_text(&p.path);
+                    let path = path_string(&p.path);
                     if self.walker.vocab.is_key_constructor(&path) {
                         let before = self.out.len();
                         syn::visit::visit_expr_call(self, c);
                         if self.out.len() == before {
-                            self.out.insert(compact(c));
+                            self.out.insert(source_line(c));
                         }
                         return;
                     }
@@ -441,7 +442,7 @@ impl<'a> Walker<'a> {
     ) -> Option<(BTreeSet<String>, String)> {
         args.into_iter().find_map(|a| {
             let roots = self.roots(a);
-            (!roots.is_empty()).then(|| (roots, compact(strip_ref(a))))
+            (!roots.is_empty()).then(|| (roots, source_line(strip_ref(a))))
         })
     }
 
@@ -808,7 +809,7 @@ impl<'a> Walker<'a> {
                 Expr::Path(p) => {
                     named_guard(&p.path)
                         || (matches!(
-                            path_text(&p.path).as_str(),
+                            path_string(&p.path).as_str(),
                             "Some" | "Ok" | "Box::new" | "Arc::new"
                         ) && c.args.first().is_some_and(|a| self.is_guard_expr(a)))
                 }
@@ -1121,7 +1122,7 @@ impl<'a> Walker<'a> {
             }
             return none;
         };
-        let path = path_text(&p.path);
+        let path = path_string(&p.path);
         let last = p
             .path
             .segments
@@ -1246,9 +1247,7 @@ impl<'a> Walker<'a> {
                 return BTreeSet::new();
             }
             "commit" => {
-                if let Some(tx) =
-                    receiver_ident(&m.receiver).filter(|n| self.tx_bindings.contains(n))
-                {
+                if let Some(tx) = place_name(&m.receiver).filter(|n| self.tx_bindings.contains(n)) {
                     if let Some(state) = &mut self.state {
                         state.committed.insert(tx);
                     }
@@ -1256,9 +1255,7 @@ impl<'a> Walker<'a> {
                 }
             }
             "rollback" => {
-                if let Some(tx) =
-                    receiver_ident(&m.receiver).filter(|n| self.tx_bindings.contains(n))
-                {
+                if let Some(tx) = place_name(&m.receiver).filter(|n| self.tx_bindings.contains(n)) {
                     let held: BTreeSet<usize> = self
                         .open_now()
                         .into_iter()
@@ -1434,9 +1431,7 @@ impl<'a> Walker<'a> {
             Expr::Let(l) => {
                 self.expr(&l.expr);
                 let failure = pat_not_claimed(&l.pat);
-                let binding = pat_is_err(&l.pat)
-                    .then(|| receiver_ident(&l.expr))
-                    .flatten();
+                let binding = pat_is_err(&l.pat).then(|| place_name(&l.expr)).flatten();
                 (
                     self.tested_claim(&l.expr).map(|(id, _)| id),
                     !failure,
@@ -1446,7 +1441,7 @@ impl<'a> Walker<'a> {
             cond => {
                 self.expr(cond);
                 let binding = match cond {
-                    Expr::MethodCall(m) if m.method == "is_err" => receiver_ident(&m.receiver),
+                    Expr::MethodCall(m) if m.method == "is_err" => place_name(&m.receiver),
                     _ => None,
                 };
                 match self.tested_claim(cond) {
@@ -1708,71 +1703,16 @@ fn strip_paren(expr: &Expr) -> &Expr {
     }
 }
 
-fn strip_ref(expr: &Expr) -> &Expr {
-    match expr {
-        Expr::Reference(r) => strip_ref(&r.expr),
-        Expr::Paren(p) => strip_ref(&p.expr),
-        other => other,
-    }
-}
-
-fn receiver_ident(expr: &Expr) -> Option<String> {
-    match expr {
-        Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
-        Expr::Reference(r) => receiver_ident(&r.expr),
-        Expr::Paren(p) => receiver_ident(&p.expr),
-        Expr::Unary(u) => receiver_ident(&u.expr),
-        _ => None,
-    }
-}
-
-fn path_text(path: &syn::Path) -> String {
-    path.segments
-        .iter()
-        .map(|s| s.ident.to_string())
-        .collect::<Vec<_>>()
-        .join("::")
-}
-
-/// Source text on one line (for keys, roots and labels).
-fn compact(node: &impl Spanned) -> String {
-    let text = node.span().source_text().unwrap_or_default();
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-fn macro_args(mac: &syn::Macro) -> Option<Vec<Expr>> {
-    use syn::parse::Parser;
-    let parser = syn::punctuated::Punctuated::<Expr, syn::Token![,]>::parse_terminated;
-    parser
-        .parse2(mac.tokens.clone())
-        .ok()
-        .map(|p| p.into_iter().collect())
-}
-
-/// Names captured inline by a format string (`"{key}:lock"` → `key`).
+/// Names a format string reads by name (`"{key}:lock"` → `key`).
 fn inline_captures(fmt: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut rest = fmt;
-    while let Some(open) = rest.find('{') {
-        rest = &rest[open + 1..];
-        if rest.starts_with('{') {
-            rest = &rest[1..];
-            continue;
-        }
-        let end = rest.find('}').unwrap_or(rest.len());
-        let inner = &rest[..end];
-        let name = inner.split(':').next().unwrap_or_default().trim();
-        if name
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_alphabetic() || c == '_')
-            && name.chars().all(|c| c.is_alphanumeric() || c == '_')
-        {
-            out.push(name.to_string());
-        }
-        rest = &rest[end.min(rest.len())..];
-    }
-    out
+    format_string::parse(fmt)
+        .args
+        .into_iter()
+        .filter_map(|arg| match arg {
+            FormatArg::Named(name) => Some(name),
+            _ => None,
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -7,18 +7,19 @@ mod facts;
 use std::collections::HashMap;
 
 use proc_macro2::Span as PmSpan;
-use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
 use syn::{Expr, Pat, Stmt};
 
 use super::format_string::{self, FormatArg};
 use super::hashing;
 use super::index::{CrateIndex, FnDef};
+// `span_of` stays reachable here: the pipeline and older passes import it from `eval`.
+pub use super::syntax::span_of;
+use super::syntax::{last_ident, macro_args, path_string, place_name, short_text, strip_ref};
 use super::value::{
     Construct, ConstructKind, KeySource, Origin, Placeholder, Site, SqlChain, Value,
 };
 use super::vocab::{Component, Vocabulary, OPAQUE_GETTERS, TRANSPARENT_METHODS};
-use crate::diagnostic::{Position, Span};
 
 mod payload_server;
 
@@ -99,49 +100,6 @@ pub struct Evaluator<'a> {
     param_names: Vec<Option<String>>,
     key_param_mask: u64,
     absorbs: Vec<(usize, Value)>,
-}
-
-/// Converts a proc-macro2 span to 1-based lines and columns.
-pub fn span_of(span: PmSpan) -> Span {
-    let start = span.start();
-    let end = span.end();
-    Span {
-        start: Position {
-            line: start.line.max(1),
-            column: start.column + 1,
-        },
-        end: Position {
-            line: end.line.max(1),
-            column: end.column + 1,
-        },
-    }
-}
-
-fn text_of(node: &impl Spanned) -> String {
-    let span = node.span();
-    let text = span.source_text().unwrap_or_default();
-    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if text.chars().count() > 80 {
-        let cut: String = text.chars().take(77).collect();
-        format!("{cut}...")
-    } else {
-        text
-    }
-}
-
-fn path_string(path: &syn::Path) -> String {
-    path.segments
-        .iter()
-        .map(|s| s.ident.to_string())
-        .collect::<Vec<_>>()
-        .join("::")
-}
-
-fn last_ident(path: &syn::Path) -> String {
-    path.segments
-        .last()
-        .map(|s| s.ident.to_string())
-        .unwrap_or_default()
 }
 
 fn bits(mask: u64) -> impl Iterator<Item = usize> {
@@ -401,7 +359,7 @@ impl<'a> Evaluator<'a> {
     fn origin(&self, node: &impl Spanned) -> Origin {
         Origin {
             site: self.site(node),
-            text: text_of(node),
+            text: short_text(node),
         }
     }
 
@@ -1574,11 +1532,9 @@ impl<'a> Evaluator<'a> {
 
     fn eval_macro(&mut self, mac: &syn::Macro, span: PmSpan) -> Value {
         let name = last_ident(&mac.path);
-        let parsed = mac.parse_body_with(Punctuated::<Expr, syn::Token![,]>::parse_terminated);
-        let Ok(args) = parsed else {
+        let Some(args) = macro_args(mac) else {
             return Value::empty();
         };
-        let args: Vec<Expr> = args.into_iter().collect();
         let site = Site {
             file: self.file,
             span: span_of(span),
@@ -1863,29 +1819,10 @@ fn is_wrapper_call(name: &str, segments: &[String]) -> bool {
     )
 }
 
-fn strip_ref(expr: &Expr) -> &Expr {
-    match expr {
-        Expr::Reference(r) => strip_ref(&r.expr),
-        Expr::Paren(p) => strip_ref(&p.expr),
-        other => other,
-    }
-}
-
 fn pat_ident(pat: &Pat) -> Option<String> {
     match pat {
         Pat::Ident(pi) => Some(pi.ident.to_string()),
         Pat::Type(pt) => pat_ident(&pt.pat),
-        _ => None,
-    }
-}
-
-/// The variable a method mutates (`s.push_str(..)`, `(&mut s).push_str(..)`).
-fn place_name(expr: &Expr) -> Option<String> {
-    match expr {
-        Expr::Path(p) if p.path.segments.len() == 1 => Some(last_ident(&p.path)),
-        Expr::Reference(r) => place_name(&r.expr),
-        Expr::Paren(p) => place_name(&p.expr),
-        Expr::Unary(u) => place_name(&u.expr),
         _ => None,
     }
 }

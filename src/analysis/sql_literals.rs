@@ -12,6 +12,7 @@ use syn::visit::Visit;
 
 use super::index::is_test;
 use super::sql::SqlSource;
+use super::syntax::span_of;
 use crate::diagnostic::Position;
 
 /// A string literal whose value looks like DDL.
@@ -144,11 +145,7 @@ fn looks_like_ddl(value: &str) -> bool {
 /// text is unavailable or does not decode to `value` (a literal produced by
 /// a macro), every char maps to the literal's start.
 fn map_literal(span: proc_macro2::Span, value: &str) -> SqlSource {
-    let start = span.start();
-    let origin = Position {
-        line: start.line.max(1),
-        column: start.column + 1,
-    };
+    let origin = span_of(span).start;
     let decoded = span
         .source_text()
         .and_then(|text| decode(&text, origin))

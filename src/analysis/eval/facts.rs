@@ -10,7 +10,8 @@ use syn::spanned::Spanned;
 use syn::visit::Visit;
 use syn::{Expr, ExprMethodCall, Pat, Stmt};
 
-use super::{last_ident, place_name, span_of, text_of, Evaluator};
+use super::Evaluator;
+use crate::analysis::syntax::{last_ident, macro_args, place_name, short_text, span_of};
 use crate::analysis::value::{Fallback, Origin, Sanitized, Site, Value};
 use crate::analysis::vocab::{
     is_escape_replacement, is_sentinel_literal, is_sentinel_name, Component, KEY_SEPARATORS,
@@ -72,7 +73,7 @@ impl<'ast> Visit<'ast> for PredicateScan {
         if self.found.is_none() {
             if let syn::Lit::Char(c) = lit {
                 if KEY_SEPARATORS.contains(&c.value()) {
-                    self.found = Some(text_of(c));
+                    self.found = Some(short_text(c));
                 }
             }
         }
@@ -185,7 +186,7 @@ impl Evaluator<'_> {
                 file: self.file,
                 span: Span { start, end },
             },
-            text: format!("{}({})", m.method, text_of(&m.args)),
+            text: format!("{}({})", m.method, short_text(&m.args)),
         }
     }
 
@@ -235,8 +236,12 @@ impl Evaluator<'_> {
                 if matches!(method.as_str(), "next" | "last" | "nth" | "next_back") {
                     // `split(':').next()`: the truncation starts at `split`.
                     origin.site.span.start = span_of(split.method.span()).start;
-                    origin.text =
-                        format!("{}({}).{}", split.method, text_of(&split.args), origin.text);
+                    origin.text = format!(
+                        "{}({}).{}",
+                        split.method,
+                        short_text(&split.args),
+                        origin.text
+                    );
                 }
             }
             let sanitized = Sanitized { origin, separator };
@@ -328,11 +333,11 @@ impl Evaluator<'_> {
         }
         match expr {
             Expr::Lit(l) => match &l.lit {
-                syn::Lit::Char(c) => KEY_SEPARATORS.contains(&c.value()).then(|| text_of(l)),
+                syn::Lit::Char(c) => KEY_SEPARATORS.contains(&c.value()).then(|| short_text(l)),
                 syn::Lit::Str(s) => {
                     let v = s.value();
                     (!v.is_empty() && v.chars().all(|c| KEY_SEPARATORS.contains(&c)))
-                        .then(|| text_of(l))
+                        .then(|| short_text(l))
                 }
                 _ => None,
             },
@@ -380,7 +385,7 @@ impl Evaluator<'_> {
         if depth > MAX_LOOKUP {
             return None;
         }
-        let whole = |empty: bool| Some((text_of(expr), empty));
+        let whole = |empty: bool| Some((short_text(expr), empty));
         match expr {
             Expr::Paren(p) => self.sentinel(&p.expr, depth + 1),
             Expr::Group(g) => self.sentinel(&g.expr, depth + 1),
@@ -388,12 +393,12 @@ impl Evaluator<'_> {
             Expr::Block(b) => self.sentinel(block_tail(&b.block)?, depth + 1),
             Expr::Lit(l) => match &l.lit {
                 syn::Lit::Str(s) => is_sentinel_literal(&s.value())
-                    .then(|| (text_of(l), s.value().trim().is_empty())),
+                    .then(|| (short_text(l), s.value().trim().is_empty())),
                 syn::Lit::ByteStr(b) => {
                     let text = String::from_utf8_lossy(&b.value()).into_owned();
-                    is_sentinel_literal(&text).then(|| (text_of(l), text.trim().is_empty()))
+                    is_sentinel_literal(&text).then(|| (short_text(l), text.trim().is_empty()))
                 }
-                syn::Lit::Int(i) => (i.base10_digits() == "0").then(|| (text_of(l), false)),
+                syn::Lit::Int(i) => (i.base10_digits() == "0").then(|| (short_text(l), false)),
                 _ => None,
             },
             Expr::Path(p) => {
@@ -435,7 +440,7 @@ impl Evaluator<'_> {
                         if self.is_default_ctor(&name, &path) {
                             whole(true)
                         } else {
-                            is_sentinel_name(&name).then(|| (text_of(expr), false))
+                            is_sentinel_name(&name).then(|| (short_text(expr), false))
                         }
                     }
                     1 if SENTINEL_WRAPPERS.contains(&name.as_str()) => {
@@ -465,7 +470,7 @@ impl Evaluator<'_> {
         match expr {
             Expr::Closure(c) => {
                 let (_, empty) = self.sentinel(&c.body, 0)?;
-                Some((text_of(&c.body), empty))
+                Some((short_text(&c.body), empty))
             }
             Expr::Path(p) => {
                 let name = last_ident(&p.path);
@@ -476,9 +481,9 @@ impl Evaluator<'_> {
                     .map(|s| s.ident.to_string())
                     .collect();
                 if self.is_default_ctor(&name, &path) {
-                    Some((text_of(p), true))
+                    Some((short_text(p), true))
                 } else if is_sentinel_name(&name) && name != "None" {
-                    Some((text_of(p), false))
+                    Some((short_text(p), false))
                 } else {
                     None
                 }
@@ -571,9 +576,7 @@ impl Evaluator<'_> {
         if !matches!(name.as_str(), "ensure" | "assert" | "assert_ne") {
             return;
         }
-        let Ok(args) = mac
-            .parse_body_with(syn::punctuated::Punctuated::<Expr, syn::Token![,]>::parse_terminated)
-        else {
+        let Some(args) = macro_args(mac) else {
             return;
         };
         let mut args = args.into_iter();

@@ -1,0 +1,86 @@
+//! Small syntax helpers shared by every pass over syn trees: positions,
+//! source text, paths, and peeling `&`/parentheses off expressions.
+
+use proc_macro2::Span as PmSpan;
+use syn::punctuated::Punctuated;
+use syn::spanned::Spanned;
+use syn::Expr;
+
+use crate::diagnostic::{Position, Span};
+
+/// Converts a proc-macro2 span to 1-based lines and 1-based char columns.
+pub fn span_of(span: PmSpan) -> Span {
+    let start = span.start();
+    let end = span.end();
+    Span {
+        start: Position {
+            line: start.line.max(1),
+            column: start.column + 1,
+        },
+        end: Position {
+            line: end.line.max(1),
+            column: end.column + 1,
+        },
+    }
+}
+
+/// The source text of a node on one line (whitespace runs folded).
+pub fn source_line(node: &impl Spanned) -> String {
+    let text = node.span().source_text().unwrap_or_default();
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// [`source_line`] shortened for labels and help texts.
+pub fn short_text(node: &impl Spanned) -> String {
+    let text = source_line(node);
+    if text.chars().count() > 80 {
+        let cut: String = text.chars().take(77).collect();
+        format!("{cut}...")
+    } else {
+        text
+    }
+}
+
+/// `a::b::c` for a path, without generics.
+pub fn path_string(path: &syn::Path) -> String {
+    path.segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect::<Vec<_>>()
+        .join("::")
+}
+
+/// The last segment of a path (`c` in `a::b::c`).
+pub fn last_ident(path: &syn::Path) -> String {
+    path.segments
+        .last()
+        .map(|s| s.ident.to_string())
+        .unwrap_or_default()
+}
+
+/// The expression under any `&` and parentheses.
+pub fn strip_ref(expr: &Expr) -> &Expr {
+    match expr {
+        Expr::Reference(r) => strip_ref(&r.expr),
+        Expr::Paren(p) => strip_ref(&p.expr),
+        other => other,
+    }
+}
+
+/// The local variable an expression names (`s`, `&mut s`, `(*s)`).
+pub fn place_name(expr: &Expr) -> Option<String> {
+    match expr {
+        Expr::Path(p) if p.path.segments.len() == 1 => Some(last_ident(&p.path)),
+        Expr::Reference(r) => place_name(&r.expr),
+        Expr::Paren(p) => place_name(&p.expr),
+        Expr::Unary(u) => place_name(&u.expr),
+        _ => None,
+    }
+}
+
+/// The comma-separated expressions of a function-like macro, if they parse.
+pub fn macro_args(mac: &syn::Macro) -> Option<Vec<Expr>> {
+    mac.parse_body_with(Punctuated::<Expr, syn::Token![,]>::parse_terminated)
+        .ok()
+        .map(|p| p.into_iter().collect())
+}

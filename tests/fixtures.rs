@@ -151,6 +151,11 @@ fn unnamespaced_server_key() {
 }
 
 #[test]
+fn parse_error() {
+    check_folder("parse-error");
+}
+
+#[test]
 fn demo() {
     check_folder("demo");
 }

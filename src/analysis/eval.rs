@@ -50,6 +50,15 @@ pub struct KeyEvent {
     pub key_params: u64,
 }
 
+impl KeyEvent {
+    /// The client key this value carries, when it counts here: a request id
+    /// is a client key only where it reaches an idempotency store.
+    pub fn client_key(&self) -> Option<(&Origin, KeySource)> {
+        let (origin, source) = self.value.client_key.as_ref()?;
+        (*source == KeySource::IdempotencyKey || self.strong).then_some((origin, *source))
+    }
+}
+
 /// See [`Value::signature`].
 pub type ValueSignature = (bool, bool, bool, bool, u64, bool, bool, bool, usize, u8);
 

@@ -41,11 +41,8 @@ impl UnitFacts {
         &self,
     ) -> impl Iterator<Item = (&KeyEvent, &value::Origin, value::KeySource)> {
         self.key_events.iter().filter_map(|event| {
-            let (origin, source) = event.value.client_key.as_ref()?;
-            if *source == value::KeySource::RequestId && !event.strong {
-                return None;
-            }
-            Some((event, origin, *source))
+            let (origin, source) = event.client_key()?;
+            Some((event, origin, source))
         })
     }
 
@@ -53,13 +50,10 @@ impl UnitFacts {
     /// value carrying a client key that counts there.
     pub fn scope_events(&self) -> impl Iterator<Item = &KeyEvent> {
         self.key_events.iter().filter(|event| {
-            let value = &event.value;
-            let request_id_off_store = value
-                .client_key
-                .as_ref()
-                .is_some_and(|(_, s)| *s == value::KeySource::RequestId)
-                && !event.strong;
-            (value.scoped || value.client_key.is_some()) && !request_id_off_store
+            // A request id that does not count makes the value no key at all.
+            let key_counts = event.client_key().is_some();
+            let off_store_request_id = event.value.client_key.is_some() && !key_counts;
+            (event.value.scoped || key_counts) && !off_store_request_id
         })
     }
 }

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use super::{covers, Rule, Sink};
 use crate::analysis::eval::KeyEvent;
-use crate::analysis::value::{KeySource, Site};
+use crate::analysis::value::Site;
 use crate::analysis::UnitFacts;
 use crate::diagnostic::Severity;
 
@@ -27,8 +27,7 @@ fn client_write(event: &KeyEvent) -> bool {
         return false;
     }
     match &value.client_key {
-        Some((_, KeySource::IdempotencyKey)) => true,
-        Some((_, KeySource::RequestId)) => event.strong,
+        Some(_) => event.client_key().is_some(),
         None => value.client_ns,
     }
 }

@@ -3,6 +3,8 @@
 //! lexical pre-filter. It only needs to tell comments, string literals,
 //! identifiers and brackets apart; it never fails, whatever the input.
 
+use std::ops::Range;
+
 /// One token, borrowing from the text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Token<'a> {
@@ -20,7 +22,41 @@ pub enum Token<'a> {
 
 /// Iterates over the tokens of `text`, skipping comments, whitespace and numbers.
 pub fn tokens(text: &str) -> Tokens<'_> {
-    Tokens { text, pos: 0 }
+    Tokens {
+        text,
+        pos: 0,
+        start: 0,
+        comments: None,
+    }
+}
+
+/// Like [`tokens`], with each token's byte range in `text`.
+pub fn spanned_tokens(text: &str) -> impl Iterator<Item = (Token<'_>, Range<usize>)> {
+    let mut inner = tokens(text);
+    std::iter::from_fn(move || {
+        let token = inner.next()?;
+        Some((token, inner.start..inner.pos))
+    })
+}
+
+/// The byte ranges of the doc comments (`///`, `//!`, `/** */`, `/*! */`)
+/// of `text`: the comments syn turns into `#[doc]` attributes.
+pub fn doc_comments(text: &str) -> Vec<Range<usize>> {
+    let mut all = tokens(text);
+    all.comments = Some(Vec::new());
+    all.by_ref().for_each(drop);
+    let mut ranges = all.comments.unwrap_or_default();
+    ranges.retain(|range| {
+        let comment = text.as_bytes().get(range.clone()).unwrap_or_default();
+        let doc = |prefix: &[u8], not: &[&[u8]]| {
+            comment.starts_with(prefix) && !not.iter().any(|n| comment.starts_with(n))
+        };
+        doc(b"///", &[b"////"])
+            || doc(b"//!", &[])
+            || doc(b"/**", &[b"/***", b"/**/"])
+            || doc(b"/*!", &[])
+    });
+    ranges
 }
 
 /// See [`tokens`].
@@ -28,6 +64,10 @@ pub fn tokens(text: &str) -> Tokens<'_> {
 pub struct Tokens<'a> {
     text: &'a str,
     pos: usize,
+    /// Where the token last returned starts.
+    start: usize,
+    /// Comment ranges, when asked for (see [`doc_comments`]).
+    comments: Option<Vec<Range<usize>>>,
 }
 
 fn is_ident_start(b: u8) -> bool {
@@ -134,13 +174,23 @@ impl<'a> Iterator for Tokens<'a> {
         let bytes = self.text.as_bytes();
         loop {
             let b = *bytes.get(self.pos)?;
+            self.start = self.pos;
             match b {
                 b' ' | b'\t' | b'\n' | b'\r' => self.pos += 1,
                 b'/' if bytes.get(self.pos + 1) == Some(&b'/') => {
                     self.pos = memchr::memchr(b'\n', &bytes[self.pos..])
                         .map_or(bytes.len(), |i| self.pos + i);
+                    if let Some(comments) = &mut self.comments {
+                        comments.push(self.start..self.pos);
+                    }
                 }
-                b'/' if bytes.get(self.pos + 1) == Some(&b'*') => self.skip_block_comment(),
+                b'/' if bytes.get(self.pos + 1) == Some(&b'*') => {
+                    self.skip_block_comment();
+                    self.pos = self.boundary(self.pos);
+                    if let Some(comments) = &mut self.comments {
+                        comments.push(self.start..self.pos);
+                    }
+                }
                 b'"' => return Some(self.quoted(b'"')),
                 b'\'' => return Some(self.quote()),
                 b'(' | b'[' | b'{' => {

@@ -16,7 +16,7 @@ use crate::config::{self, ConfigError, ConfigSource, PlannedUnit, Resolver};
 use crate::diagnostic::{Diagnostic, Position, Severity, Span};
 use crate::discover::{self, DiscoverOptions, FileEntry, FileKind, WalkProblem};
 use crate::lex;
-use crate::prefilter::Prefilter;
+use crate::prefilter::{FilePlan, Prefilter};
 use crate::rules::{self, parse_error, Sink};
 use crate::source::{self, ReadError};
 use crate::suppress;
@@ -342,29 +342,45 @@ fn lint_unit(
         }
         None => None,
     };
-    let selected = match prefilter {
+    let planning = std::time::Instant::now();
+    let whole = FilePlan::Parse { blank: Vec::new() };
+    let plans = match prefilter {
         Some(prefilter) => {
             let plain: Vec<&str> = texts.iter().map(|(_, t)| t.as_str()).collect();
-            prefilter.select(&plain)
+            prefilter.plan(&plain)
         }
-        None => vec![true; texts.len()],
+        None => vec![whole.clone(); texts.len()],
     };
-    // A file with a suppression comment is parsed whatever the filter says:
-    // whether that suppression is used depends on its findings (IDEM000 too).
-    let selected: Vec<bool> = selected
+    // A file with a suppression comment is parsed whole whatever the filter
+    // says: whether that suppression is used depends on its findings
+    // (IDEM000 too).
+    let plans: Vec<FilePlan> = plans
         .into_iter()
         .zip(&texts)
-        .map(|(s, (_, text))| s || text.contains("idem-lint:"))
+        .map(|(plan, (_, text))| {
+            if text.contains("idem-lint:") {
+                whole.clone()
+            } else {
+                plan
+            }
+        })
         .collect();
+    // Files that are not parsed cannot have findings: their text goes now.
+    for ((entry, _), plan) in texts.iter().zip(&plans) {
+        if *plan == FilePlan::Skip {
+            out.sources.remove(&entry.display);
+        }
+    }
+    let planned_in = planning.elapsed();
     let started = std::time::Instant::now();
-    let chosen = selected.iter().filter(|s| **s).count();
+    let chosen = plans.iter().filter(|p| **p != FilePlan::Skip).count();
     let mut parsed = Vec::new();
     let mut paths = Vec::new();
     let mut panic_marked = false;
-    for ((entry, text), selected) in texts.iter().zip(selected) {
-        if !selected {
+    for ((entry, text), plan) in texts.iter().zip(plans) {
+        let FilePlan::Parse { blank } = plan else {
             continue;
-        }
+        };
         if lex::nesting_score(text) > MAX_NESTING {
             out.diagnostics.push(file_problem(
                 &entry.display,
@@ -379,7 +395,7 @@ fn lint_unit(
                 panic_marked = true;
             }
         }
-        let parse = catch_unwind(AssertUnwindSafe(|| syn::parse_file(text)));
+        let parse = catch_unwind(AssertUnwindSafe(|| parse_planned(text, &blank)));
         match parse {
             Ok(Ok(ast)) => {
                 parsed.push(ParsedFile {
@@ -406,6 +422,7 @@ fn lint_unit(
         }
     }
     drop(texts);
+    let parsed_in = started.elapsed();
     // SQL migrations are small and always analysed (IDEM008).
     let mut sql_files = Vec::new();
     for (entry, text) in sql_texts {
@@ -444,7 +461,7 @@ fn lint_unit(
     drop(parsed);
     if std::env::var_os("IDEM_LINT_UNIT_STATS").is_some() && chosen > 0 {
         eprintln!(
-            "[idem-lint unit] {}: parsed {chosen}/{} files in {:?}",
+            "[idem-lint unit] {}: parsed {chosen}/{} files; plan {planned_in:?}, parse {parsed_in:?}, all {:?}",
             unit.files[0].display,
             unit.files.len(),
             started.elapsed()
@@ -464,6 +481,17 @@ fn lint_unit(
     }
     retain_used_sources(&mut out);
     out
+}
+
+/// Parses `text` with the planned ranges blanked. Should the blanked text
+/// not parse where the file does (a blanked range the scan got wrong), the
+/// file is parsed whole: blanking may save work, never change a result.
+fn parse_planned(text: &str, blank: &[std::ops::Range<usize>]) -> syn::Result<syn::File> {
+    if blank.is_empty() {
+        return syn::parse_file(text);
+    }
+    let blanked = crate::prefilter::blank(text, blank);
+    syn::parse_file(&blanked).or_else(|_| syn::parse_file(text))
 }
 
 /// Only files with findings need their text for snippets; keeping every

@@ -17,7 +17,10 @@
 //! cannot exist without. `tests/prefilter.rs` checks that every rule has a
 //! row and that findings are identical with `--no-prefilter`.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet as StdHashSet;
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::ops::Range;
 
 use aho_corasick::AhoCorasick;
 
@@ -161,6 +164,35 @@ pub struct Item<'t> {
     idents: HashSet<&'t str>,
     /// Calls that may resolve to a crate-local function.
     calls: HashSet<Mention<'t>>,
+    /// Its bytes, from just after the previous item (so its attributes,
+    /// visibility and doc comments are included) to its `}` or `;`.
+    extent: Range<usize>,
+    /// Where its name starts: what precedes it is attributes and qualifiers.
+    head: usize,
+    /// The innermost item (of this scan) it is nested in.
+    parent: Option<usize>,
+    /// It calls a claim verb (IDEM004's walk starts there).
+    claim_call: bool,
+    /// It calls a release verb (a `Drop` impl that does is a guard).
+    release_call: bool,
+    /// It holds a string literal that looks like DDL (IDEM008).
+    ddl: bool,
+    /// One of its identifiers names a key (computed for claiming items only).
+    names_key: bool,
+    /// Receivers of its storage calls (`idem_store` in `idem_store.put(..)`).
+    stores: HashSet<&'t str>,
+}
+
+impl Item<'_> {
+    /// Whether the item can hold a fact of a rule that looks at one
+    /// function alone: a claim on a key, the `drop` of a releasing guard
+    /// type, or DDL. (Claims are linked to keys by name, so an item that
+    /// names no key cannot hold one.)
+    fn local(&self) -> bool {
+        self.ddl
+            || (self.is_fn && self.name == "drop" && self.release_call)
+            || (self.claim_call && self.names_key)
+    }
 }
 
 /// What the pre-filter learns from one file.
@@ -278,8 +310,14 @@ impl Prefilter {
     pub fn scan<'t>(&self, text: &'t str) -> FileScan<'t> {
         let mut scan = FileScan::default();
         let check = self.may_match(text);
-        let tokens: Vec<Token<'t>> = lex::tokens(text).collect();
+        let (tokens, spans): (Vec<Token<'t>>, Vec<Range<usize>>) =
+            lex::spanned_tokens(text).unzip();
+        // One automaton pass over the file instead of one per token.
+        let mut hits = Hits::new(self.matcher.as_ref(), text);
         let mut depth = 0usize;
+        // Per bracket depth, where an item starting there would begin: after
+        // the `{` that opened the depth, or the last `}` or `;` at it.
+        let mut item_start: Vec<usize> = vec![0];
         // Open items: (index, bracket depth at the keyword, inside the body).
         let mut open: Vec<(usize, usize, bool)> = Vec::new();
         // `impl`/`trait` blocks: (owner, depth inside the body); a header
@@ -288,6 +326,7 @@ impl Prefilter {
         let mut header: Option<(Owner<'t>, usize)> = None;
         for (i, token) in tokens.iter().enumerate() {
             let before = |n: usize| i.checked_sub(n).and_then(|j| tokens.get(j)).copied();
+            let span = spans[i].clone();
             match *token {
                 Token::Open(b) => {
                     if let Some(top) = open.last_mut() {
@@ -301,26 +340,41 @@ impl Prefilter {
                         }
                     }
                     depth += 1;
+                    set_start(&mut item_start, depth, span.end);
                     continue;
                 }
-                Token::Close(_) => {
+                Token::Close(b) => {
                     depth = depth.saturating_sub(1);
+                    if b == b'}' {
+                        set_start(&mut item_start, depth, span.end);
+                    }
                     while blocks.last().is_some_and(|(_, d)| depth < *d) {
                         blocks.pop();
                     }
                     if header.is_some_and(|(_, d)| depth < d) {
                         header = None;
                     }
-                    while open
-                        .last()
-                        .is_some_and(|top| depth < top.1 || (top.2 && depth == top.1))
-                    {
+                    while let Some(&(item, at, body)) = open.last() {
+                        // Its own `}`, or its enclosing bracket closed early.
+                        let end = if body && depth == at {
+                            span.end
+                        } else if depth < at {
+                            span.start
+                        } else {
+                            break;
+                        };
+                        scan.items[item].extent.end = end;
                         open.pop();
                     }
                     continue;
                 }
                 Token::Punct(";") => {
-                    while open.last().is_some_and(|top| !top.2 && depth == top.1) {
+                    set_start(&mut item_start, depth, span.end);
+                    while let Some(&(item, at, body)) = open.last() {
+                        if body || depth != at {
+                            break;
+                        }
+                        scan.items[item].extent.end = span.end;
                         open.pop();
                     }
                     if header.is_some_and(|(_, d)| d == depth) {
@@ -373,20 +427,37 @@ impl Prefilter {
                             Some(&(owner, d)) if d == depth && d > in_fn => owner,
                             _ => Owner::Free,
                         };
+                        let start = item_start.get(depth).copied().unwrap_or(0);
+                        let parent = open.last().map(|o| o.0);
                         open.push((scan.items.len(), depth, false));
                         scan.items.push(Item {
                             name: ident,
                             is_fn,
                             owner,
                             trigger: Trigger::None,
-                            idents: HashSet::new(),
-                            calls: HashSet::new(),
+                            idents: HashSet::default(),
+                            calls: HashSet::default(),
+                            // Items still open at the end run to the end.
+                            extent: start.min(span.start)..text.len(),
+                            head: span.start,
+                            parent,
+                            claim_call: false,
+                            release_call: false,
+                            ddl: false,
+                            names_key: false,
+                            stores: HashSet::default(),
                         });
                     }
                 }
-                Token::Str(_) => {}
+                Token::Str(literal) => {
+                    if check && may_be_ddl(literal) {
+                        for &(item, _, _) in &open {
+                            scan.items[item].ddl = true;
+                        }
+                    }
+                }
             }
-            if check && self.may_match(token_text(*token)) {
+            if check && hits.token(&span) {
                 if let Token::Ident(t) | Token::Str(t) = *token {
                     let lower = t.to_ascii_lowercase();
                     if STRONG_STORE_WORDS.iter().any(|w| lower.contains(w)) {
@@ -409,13 +480,35 @@ impl Prefilter {
                 .find(|o| scan.items[o.0].is_fn)
                 .map(|o| scan.items[o.0].owner);
             let call = self.call_mention(&tokens, i, ident, self_owner);
+            let called = tokens.get(i + 1) == Some(&Token::Open(b'('))
+                && before(1) != Some(Token::Ident("fn"));
+            let claim_call = called && self.vocab.is_claim_verb(ident);
+            let release_call = called && self.vocab.is_release_verb(ident);
+            let store = match (before(2), before(1)) {
+                (Some(Token::Ident(receiver)), Some(Token::Punct(".")))
+                    if called && self.vocab.is_store_method(ident) =>
+                {
+                    Some(receiver)
+                }
+                _ => None,
+            };
             for &(item, _, _) in &open {
                 let item = &mut scan.items[item];
+                item.stores.extend(store);
                 item.idents.insert(ident);
+                item.claim_call |= claim_call;
+                item.release_call |= release_call;
                 if let Some(call) = call {
                     item.calls.insert(call);
                 }
             }
+        }
+        // Whether a claiming item names a key (see `Item::local`).
+        for item in scan.items.iter_mut().filter(|i| i.claim_call) {
+            item.names_key = item
+                .idents
+                .iter()
+                .any(|i| self.vocab.is_client_key_name(i) || self.vocab.is_key_position_name(i));
         }
         scan
     }
@@ -472,8 +565,18 @@ impl Prefilter {
 
     /// Which of a unit's Rust files must be parsed (see the module docs).
     pub fn select(&self, texts: &[&str]) -> Vec<bool> {
+        self.plan(texts)
+            .iter()
+            .map(|plan| matches!(plan, FilePlan::Parse { .. }))
+            .collect()
+    }
+
+    /// Which of a unit's Rust files must be parsed, and which parts of them
+    /// nothing selected needs (see the module docs).
+    pub fn plan(&self, texts: &[&str]) -> Vec<FilePlan> {
+        let skip_all = || vec![FilePlan::Skip; texts.len()];
         if !texts.iter().any(|t| self.may_match(t)) {
-            return vec![false; texts.len()];
+            return skip_all();
         }
         let scans: Vec<FileScan<'_>> = texts.iter().map(|t| self.scan(t)).collect();
         // Request ids only count where a store or table is named for idempotency.
@@ -489,12 +592,15 @@ impl Prefilter {
             .enumerate()
             .flat_map(|(f, s)| s.items.iter().map(move |item| (f, item)))
             .collect();
-        if !items.iter().any(|(_, item)| item.trigger >= threshold) {
-            return vec![false; texts.len()];
+        if !items
+            .iter()
+            .any(|(_, item)| item.trigger >= threshold || item.local())
+        {
+            return skip_all();
         }
-        let mut fns_named: HashMap<&str, Vec<usize>> = HashMap::new();
-        let mut consts_named: HashMap<&str, Vec<usize>> = HashMap::new();
-        let mut callers_of: HashMap<&str, Vec<usize>> = HashMap::new();
+        let mut fns_named: HashMap<&str, Vec<usize>> = HashMap::default();
+        let mut consts_named: HashMap<&str, Vec<usize>> = HashMap::default();
+        let mut callers_of: HashMap<&str, Vec<usize>> = HashMap::default();
         for (n, (_, item)) in items.iter().enumerate() {
             let named = if item.is_fn {
                 &mut fns_named
@@ -506,7 +612,7 @@ impl Prefilter {
                 callers_of.entry(call.name()).or_default().push(n);
             }
         }
-        let mut users_of: HashMap<&str, Vec<usize>> = HashMap::new();
+        let mut users_of: HashMap<&str, Vec<usize>> = HashMap::default();
         for (n, (_, item)) in items.iter().enumerate() {
             for ident in item.idents.iter().filter(|i| consts_named.contains_key(*i)) {
                 users_of.entry(ident).or_default().push(n);
@@ -555,6 +661,26 @@ impl Prefilter {
         let keyed_count = keyed.iter().filter(|k| **k).count();
         let mut selected = keyed;
         let mut work: Vec<usize> = (0..items.len()).filter(|&n| selected[n]).collect();
+        // A server-minted key is a finding (IDEM007) where it is stored in a
+        // store client keys reach: items storing into a store a keyed item
+        // stores into join the selection.
+        let keyed_stores: StdHashSet<String> = (0..items.len())
+            .filter(|&n| selected[n])
+            .flat_map(|n| items[n].1.stores.iter().map(|s| s.to_ascii_lowercase()))
+            .collect();
+        let shares_store = |item: &Item<'_>| {
+            item.stores
+                .iter()
+                .any(|s| keyed_stores.contains(&s.to_ascii_lowercase()))
+        };
+        // Items with a rule's local fact (a claim, a releasing `Drop`, DDL)
+        // need no client key, but their callees' releases matter.
+        for (n, (_, item)) in items.iter().enumerate() {
+            if (item.local() || shares_store(item)) && !selected[n] {
+                selected[n] = true;
+                work.push(n);
+            }
+        }
         while let Some(n) = work.pop() {
             let item = items[n].1;
             let mut next: Vec<usize> = Vec::new();
@@ -572,12 +698,17 @@ impl Prefilter {
                 }
             }
         }
-        let mut files = vec![false; texts.len()];
-        for (n, (file, _)) in items.iter().enumerate() {
-            if selected[n] {
-                files[*file] = true;
-            }
-        }
+        let mut first = 0;
+        let plans: Vec<FilePlan> = scans
+            .iter()
+            .zip(texts)
+            .map(|(scan, text)| {
+                let n = scan.items.len();
+                let plan = file_plan(scan, text, &selected[first..first + n]);
+                first += n;
+                plan
+            })
+            .collect();
         if std::env::var_os("IDEM_LINT_UNIT_STATS").is_some() {
             let triggered = items.iter().filter(|(_, i)| i.trigger >= threshold);
             for (_, item) in triggered.take(3) {
@@ -594,8 +725,142 @@ impl Prefilter {
                 items.len()
             );
         }
-        files
+        plans
     }
+}
+
+/// What to do with one file of a unit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FilePlan {
+    /// Nothing in it can contribute to a finding: it is not parsed.
+    Skip,
+    /// Parse it with these byte ranges blanked out (see [`blank`]).
+    Parse {
+        /// Sorted, non-overlapping byte ranges.
+        blank: Vec<Range<usize>>,
+    },
+}
+
+/// Plans one file from which of its items are selected. Unselected
+/// top-level items (functions, methods, constants, statics, at any module,
+/// `impl` or `trait` depth, but not inside a kept item) are blanked, and so
+/// are doc comments outside kept item bodies: neither can reach a finding
+/// (an item's only way in is the call graph the selection closes over), and
+/// both are most of the syntax tree of generated code.
+fn file_plan(scan: &FileScan<'_>, text: &str, selected: &[bool]) -> FilePlan {
+    let mut keep = selected.to_vec();
+    // A nested selected item keeps the items around it (items come after
+    // their parents, so one backwards pass carries it all the way up).
+    for n in (0..scan.items.len()).rev() {
+        if let (true, Some(parent)) = (keep[n], scan.items[n].parent) {
+            keep[parent] = true;
+        }
+    }
+    if !keep.iter().any(|k| *k) {
+        return FilePlan::Skip;
+    }
+    let top = |n: &usize| scan.items[*n].parent.is_none();
+    let kept: Vec<Range<usize>> = (0..scan.items.len())
+        .filter(top)
+        .filter(|&n| keep[n])
+        .map(|n| scan.items[n].head..scan.items[n].extent.end)
+        .collect();
+    let mut blank: Vec<Range<usize>> = (0..scan.items.len())
+        .filter(top)
+        .filter(|&n| !keep[n])
+        .map(|n| scan.items[n].extent.clone())
+        .collect();
+    // Kept bodies are sorted and disjoint: a binary search finds the one a
+    // comment could be in.
+    let inside_kept = |at: usize| {
+        let i = kept.partition_point(|k| k.start <= at);
+        i > 0 && kept[i - 1].contains(&at)
+    };
+    blank.extend(
+        lex::doc_comments(text)
+            .into_iter()
+            .filter(|c| !inside_kept(c.start)),
+    );
+    blank.sort_by_key(|r| (r.start, r.end));
+    FilePlan::Parse { blank }
+}
+
+/// `text` with every char in `ranges` but line breaks replaced by a space:
+/// what syn parses from a planned file. Lines and char columns (what
+/// proc-macro2 reports) are those of the original, so every position the
+/// analysis reports holds for the file on disk.
+pub fn blank(text: &str, ranges: &[Range<usize>]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for range in ranges {
+        let start = range.start.max(at);
+        let (Some(keep), Some(gone)) = (text.get(at..start), text.get(start..range.end)) else {
+            continue;
+        };
+        out.push_str(keep);
+        out.extend(
+            gone.chars()
+                .map(|c| if matches!(c, '\n' | '\r') { c } else { ' ' }),
+        );
+        at = range.end;
+    }
+    out.push_str(text.get(at..).unwrap_or_default());
+    out
+}
+
+/// Where trigger words occur in a file, asked token by token in order.
+struct Hits {
+    /// Byte ranges of every (overlapping) match, by start; `None`: every
+    /// token may match (the words could not be compiled).
+    matches: Option<Vec<Range<usize>>>,
+    next: usize,
+}
+
+impl Hits {
+    fn new(matcher: Option<&AhoCorasick>, text: &str) -> Hits {
+        let matches = matcher
+            .and_then(|m| m.try_find_overlapping_iter(text).ok())
+            .map(|hits| {
+                let mut all: Vec<Range<usize>> = hits.map(|hit| hit.range()).collect();
+                all.sort_by_key(|r| r.start);
+                all
+            });
+        Hits { matches, next: 0 }
+    }
+
+    /// Whether a trigger word lies inside `span`; spans must come in order.
+    fn token(&mut self, span: &Range<usize>) -> bool {
+        let Some(matches) = &self.matches else {
+            return true;
+        };
+        while matches.get(self.next).is_some_and(|m| m.start < span.start) {
+            self.next += 1;
+        }
+        matches[self.next..]
+            .iter()
+            .take_while(|m| m.start < span.end)
+            .any(|m| m.end <= span.end)
+    }
+}
+
+/// Whether a string literal may be DDL for `analysis::sql_literals`: the
+/// cheap word test first, the same check the analysis makes after it.
+fn may_be_ddl(literal: &str) -> bool {
+    let has = |word: &[u8]| {
+        literal
+            .as_bytes()
+            .windows(word.len())
+            .any(|w| w.eq_ignore_ascii_case(word))
+    };
+    has(b"table") && crate::analysis::sql_literals::looks_like_ddl(literal)
+}
+
+/// Records where an item at `depth` would start.
+fn set_start(starts: &mut Vec<usize>, depth: usize, at: usize) {
+    if starts.len() <= depth {
+        starts.resize(depth + 1, 0);
+    }
+    starts[depth] = at;
 }
 
 /// The type an `impl` (or the name a `trait`) block at `tokens[0]` is for,
@@ -640,13 +905,6 @@ fn block_owner<'t>(tokens: &[Token<'t>], is_trait: bool) -> Owner<'t> {
         }
     }
     last.map_or(Owner::Unknown, Owner::Type)
-}
-
-fn token_text(token: Token<'_>) -> &str {
-    match token {
-        Token::Ident(t) | Token::Str(t) | Token::Punct(t) => t,
-        Token::Open(_) | Token::Close(_) => "",
-    }
 }
 
 #[cfg(test)]

@@ -119,7 +119,7 @@ impl<'ast> Visit<'ast> for Collector {
 
 /// `CREATE [TEMP] TABLE`, `ALTER TABLE` or `CREATE UNIQUE INDEX` somewhere in
 /// the text: a cheap filter before the SQL tokenizer sees it.
-fn looks_like_ddl(value: &str) -> bool {
+pub fn looks_like_ddl(value: &str) -> bool {
     let words: Vec<String> = value
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .filter(|w| !w.is_empty())

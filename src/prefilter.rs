@@ -1,17 +1,20 @@
-//! The lexical pre-filter: a byte scan that decides which files of a unit
-//! can contribute to a finding, so most files are read but never parsed.
+//! The lexical pre-filter: a byte scan that decides which items of a unit
+//! can contribute to a finding, so most files are read but never parsed and
+//! most of the rest is blanked before syn sees it.
 //!
-//! A file is *relevant* when its code or string literals (not its comments)
-//! contain a trigger word of some rule ([`RULE_TRIGGERS`], plus the
-//! client-key vocabulary from `analysis::vocab`). Findings must not depend
-//! on the filter, so relevance is closed over the crate-local call graph
-//! approximated by names: a file is also parsed when it defines a function,
-//! `const` or `static` whose name a parsed file mentions (a helper whose
+//! An item (`fn`, `const` or `static`) is *relevant* when its code or string
+//! literals (not its comments) contain a trigger word of some rule
+//! ([`RULE_TRIGGERS`], plus the client-key vocabulary from
+//! `analysis::vocab`), or when it holds a fact of a rule that looks at one
+//! function alone (see `Item::local`). Findings must not depend on the
+//! filter, so relevance is closed over the crate-local call graph
+//! approximated by names: an item is also kept when it is named like a
+//! function, `const` or `static` a kept item mentions (a helper whose
 //! summary the caller needs, and every other definition that could make a
-//! method name ambiguous), or mentions a name a parsed file defines (a
-//! caller that receives a key from a relevant helper). Functions in the
-//! remaining files cannot see a client key, so they cannot produce a key
-//! event, and nothing they define is referenced by a parsed file.
+//! method name ambiguous), or when it calls a keyed item (a caller that
+//! receives a key from a relevant helper). The other items cannot see a
+//! client key, so they cannot produce a key event, and nothing they define
+//! is referenced by a kept item: they are blanked ([`FilePlan`]).
 //!
 //! Adding a rule: add a row to [`RULE_TRIGGERS`] with the words its facts
 //! cannot exist without. `tests/prefilter.rs` checks that every rule has a

@@ -30,23 +30,29 @@ pub fn tokens(text: &str) -> Tokens<'_> {
     }
 }
 
-/// Like [`tokens`], with each token's byte range in `text`.
-pub fn spanned_tokens(text: &str) -> impl Iterator<Item = (Token<'_>, Range<usize>)> {
-    let mut inner = tokens(text);
-    std::iter::from_fn(move || {
-        let token = inner.next()?;
-        Some((token, inner.start..inner.pos))
-    })
+/// A file's tokens with their byte ranges, and its doc comments, from one pass.
+#[derive(Debug, Default)]
+pub struct Lexed<'a> {
+    /// The tokens, as [`tokens`] gives them.
+    pub tokens: Vec<Token<'a>>,
+    /// Each token's byte range in the text.
+    pub spans: Vec<Range<usize>>,
+    /// The byte ranges of the doc comments (`///`, `//!`, `/** */`,
+    /// `/*! */`): the comments syn turns into `#[doc]` attributes.
+    pub doc_comments: Vec<Range<usize>>,
 }
 
-/// The byte ranges of the doc comments (`///`, `//!`, `/** */`, `/*! */`)
-/// of `text`: the comments syn turns into `#[doc]` attributes.
-pub fn doc_comments(text: &str) -> Vec<Range<usize>> {
+/// Tokenizes `text` once for a scan that needs positions (see [`Lexed`]).
+pub fn lex(text: &str) -> Lexed<'_> {
     let mut all = tokens(text);
     all.comments = Some(Vec::new());
-    all.by_ref().for_each(drop);
-    let mut ranges = all.comments.unwrap_or_default();
-    ranges.retain(|range| {
+    let mut lexed = Lexed::default();
+    while let Some(token) = all.next() {
+        lexed.tokens.push(token);
+        lexed.spans.push(all.start..all.pos);
+    }
+    let mut comments = all.comments.unwrap_or_default();
+    comments.retain(|range| {
         let comment = text.as_bytes().get(range.clone()).unwrap_or_default();
         let doc = |prefix: &[u8], not: &[&[u8]]| {
             comment.starts_with(prefix) && !not.iter().any(|n| comment.starts_with(n))
@@ -56,7 +62,8 @@ pub fn doc_comments(text: &str) -> Vec<Range<usize>> {
             || doc(b"/**", &[b"/***", b"/**/"])
             || doc(b"/*!", &[])
     });
-    ranges
+    lexed.doc_comments = comments;
+    lexed
 }
 
 /// See [`tokens`].
@@ -66,7 +73,7 @@ pub struct Tokens<'a> {
     pos: usize,
     /// Where the token last returned starts.
     start: usize,
-    /// Comment ranges, when asked for (see [`doc_comments`]).
+    /// Comment ranges, when asked for (see [`lex`]).
     comments: Option<Vec<Range<usize>>>,
 }
 

@@ -27,7 +27,7 @@ use std::ops::Range;
 
 use aho_corasick::AhoCorasick;
 
-use crate::analysis::vocab::Vocabulary;
+use crate::analysis::vocab::{Vocabulary, STRONG_STORE_WORDS};
 use crate::lex::{self, Token};
 
 /// Per rule, the words (case-insensitive substrings of an identifier or a
@@ -207,6 +207,8 @@ pub struct FileScan<'t> {
     pub idents: HashSet<&'t str>,
     /// Code names a store or SQL table `idem*`, `dedup*` or `replay*`.
     pub names_strong_store: bool,
+    /// Byte ranges of its doc comments (blanked outside kept items).
+    pub doc_comments: Vec<Range<usize>>,
 }
 
 impl FileScan<'_> {
@@ -215,10 +217,6 @@ impl FileScan<'_> {
         self.items.iter().any(|i| i.trigger != Trigger::None)
     }
 }
-
-/// Words in a store receiver or SQL table name that make it an idempotency
-/// store, where request ids count as client keys (as in `analysis::eval`).
-const STRONG_STORE_WORDS: &[&str] = &["idem", "dedup", "replay"];
 
 /// Keywords that may follow `const`/`static` without being the item name.
 const NOT_A_NAME: &[&str] = &["fn", "unsafe", "async", "extern", "mut", "_"];
@@ -313,8 +311,12 @@ impl Prefilter {
     pub fn scan<'t>(&self, text: &'t str) -> FileScan<'t> {
         let mut scan = FileScan::default();
         let check = self.may_match(text);
-        let (tokens, spans): (Vec<Token<'t>>, Vec<Range<usize>>) =
-            lex::spanned_tokens(text).unzip();
+        let lex::Lexed {
+            tokens,
+            spans,
+            doc_comments,
+        } = lex::lex(text);
+        scan.doc_comments = doc_comments;
         // One automaton pass over the file instead of one per token.
         let mut hits = Hits::new(self.matcher.as_ref(), text);
         let mut depth = 0usize;
@@ -704,10 +706,9 @@ impl Prefilter {
         let mut first = 0;
         let plans: Vec<FilePlan> = scans
             .iter()
-            .zip(texts)
-            .map(|(scan, text)| {
+            .map(|scan| {
                 let n = scan.items.len();
-                let plan = file_plan(scan, text, &selected[first..first + n]);
+                let plan = file_plan(scan, &selected[first..first + n]);
                 first += n;
                 plan
             })
@@ -750,7 +751,7 @@ pub enum FilePlan {
 /// are doc comments outside kept item bodies: neither can reach a finding
 /// (an item's only way in is the call graph the selection closes over), and
 /// both are most of the syntax tree of generated code.
-fn file_plan(scan: &FileScan<'_>, text: &str, selected: &[bool]) -> FilePlan {
+fn file_plan(scan: &FileScan<'_>, selected: &[bool]) -> FilePlan {
     let mut keep = selected.to_vec();
     // A nested selected item keeps the items around it (items come after
     // their parents, so one backwards pass carries it all the way up).
@@ -780,9 +781,10 @@ fn file_plan(scan: &FileScan<'_>, text: &str, selected: &[bool]) -> FilePlan {
         i > 0 && kept[i - 1].contains(&at)
     };
     blank.extend(
-        lex::doc_comments(text)
-            .into_iter()
-            .filter(|c| !inside_kept(c.start)),
+        scan.doc_comments
+            .iter()
+            .filter(|c| !inside_kept(c.start))
+            .cloned(),
     );
     blank.sort_by_key(|r| (r.start, r.end));
     FilePlan::Parse { blank }

@@ -19,7 +19,9 @@ use super::syntax::{last_ident, macro_args, path_string, place_name, short_text,
 use super::value::{
     Construct, ConstructKind, KeySource, Origin, Placeholder, Site, SqlChain, Value,
 };
-use super::vocab::{Component, Vocabulary, OPAQUE_GETTERS, TRANSPARENT_METHODS};
+use super::vocab::{
+    Component, Vocabulary, OPAQUE_GETTERS, STRONG_STORE_WORDS, TRANSPARENT_METHODS,
+};
 
 mod payload_server;
 
@@ -1315,7 +1317,7 @@ impl<'a> Evaluator<'a> {
             let any_receiver = key.client_key.is_some() || key.payload_hash.is_some();
             if !headers && (names_store || any_receiver) && !is_self(&m.receiver) {
                 let strong = names_store
-                    && ["idem", "dedup", "replay"]
+                    && STRONG_STORE_WORDS
                         .iter()
                         .any(|s| name.to_lowercase().contains(s));
                 let site = self.site(arg_exprs[0]);

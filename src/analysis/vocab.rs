@@ -1068,6 +1068,11 @@ fn is_version_word(word: &str) -> bool {
 /// Fragments of table names that make a SQL table an idempotency table.
 const IDEMPOTENCY_TABLES: &[&str] = &["idempot", "dedup", "replay"];
 
+/// Words in a store receiver's name that make it an idempotency store,
+/// where request ids count as client keys (the evaluator and the
+/// pre-filter both ask).
+pub const STRONG_STORE_WORDS: &[&str] = &["idem", "dedup", "replay"];
+
 impl Vocabulary {
     /// Whether a SQL table name marks an idempotency table
     /// (`idempotency_keys`, `request_dedup`, `ReplayLog`, `idem_records`).

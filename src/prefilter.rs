@@ -27,86 +27,76 @@ use std::ops::Range;
 
 use aho_corasick::AhoCorasick;
 
+use crate::analysis::claims::is_claim_literal;
+use crate::analysis::eval::sql_tables;
+use crate::analysis::hashing::{is_hash_token, TokenPlace, HASH_CANDIDATE_WORDS};
 use crate::analysis::vocab::{Vocabulary, STRONG_STORE_WORDS};
 use crate::lex::{self, Token};
 
-/// Per rule, the words (case-insensitive substrings of an identifier or a
-/// string literal) without which a file cannot hold that rule's facts, in
-/// addition to the client-key vocabulary every key event needs.
-///
-/// Words common in all Rust code (`lock`, `hash`, `get`, `Release`) are
-/// deliberately absent: they would select every file. Rules built on key
-/// events (a client key reaching key position) need nothing extra.
-pub const RULE_TRIGGERS: &[(&str, &[&str])] = &[
-    // Unreadable/unparsable files are found before the filter runs.
-    ("IDEM000", &[]),
-    // Key events: need a client key value.
-    ("IDEM001", &[]),
-    ("IDEM002", &[]),
-    // A payload hash that becomes a key.
+/// How the pre-filter finds the items that can hold a rule's facts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Finds {
+    /// Nothing: the rule reports what happens before the filter runs
+    /// (unreadable and unparsable files).
+    Nothing,
+    /// Key events: items holding a client-key source of the vocabulary
+    /// (names, headers, key constructors such as `scoped`; request ids
+    /// where an idempotency store is named), their callers and callees.
+    KeyEvents,
+    /// Hash calls as the evaluator recognises them
+    /// (`analysis::hashing::is_hash_token`): `Sha256::digest`,
+    /// `DefaultHasher::new()`, `xxh3_64(..)`, a hasher-typed parameter.
+    /// Names that merely mention a hash (`content_md5`) do not count.
+    HashCalls,
+    /// Claims: a claim verb call or a claiming literal (`INSERT …
+    /// 'in_progress'`, `NX`) in an item that names a key, and, in a unit
+    /// with one, the `Drop` impls that release (guards).
+    Claims,
+    /// Key namespaces: `Namespace::Server` / `Namespace::Client` paths.
+    Namespaces,
+    /// Storage calls on a receiver that keyed items also store into.
+    SharedStores,
+    /// String literals that look like DDL, in an item or at file level.
+    Ddl,
+    /// Suppression comments: files carrying one are always parsed (see
+    /// `lint::lint_unit`).
+    Suppressions,
+}
+
+/// Per rule, how the pre-filter finds its facts. A new rule adds a row
+/// (`tests/prefilter.rs` checks that every rule has one, and that findings
+/// are identical with `--no-prefilter`); a fact no [`Finds`] covers needs a
+/// new variant and its test.
+pub const RULE_TRIGGERS: &[(&str, &[Finds])] = &[
+    ("IDEM000", &[Finds::Nothing]),
+    ("IDEM001", &[Finds::KeyEvents]),
+    ("IDEM002", &[Finds::KeyEvents]),
+    ("IDEM003", &[Finds::KeyEvents, Finds::HashCalls]),
+    ("IDEM004", &[Finds::Claims]),
+    // Defaults and sanitisers count inside client keys and `scoped(..)` keys.
+    ("IDEM005", &[Finds::KeyEvents]),
+    ("IDEM006", &[Finds::KeyEvents]),
     (
-        "IDEM003",
-        &[
-            "digest",
-            "sha1",
-            "sha2",
-            "sha256",
-            "sha512",
-            "blake",
-            "md5",
-            "xxh",
-            "seahash",
-            "crc32",
-            "defaulthasher",
-            // `use blake3::Hasher;` sits outside the fn: `Hasher::new()`
-            // and `.finalize()` are what the function body shows.
-            "hasher",
-            "finalize",
-            "fingerprint",
-            "body_hash",
-            "bodyhash",
-        ],
+        "IDEM007",
+        &[Finds::KeyEvents, Finds::Namespaces, Finds::SharedStores],
     ),
-    // Claim/complete pairs on idempotency records.
-    (
-        "IDEM004",
-        &[
-            "claim",
-            "in_progress",
-            "inprogress",
-            "in-progress",
-            "mark_done",
-            "mark_completed",
-            "save_response",
-            "store_response",
-            "insert_if_absent",
-            "set_nx",
-            "setnx",
-            "reserve_or_fetch",
-            "claimguard",
-        ],
-    ),
-    // Scope components defaulted or sanitised inside a key.
-    ("IDEM005", &["tenant", "principal"]),
-    ("IDEM006", &[]),
-    // Server-minted keys next to client keys.
-    ("IDEM007", &["scoped_server", "namespace"]),
-    // Idempotency tables in SQL DDL (`idempot` is covered by `idem`).
-    ("IDEM008", &["dedup", "replay"]),
-    // Suppression comments: files carrying one are always parsed (see
-    // `lint::lint_unit`), so these rules need no words of their own.
-    ("IDEM900", &["idem-lint:"]),
-    ("IDEM901", &["idem-lint:"]),
+    ("IDEM008", &[Finds::Ddl]),
+    ("IDEM900", &[Finds::Suppressions]),
+    ("IDEM901", &[Finds::Suppressions]),
 ];
 
 /// The compiled trigger words.
 #[derive(Debug, Clone)]
 pub struct Prefilter {
-    /// Candidate substrings; `None` when they could not be compiled, and
-    /// then every file is parsed.
+    /// Client-key and store words, asked token by token; `None` when they
+    /// could not be compiled, and then every token is asked.
     matcher: Option<AhoCorasick>,
-    /// Substrings that make a file relevant by themselves (rule rows).
-    rule_words: Vec<String>,
+    /// Every word a selected item could contain (`matcher`'s, hash names,
+    /// claim verbs, DDL): a unit without one is skipped unscanned. `None`:
+    /// every unit is scanned.
+    gate: Option<AhoCorasick>,
+    /// What this build's rules need found.
+    finds: Vec<Finds>,
     vocab: Vocabulary,
 }
 
@@ -117,6 +107,8 @@ enum Mention<'t> {
     Call(&'t str),
     /// `.name(..)`: a method of any type (`CrateIndex::resolve_method`).
     Method(&'t str),
+    /// `self.name(..)` in a block of this type: its own method first.
+    SelfMethod(Owner<'t>, &'t str),
     /// `Type::name(..)` (or `Self::name(..)` inside `impl Type`): only a
     /// function in an `impl` or `trait` block of `Type`.
     Assoc(&'t str, &'t str),
@@ -125,13 +117,16 @@ enum Mention<'t> {
 impl<'t> Mention<'t> {
     fn name(self) -> &'t str {
         match self {
-            Mention::Call(n) | Mention::Method(n) | Mention::Assoc(_, n) => n,
+            Mention::Call(n)
+            | Mention::Method(n)
+            | Mention::SelfMethod(_, n)
+            | Mention::Assoc(_, n) => n,
         }
     }
 }
 
 /// The `impl`/`trait` block a function is defined in, as the index sees it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Owner<'t> {
     /// Not directly in such a block.
     Free,
@@ -162,6 +157,9 @@ pub struct Item<'t> {
     pub is_fn: bool,
     /// Where a function is defined.
     pub owner: Owner<'t>,
+    /// A function whose first parameter is `self` (a method the index
+    /// resolves `.name(..)` calls to).
+    receiver: bool,
     trigger: Trigger,
     /// Identifiers in its signature and body (constants are found by name).
     idents: HashSet<&'t str>,
@@ -178,23 +176,30 @@ pub struct Item<'t> {
     claim_call: bool,
     /// It calls a release verb (a `Drop` impl that does is a guard).
     release_call: bool,
+    /// It holds a literal that can make a query a claim (`INSERT …
+    /// 'in_progress'`, `NX`).
+    claim_literal: bool,
     /// It holds a string literal that looks like DDL (IDEM008).
     ddl: bool,
     /// One of its identifiers names a key (computed for claiming items only).
     names_key: bool,
     /// Receivers of its storage calls (`idem_store` in `idem_store.put(..)`).
     stores: HashSet<&'t str>,
+    /// Idempotency tables its SQL literals name (a SQL bind is a storage call).
+    tables: Vec<String>,
 }
 
 impl Item<'_> {
-    /// Whether the item can hold a fact of a rule that looks at one
-    /// function alone: a claim on a key, the `drop` of a releasing guard
-    /// type, or DDL. (Claims are linked to keys by name, so an item that
-    /// names no key cannot hold one.)
-    fn local(&self) -> bool {
-        self.ddl
-            || (self.is_fn && self.name == "drop" && self.release_call)
-            || (self.claim_call && self.names_key)
+    /// Whether the item can hold a claim on a key. (Claims are linked to
+    /// keys by name, so an item that names no key cannot hold one.)
+    fn claims(&self) -> bool {
+        (self.claim_call || self.claim_literal) && self.names_key
+    }
+
+    /// Whether the item is the `drop` of a type that releases: a guard,
+    /// which matters where the unit claims.
+    fn releasing_drop(&self) -> bool {
+        self.is_fn && self.name == "drop" && self.release_call
     }
 }
 
@@ -209,6 +214,8 @@ pub struct FileScan<'t> {
     pub names_strong_store: bool,
     /// Byte ranges of its doc comments (blanked outside kept items).
     pub doc_comments: Vec<Range<usize>>,
+    /// A DDL literal outside every item (in a module-level macro call).
+    pub ddl_outside_items: bool,
 }
 
 impl FileScan<'_> {
@@ -224,40 +231,58 @@ const NOT_A_NAME: &[&str] = &["fn", "unsafe", "async", "extern", "mut", "_"];
 impl Prefilter {
     /// Compiles the trigger words of every registered rule and of the vocabulary.
     pub fn new(vocab: &Vocabulary) -> Prefilter {
-        let mut rule_words: Vec<String> = Vec::new();
-        for (code, extra) in RULE_TRIGGERS {
+        let mut finds: Vec<Finds> = Vec::new();
+        for (code, found) in RULE_TRIGGERS {
             // Rows of rules this build does not have cost nothing.
             if crate::rules::ALL.iter().any(|r| r.code == *code) {
-                rule_words.extend(extra.iter().map(|w| w.to_ascii_lowercase()));
+                finds.extend(found.iter().copied());
             }
         }
         let mut words: Vec<String> = vocab.client_key_triggers();
-        // Store and table names that make request ids count (see `select`).
+        // Store and table names that make request ids count (see `plan`).
         words.extend(STRONG_STORE_WORDS.iter().map(|w| w.to_string()));
-        words.extend(rule_words.iter().cloned());
-        // `request_id` in snake_case is `RequestId` in CamelCase.
-        let joined: Vec<String> = words.iter().map(|w| w.replace(['_', '-'], "")).collect();
-        words.extend(joined);
-        words.retain(|w| !w.is_empty());
-        words.sort();
-        words.dedup();
-        // Only absurd configured word lists can exceed the automaton's
-        // limits; matching everything is the safe fallback.
-        let matcher = AhoCorasick::builder()
-            .ascii_case_insensitive(true)
-            .build(&words)
-            .ok();
+        let mut gate_words = words.clone();
+        if finds.contains(&Finds::HashCalls) {
+            gate_words.extend(HASH_CANDIDATE_WORDS.iter().map(|w| w.to_string()));
+        }
+        if finds.contains(&Finds::Namespaces) {
+            gate_words.push("namespace".to_string());
+        }
+        if finds.contains(&Finds::Claims) {
+            // Claim verbs are matched whole, so each is its own word.
+            gate_words.extend(vocab.claim_verb_words());
+            gate_words.extend(["insert", "nx"].map(String::from));
+        }
+        if finds.contains(&Finds::Ddl) {
+            gate_words.push("table".to_string());
+        }
+        let compile = |mut words: Vec<String>| {
+            // `request_id` in snake_case is `RequestId` in CamelCase.
+            let joined: Vec<String> = words.iter().map(|w| w.replace(['_', '-'], "")).collect();
+            words.extend(joined);
+            words.retain(|w| !w.is_empty());
+            words.sort();
+            words.dedup();
+            // Only absurd configured word lists can exceed the automaton's
+            // limits; matching everything is the safe fallback.
+            AhoCorasick::builder()
+                .ascii_case_insensitive(true)
+                .build(&words)
+                .ok()
+        };
         Prefilter {
-            matcher,
-            rule_words,
+            matcher: compile(words),
+            gate: compile(gate_words),
+            finds,
             vocab: vocab.clone(),
         }
     }
 
-    /// Whether a trigger word occurs anywhere in `text`, comments included.
-    /// `false` proves the file irrelevant without tokenizing it.
+    /// Whether a word of a selectable fact occurs anywhere in `text`,
+    /// comments included. `false` proves the file irrelevant without
+    /// tokenizing it.
     pub fn may_match(&self, text: &str) -> bool {
-        self.matcher.as_ref().is_none_or(|m| m.is_match(text))
+        self.gate.as_ref().is_none_or(|m| m.is_match(text))
     }
 
     /// Whether an identifier can make a value a client key: the same
@@ -272,23 +297,11 @@ impl Prefilter {
                 .is_some_and(|t| v.is_client_key_name(t))
             || upper.contains("IDEMPOTENCY")
             || upper.contains("IDEM_KEY")
-            || self.has_rule_word(ident)
     }
 
     fn literal_is_trigger(&self, text: &str) -> bool {
         let v = &self.vocab;
-        v.is_key_header(text) || v.is_client_key_name(text) || self.has_rule_word(text)
-    }
-
-    fn has_rule_word(&self, text: &str) -> bool {
-        if self.rule_words.is_empty() {
-            return false;
-        }
-        let lower = text.to_ascii_lowercase();
-        let joined = lower.replace(['_', '-'], "");
-        self.rule_words
-            .iter()
-            .any(|w| lower.contains(w.as_str()) || joined.contains(&w.replace(['_', '-'], "")))
+        v.is_key_header(text) || v.is_client_key_name(text)
     }
 
     fn trigger_of(&self, token: Token<'_>) -> Trigger {
@@ -439,6 +452,7 @@ impl Prefilter {
                             name: ident,
                             is_fn,
                             owner,
+                            receiver: is_fn && takes_self(&tokens[i + 1..]),
                             trigger: Trigger::None,
                             idents: HashSet::default(),
                             calls: HashSet::default(),
@@ -448,16 +462,24 @@ impl Prefilter {
                             parent,
                             claim_call: false,
                             release_call: false,
+                            claim_literal: false,
                             ddl: false,
                             names_key: false,
                             stores: HashSet::default(),
+                            tables: Vec::new(),
                         });
                     }
                 }
                 Token::Str(literal) => {
-                    if check && may_be_ddl(literal) {
+                    if check && self.finds(Finds::Ddl) && may_be_ddl(literal) {
                         for &(item, _, _) in &open {
                             scan.items[item].ddl = true;
+                        }
+                        scan.ddl_outside_items |= open.is_empty();
+                    }
+                    if check && self.finds(Finds::Claims) && is_claim_literal(literal) {
+                        for &(item, _, _) in &open {
+                            scan.items[item].claim_literal = true;
                         }
                     }
                 }
@@ -467,6 +489,15 @@ impl Prefilter {
                     let lower = t.to_ascii_lowercase();
                     if STRONG_STORE_WORDS.iter().any(|w| lower.contains(w)) {
                         scan.names_strong_store = true;
+                        if matches!(token, Token::Str(_)) && !open.is_empty() {
+                            let tables: Vec<String> = sql_tables(&lower)
+                                .into_iter()
+                                .filter(|t| STRONG_STORE_WORDS.iter().any(|w| t.contains(w)))
+                                .collect();
+                            for &(item, _, _) in &open {
+                                scan.items[item].tables.extend(tables.iter().cloned());
+                            }
+                        }
                     }
                 }
                 let trigger = self.trigger_of(*token);
@@ -488,6 +519,11 @@ impl Prefilter {
             let called = tokens.get(i + 1) == Some(&Token::Open(b'('))
                 && before(1) != Some(Token::Ident("fn"));
             let claim_call = called && self.vocab.is_claim_verb(ident);
+            if check && self.rule_fact(&tokens, i, ident, &open, depth, &scan.items) {
+                for &(item, _, _) in &open {
+                    scan.items[item].trigger = Trigger::Strong;
+                }
+            }
             let release_call = called && self.vocab.is_release_verb(ident);
             let store = match (before(2), before(1)) {
                 (Some(Token::Ident(receiver)), Some(Token::Punct(".")))
@@ -508,14 +544,63 @@ impl Prefilter {
                 }
             }
         }
-        // Whether a claiming item names a key (see `Item::local`).
-        for item in scan.items.iter_mut().filter(|i| i.claim_call) {
+        // Whether a claiming item names a key (see `Item::claims`).
+        for item in scan
+            .items
+            .iter_mut()
+            .filter(|i| i.claim_call || i.claim_literal)
+        {
             item.names_key = item
                 .idents
                 .iter()
                 .any(|i| self.vocab.is_client_key_name(i) || self.vocab.is_key_position_name(i));
         }
         scan
+    }
+
+    fn finds(&self, what: Finds) -> bool {
+        self.finds.contains(&what)
+    }
+
+    /// Whether identifier `tokens[i]` starts a fact of a rule that needs no
+    /// client key: a hash call (IDEM003) or a key namespace path (IDEM007).
+    fn rule_fact(
+        &self,
+        tokens: &[Token<'_>],
+        i: usize,
+        ident: &str,
+        open: &[(usize, usize, bool)],
+        depth: usize,
+        items: &[Item<'_>],
+    ) -> bool {
+        let next = |n: usize| tokens.get(i + n).copied();
+        let path_head = next(1) == Some(Token::Punct(":")) && next(2) == Some(Token::Punct(":"));
+        if path_head && ident == "Namespace" && self.finds(Finds::Namespaces) {
+            return true;
+        }
+        if !self.finds(Finds::HashCalls) {
+            return false;
+        }
+        let after_dot = i
+            .checked_sub(1)
+            .is_some_and(|j| tokens[j] == Token::Punct("."));
+        let called = next(1) == Some(Token::Open(b'('));
+        // Inside the parentheses of a signature: a parameter's type.
+        let in_params = open
+            .last()
+            .is_some_and(|&(item, at, body)| !body && items[item].is_fn && depth > at);
+        let place = if path_head {
+            TokenPlace::PathHead
+        } else if called && after_dot {
+            TokenPlace::MethodCall
+        } else if called {
+            TokenPlace::Call
+        } else if in_params {
+            TokenPlace::ParamType
+        } else {
+            TokenPlace::Other
+        };
+        is_hash_token(ident, place)
     }
 
     /// The call `tokens[i]` makes, if it is the name of one the index may
@@ -554,7 +639,7 @@ impl Prefilter {
             _ => None,
         };
         let method = before(1) == Some(Token::Punct("."));
-        let on_self = before(2) == Some(Token::Ident("self"));
+        let on_self = method && before(2) == Some(Token::Ident("self"));
         // The evaluator never resolves these on another receiver.
         let builtin = crate::analysis::vocab::TRANSPARENT_METHODS.contains(&ident)
             || self.vocab.is_store_method(ident);
@@ -563,6 +648,7 @@ impl Prefilter {
         }
         Some(match owner {
             Some(owner) => Mention::Assoc(owner, ident),
+            None if on_self => Mention::SelfMethod(self_owner.unwrap_or(Owner::Unknown), ident),
             None if method => Mention::Method(ident),
             None => Mention::Call(ident),
         })
@@ -597,9 +683,15 @@ impl Prefilter {
             .enumerate()
             .flat_map(|(f, s)| s.items.iter().map(move |item| (f, item)))
             .collect();
-        if !items
-            .iter()
-            .any(|(_, item)| item.trigger >= threshold || item.local())
+        // Guards matter where the unit claims (IDEM004 asks only there).
+        let claims = self.finds(Finds::Claims) && items.iter().any(|(_, item)| item.claims());
+        let local =
+            |item: &Item<'_>| item.ddl || (claims && (item.claims() || item.releasing_drop()));
+        let ddl_outside = scans.iter().any(|s| s.ddl_outside_items);
+        if !ddl_outside
+            && !items
+                .iter()
+                .any(|(_, item)| item.trigger >= threshold || local(item))
         {
             return skip_all();
         }
@@ -623,18 +715,17 @@ impl Prefilter {
                 users_of.entry(ident).or_default().push(n);
             }
         }
+        // Method names the index resolves to nothing outside their own
+        // `impl`: receiver methods of two known types (see `Methods`).
+        let methods = Methods::new(items.iter().map(|(_, item)| *item));
         // Whether item `caller` has a call that may resolve to fn item `callee`.
         let links = |caller: usize, callee: usize| {
-            let (file, def) = items[callee];
-            let _ = file;
-            items[caller].1.calls.iter().any(|m| {
-                m.name() == def.name
-                    && match (*m, def.owner) {
-                        (Mention::Method(_), _) | (_, Owner::Unknown) => true,
-                        (Mention::Call(_), owner) => owner == Owner::Free,
-                        (Mention::Assoc(ty, _), owner) => owner == Owner::Type(ty),
-                    }
-            })
+            let def = items[callee].1;
+            items[caller]
+                .1
+                .calls
+                .iter()
+                .any(|m| m.name() == def.name && methods.links(*m, def))
         };
         let empty: &[usize] = &[];
         // Items that may hold a client key: triggered items and,
@@ -673,25 +764,43 @@ impl Prefilter {
             .filter(|&n| selected[n])
             .flat_map(|n| items[n].1.stores.iter().map(|s| s.to_ascii_lowercase()))
             .collect();
+        let keyed_tables: StdHashSet<&str> = (0..items.len())
+            .filter(|&n| selected[n])
+            .flat_map(|n| items[n].1.tables.iter().map(String::as_str))
+            .collect();
         let shares_store = |item: &Item<'_>| {
-            item.stores
-                .iter()
-                .any(|s| keyed_stores.contains(&s.to_ascii_lowercase()))
+            self.finds(Finds::SharedStores)
+                && (item
+                    .stores
+                    .iter()
+                    .any(|s| keyed_stores.contains(&s.to_ascii_lowercase()))
+                    || item
+                        .tables
+                        .iter()
+                        .any(|t| keyed_tables.contains(t.as_str())))
         };
         // Items with a rule's local fact (a claim, a releasing `Drop`, DDL)
         // need no client key, but their callees' releases matter.
         for (n, (_, item)) in items.iter().enumerate() {
-            if (item.local() || shares_store(item)) && !selected[n] {
+            if (local(item) || shares_store(item)) && !selected[n] {
                 selected[n] = true;
                 work.push(n);
             }
         }
+        // Definitions kept only so that the index still finds a method name
+        // ambiguous: parsed, but what they call is not followed.
+        let mut witness = vec![false; items.len()];
         while let Some(n) = work.pop() {
             let item = items[n].1;
             let mut next: Vec<usize> = Vec::new();
             for call in &item.calls {
                 let defs = fns_named.get(call.name()).map_or(empty, Vec::as_slice);
                 next.extend(defs.iter().copied().filter(|&d| links(n, d)));
+                if let Some(pair) = methods.witnesses(*call, defs, &items) {
+                    for d in pair {
+                        witness[d] = true;
+                    }
+                }
             }
             for ident in &item.idents {
                 next.extend(consts_named.get(ident).map_or(empty, Vec::as_slice));
@@ -702,6 +811,9 @@ impl Prefilter {
                     work.push(m);
                 }
             }
+        }
+        for (n, w) in witness.iter().enumerate() {
+            selected[n] |= *w;
         }
         let mut first = 0;
         let plans: Vec<FilePlan> = scans
@@ -760,7 +872,7 @@ fn file_plan(scan: &FileScan<'_>, selected: &[bool]) -> FilePlan {
             keep[parent] = true;
         }
     }
-    if !keep.iter().any(|k| *k) {
+    if !keep.iter().any(|k| *k) && !scan.ddl_outside_items {
         return FilePlan::Skip;
     }
     let top = |n: &usize| scan.items[*n].parent.is_none();
@@ -860,6 +972,124 @@ fn may_be_ddl(literal: &str) -> bool {
     has(b"table") && crate::analysis::sql_literals::looks_like_ddl(literal)
 }
 
+/// Whether the signature after a function's name (`tokens`) takes `self`
+/// first: `(self`, `(&self`, `(&'a mut self`, `(mut self: Box<Self>`.
+/// Generic parameters (`<F: Fn(u8)>`) are skipped; a miss only makes the
+/// filter keep more.
+fn takes_self(tokens: &[Token<'_>]) -> bool {
+    let mut angle = 0usize;
+    let mut k = 0;
+    while let Some(token) = tokens.get(k) {
+        match *token {
+            Token::Punct("<") => angle += 1,
+            Token::Punct(">") if k > 0 && tokens[k - 1] != Token::Punct("-") => {
+                angle = angle.saturating_sub(1)
+            }
+            Token::Open(b'(') if angle == 0 => break,
+            Token::Open(b'{') | Token::Punct(";") => return false,
+            _ => {}
+        }
+        k += 1;
+        if k > 256 {
+            return false;
+        }
+    }
+    for token in tokens.iter().skip(k + 1).take(6) {
+        match *token {
+            Token::Punct("&" | "'") | Token::Ident("mut") => {}
+            Token::Ident("self") => return true,
+            // A lifetime's name follows its quote.
+            Token::Ident(_) => {}
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// Which method names the index resolves (`CrateIndex::resolve_method`):
+/// `.name(..)` resolves to nothing when receiver methods of that name
+/// exist in two types, unless called on `self` in one of them. Types the
+/// scan cannot name (`Owner::Unknown`) could be any type, so a name with
+/// such a definition is never taken as ambiguous.
+struct Methods<'t> {
+    /// Per name: the known owners of its receiver methods (up to two) and
+    /// whether an unnamed owner defines it.
+    by_name: HashMap<&'t str, (Vec<Owner<'t>>, bool)>,
+}
+
+impl<'t> Methods<'t> {
+    fn new<'a>(items: impl Iterator<Item = &'a Item<'t>>) -> Methods<'t>
+    where
+        't: 'a,
+    {
+        let mut by_name: HashMap<&'t str, (Vec<Owner<'t>>, bool)> = HashMap::default();
+        for item in items.filter(|i| i.is_fn) {
+            let entry = by_name.entry(item.name).or_default();
+            match item.owner {
+                // A receiver method outside an `impl` is one in an `impl`
+                // nested in a function body: the index may name its type.
+                Owner::Unknown | Owner::Free if item.receiver => entry.1 = true,
+                Owner::Unknown => entry.1 = true,
+                owner if item.receiver && entry.0.len() < 2 && !entry.0.contains(&owner) => {
+                    entry.0.push(owner)
+                }
+                _ => {}
+            }
+        }
+        Methods { by_name }
+    }
+
+    /// Whether `.name(..)` (not on `self`) resolves to nothing.
+    fn ambiguous(&self, name: &str) -> bool {
+        self.by_name
+            .get(name)
+            .is_some_and(|(owners, unknown)| owners.len() >= 2 && !unknown)
+    }
+
+    /// Whether type `ty` has a receiver method `name` the scan knows of.
+    fn own(&self, ty: Owner<'t>, name: &str) -> bool {
+        self.by_name
+            .get(name)
+            .is_some_and(|(owners, unknown)| !unknown && owners.contains(&ty))
+    }
+
+    /// Whether a call may resolve to `def` (a function of the same name).
+    fn links(&self, mention: Mention<'t>, def: &Item<'t>) -> bool {
+        match mention {
+            Mention::SelfMethod(ty @ Owner::Type(_), name) if self.own(ty, name) => def.owner == ty,
+            // An unnamed `Self` may own a method of this name.
+            Mention::SelfMethod(Owner::Unknown, _) => true,
+            Mention::Method(name) | Mention::SelfMethod(_, name) => !self.ambiguous(name),
+            _ if def.owner == Owner::Unknown => true,
+            Mention::Call(_) => def.owner == Owner::Free,
+            Mention::Assoc(ty, _) => def.owner == Owner::Type(ty),
+        }
+    }
+
+    /// For a call the index finds ambiguous, two receiver methods of
+    /// different types among `defs`: kept, the index still finds it so.
+    fn witnesses(
+        &self,
+        mention: Mention<'t>,
+        defs: &[usize],
+        items: &[(usize, &Item<'t>)],
+    ) -> Option<[usize; 2]> {
+        let name = match mention {
+            Mention::SelfMethod(ty @ Owner::Type(_), name) if self.own(ty, name) => return None,
+            Mention::SelfMethod(Owner::Unknown, _) => return None,
+            Mention::Method(name) | Mention::SelfMethod(_, name) => name,
+            _ => return None,
+        };
+        if !self.ambiguous(name) {
+            return None;
+        }
+        let receivers = || defs.iter().copied().filter(|&d| items[d].1.receiver);
+        let first = receivers().next()?;
+        let second = receivers().find(|&d| items[d].1.owner != items[first].1.owner)?;
+        Some([first, second])
+    }
+}
+
 /// Records where an item at `depth` would start.
 fn set_start(starts: &mut Vec<usize>, depth: usize, at: usize) {
     if starts.len() <= depth {
@@ -918,6 +1148,77 @@ mod tests {
 
     fn select(texts: &[&str]) -> Vec<bool> {
         Prefilter::new(&Vocabulary::default()).select(texts)
+    }
+
+    #[test]
+    fn hash_calls_select_and_hash_names_do_not() {
+        let digest = "fn k(body: &[u8]) -> String { hex::encode(Sha256::digest(body)) }";
+        let param = "fn feed(b: &[u8], h: &mut DefaultHasher) { b.hash(h) }";
+        let fields = "fn f(o: &Output) -> Option<&str> { o.content_md5.as_deref() }";
+        let consts = "const SHA256_CTX_LEN: usize = 104; fn g() { let d = digest_len(); }";
+        assert_eq!(
+            select(&[digest, param, fields, consts]),
+            [true, true, false, false]
+        );
+    }
+
+    #[test]
+    fn claims_by_verb_or_literal_and_guards_only_where_claimed() {
+        let verb = "fn a(s: &S, key: &str) { s.acquire(key); }";
+        let sql = "fn b(p: &P, key: &str) { query(\"INSERT INTO t (k, s) VALUES ($1, 'pending')\").bind(key); }";
+        let no_key = "fn c(s: &S, slot: u8) { s.acquire(slot); }";
+        let guard = "impl Drop for G { fn drop(&mut self) { self.s.release(&self.k); } }";
+        assert_eq!(
+            select(&[verb, sql, no_key, guard]),
+            [true, true, false, true]
+        );
+        // A releasing `Drop` is no guard of anything in a unit without claims.
+        assert_eq!(select(&[no_key, guard]), [false, false]);
+    }
+
+    #[test]
+    fn ddl_outside_items_is_parsed() {
+        let migration = "sql_macro!(\"CREATE TABLE idem (k TEXT PRIMARY KEY)\");";
+        assert_eq!(select(&[migration]), [true]);
+    }
+
+    #[test]
+    fn sql_writes_to_a_table_keyed_code_writes_are_kept() {
+        let client = "fn c(p: &P, idem_key: &str) { query(\"INSERT INTO idempotency_keys (k) VALUES ($1)\").bind(idem_key); }";
+        let server = "fn s(p: &P) { query(\"INSERT INTO idempotency_keys (k) VALUES ($1)\").bind(Uuid::new_v4()); }";
+        let other = "fn o(p: &P) { query(\"INSERT INTO replay_log (k) VALUES ($1)\").bind(Uuid::new_v4()); }";
+        assert_eq!(select(&[client, server, other]), [true, true, false]);
+    }
+
+    #[test]
+    fn ambiguous_methods_link_nothing_but_keep_two_witnesses() {
+        // `send` exists on two types: `.send()` resolves to nothing, so the
+        // caller of the keyed `A::send` is not keyed; two definitions stay
+        // so that the index still finds the name ambiguous.
+        let a = "impl A { fn send(&self, idempotency_key: &str) -> String { idempotency_key.to_string() } }";
+        let b = "impl B { fn send(&self) {} }";
+        let c = "impl C { fn send(&self) {} }";
+        let caller = "fn call(x: &X) { let k = x.send(); }";
+        let keyed_caller = "fn user(idem_key: &str, x: &X) { x.send(); }";
+        let chosen = select(&[a, b, c, caller, keyed_caller]);
+        assert!(!chosen[3], "a caller through an ambiguous name");
+        assert!(chosen[0] && chosen[4]);
+        assert_eq!(chosen[1..3].iter().filter(|c| **c).count(), 1);
+        // Called on `self` inside `impl A`, the own method resolves.
+        let own = "impl A { fn send(&self, idempotency_key: &str) -> String { idempotency_key.to_string() } fn go(&self) { self.send(\"\"); } }";
+        let scan = Prefilter::new(&Vocabulary::default()).scan(own);
+        assert!(scan.items[1]
+            .calls
+            .contains(&Mention::SelfMethod(Owner::Type("A"), "send")));
+    }
+
+    #[test]
+    fn receivers() {
+        let scan = Prefilter::new(&Vocabulary::default()).scan(
+            "impl A { fn a(&self) {} fn b<'x, F: Fn(u8)>(&'x mut self, f: F) {} fn c(mut self: Box<Self>) {} fn d(x: Self) {} fn e() {} }",
+        );
+        let receivers: Vec<bool> = scan.items.iter().map(|i| i.receiver).collect();
+        assert_eq!(receivers, [true, true, true, false, false]);
     }
 
     #[test]

@@ -539,7 +539,7 @@ impl<'a> Walker<'a> {
             let nx = binds
                 .iter()
                 .any(|b| lit_text(b).is_some_and(|t| t.eq_ignore_ascii_case("NX")));
-            match cmd.as_str() {
+            let (kind, verb) = match cmd.as_str() {
                 "SET" if nx => (OpKind::Claim, "SET … NX"),
                 "SETNX" => (OpKind::Claim, "SETNX"),
                 "SET" if binds.iter().skip(1).any(|b| mentions_response(b)) => {
@@ -547,7 +547,8 @@ impl<'a> Walker<'a> {
                 }
                 "DEL" | "UNLINK" => (OpKind::Release, "DEL"),
                 _ => return None,
-            }
+            };
+            (kind, verb.to_string())
         } else if matches!(last.as_str(), "query" | "query_as" | "query_scalar") {
             sql_kind(&text)?
         } else {
@@ -556,7 +557,7 @@ impl<'a> Walker<'a> {
         let (roots, key_text) = self.key_arg(binds.iter().copied())?;
         Some(Op {
             kind,
-            verb: verb.to_string(),
+            verb,
             roots,
             key_text,
             results: BTreeSet::new(),
@@ -1515,7 +1516,21 @@ impl<'a> Walker<'a> {
 }
 
 /// SQL text of a claim, completion or release on an idempotency record.
-fn sql_kind(text: &str) -> Option<(OpKind, &'static str)> {
+/// Whether a string literal can make a query or redis command a claim
+/// (`INSERT … 'in_progress'`, `SETNX`, `NX`): the pre-filter's view of
+/// `Walker::classify_chain` and the `query!` macros.
+pub fn is_claim_literal(text: &str) -> bool {
+    let trimmed = text.trim();
+    if trimmed.eq_ignore_ascii_case("setnx") || trimmed.eq_ignore_ascii_case("nx") {
+        return true;
+    }
+    trimmed
+        .get(..6)
+        .is_some_and(|head| head.eq_ignore_ascii_case("insert"))
+        && matches!(sql_kind(text), Some((OpKind::Claim, _)))
+}
+
+fn sql_kind(text: &str) -> Option<(OpKind, String)> {
     let lower = text.to_ascii_lowercase();
     let first = lower.split_whitespace().next().unwrap_or_default();
     let claimed = [
@@ -1533,14 +1548,17 @@ fn sql_kind(text: &str) -> Option<(OpKind, &'static str)> {
         "'finished'",
         "response",
     ];
-    match first {
-        "insert" if claimed.iter().any(|w| lower.contains(w)) => {
-            Some((OpKind::Claim, "INSERT … 'in_progress'"))
+    let claim = claimed.iter().find(|w| lower.contains(*w));
+    match (first, claim) {
+        // The label quotes the status the query writes.
+        ("insert", Some(status)) => Some((
+            OpKind::Claim,
+            format!("INSERT … '{}'", status.trim_matches('\'')),
+        )),
+        ("insert" | "update", _) if completed.iter().any(|w| lower.contains(w)) => {
+            Some((OpKind::Complete, "UPDATE … 'completed'".to_string()))
         }
-        "insert" | "update" if completed.iter().any(|w| lower.contains(w)) => {
-            Some((OpKind::Complete, "UPDATE … 'completed'"))
-        }
-        "delete" => Some((OpKind::Release, "DELETE")),
+        ("delete", _) => Some((OpKind::Release, "DELETE".to_string())),
         _ => None,
     }
 }
@@ -1718,6 +1736,16 @@ fn inline_captures(fmt: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn claim_literals() {
+        assert!(is_claim_literal(
+            "INSERT INTO idem (k, status) VALUES ($1, 'pending')"
+        ));
+        assert!(is_claim_literal(" NX"));
+        assert!(!is_claim_literal("INSERT INTO orders (id) VALUES ($1)"));
+        assert!(!is_claim_literal("SET"));
+    }
 
     #[test]
     fn sql_kinds() {

@@ -1781,7 +1781,7 @@ fn substitute(
 }
 
 /// Table names in a SQL text: the word after FROM, INTO, UPDATE, JOIN, TABLE.
-fn sql_tables(lower: &str) -> Vec<String> {
+pub(crate) fn sql_tables(lower: &str) -> Vec<String> {
     let words: Vec<&str> = lower
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '"'))
         .filter(|w| !w.is_empty())

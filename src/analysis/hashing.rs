@@ -60,7 +60,6 @@ const HASH_MODULES: &[&str] = &[
     "highway",
     "siphasher",
     "digest",
-    "ring",
     "sha",
     "hash",
 ];
@@ -144,6 +143,70 @@ const HASHER_TYPES: &[&str] = &[
 
 fn is_hasher_type(name: &str) -> bool {
     (name.ends_with("Hasher") && name != "BuildHasher") || HASHER_TYPES.contains(&name)
+}
+
+/// Traits whose associated functions `classify_call` reads as hash calls
+/// (`Digest::digest(b)`, `Hasher::finish(&h)`). `Hash::hash(&b, &mut h)`
+/// only feeds a hasher that some other fact made.
+const HASH_TRAITS: &[&str] = &["Digest", "DynDigest", "Hasher", "Update", "FixedOutput"];
+
+/// Methods that hash or make a hasher on any receiver (see `hash_method`).
+const HASHING_METHODS: &[&str] = &["hash_one", "build_hasher"];
+
+/// Case-insensitive substrings of every name the pre-filter's
+/// [`is_hash_token`] accepts: a file without one holds no hash fact.
+pub const HASH_CANDIDATE_WORDS: &[&str] = &[
+    "sha",
+    "md5",
+    "md_5",
+    "md4",
+    "md2",
+    "blake",
+    "xxh",
+    "crc",
+    "hash",
+    "fnv",
+    "murmur",
+    "highway",
+    "digest",
+    "keccak",
+    "ripemd",
+    "sm3",
+    "whirlpool",
+    "shake",
+    "update",
+    "fixedoutput",
+];
+
+/// Where an identifier stands, for [`is_hash_token`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TokenPlace {
+    /// Followed by `::`: the head of a path.
+    PathHead,
+    /// `name(..)`: a call of a free function.
+    Call,
+    /// `.name(..)`: a method call.
+    MethodCall,
+    /// Inside a function signature's parentheses: a parameter's type.
+    ParamType,
+    /// Anywhere else.
+    Other,
+}
+
+/// Whether an identifier can start a payload-hash fact the evaluator
+/// recognises: the pre-filter's exact view of [`classify_call`],
+/// [`type_is_hasher`] and the hashing methods, so that a field named
+/// `content_md5` or a type `Sha256Ctx` never selects code.
+pub fn is_hash_token(ident: &str, place: TokenPlace) -> bool {
+    match place {
+        TokenPlace::PathHead => {
+            HASH_MODULES.contains(&ident) || is_hasher_type(ident) || HASH_TRAITS.contains(&ident)
+        }
+        TokenPlace::Call => STANDALONE_DIGESTS.contains(&ident),
+        TokenPlace::MethodCall => HASHING_METHODS.contains(&ident),
+        TokenPlace::ParamType => is_hasher_type(ident) || ident == "Digest" || ident == "DynDigest",
+        TokenPlace::Other => false,
+    }
 }
 
 /// Classifies a call by its path segments (`["sha2", "Sha256", "digest"]`).
@@ -399,6 +462,38 @@ mod tests {
         ] {
             assert_eq!(classify_call(&segs(path), 1), None, "{path}");
         }
+    }
+
+    #[test]
+    fn hash_tokens_contain_a_candidate_word() {
+        let names = HASH_MODULES
+            .iter()
+            .chain(HASHER_TYPES)
+            .chain(HASH_TRAITS)
+            .chain(STANDALONE_DIGESTS)
+            .chain(HASHING_METHODS)
+            .chain(&["DefaultHasher", "FoldHasher"]);
+        for name in names {
+            let lower = name.to_ascii_lowercase();
+            assert!(
+                HASH_CANDIDATE_WORDS.iter().any(|w| lower.contains(w)),
+                "{name} has no word in HASH_CANDIDATE_WORDS: the pre-filter would skip it"
+            );
+        }
+    }
+
+    #[test]
+    fn hash_tokens_by_place() {
+        assert!(is_hash_token("Sha256", TokenPlace::PathHead));
+        assert!(is_hash_token("md5", TokenPlace::PathHead));
+        assert!(is_hash_token("xxh3_64", TokenPlace::Call));
+        assert!(is_hash_token("hash_one", TokenPlace::MethodCall));
+        assert!(is_hash_token("DefaultHasher", TokenPlace::ParamType));
+        // Fields and constants named after hashes are not hash calls.
+        assert!(!is_hash_token("content_md5", TokenPlace::Other));
+        assert!(!is_hash_token("Sha256", TokenPlace::Other));
+        assert!(!is_hash_token("SHA256_CTX", TokenPlace::PathHead));
+        assert!(!is_hash_token("Hash", TokenPlace::PathHead));
     }
 
     #[test]

@@ -667,6 +667,15 @@ impl Vocabulary {
         is_claim_verb(method) || self.claim_verbs.iter().any(|m| m == method)
     }
 
+    /// Substrings of every name [`Vocabulary::is_claim_verb`] accepts (the
+    /// built-in prefixes are verbs of the list themselves).
+    pub fn claim_verb_words(&self) -> Vec<String> {
+        self.claim_verbs
+            .iter()
+            .map(|v| v.to_ascii_lowercase())
+            .collect()
+    }
+
     /// Whether a method completes a claimed record (`complete`, `save_response`…).
     pub fn is_complete_verb(&self, method: &str) -> bool {
         is_complete_verb(method) || self.complete_verbs.iter().any(|m| m == method)

@@ -254,7 +254,8 @@ impl Prefilter {
             gate_words.extend(["insert", "nx"].map(String::from));
         }
         if finds.contains(&Finds::Ddl) {
-            gate_words.push("table".to_string());
+            // `looks_like_ddl` needs CREATE or ALTER.
+            gate_words.extend(["create", "alter"].map(String::from));
         }
         let compile = |mut words: Vec<String>| {
             // `request_id` in snake_case is `RequestId` in CamelCase.
@@ -278,11 +279,65 @@ impl Prefilter {
         }
     }
 
-    /// Whether a word of a selectable fact occurs anywhere in `text`,
-    /// comments included. `false` proves the file irrelevant without
-    /// tokenizing it.
+    /// Whether a word that can start a selectable fact occurs anywhere in
+    /// `text`, comments included. `false` proves the file irrelevant without
+    /// tokenizing it. Each candidate is judged by the whole word around it
+    /// (`[A-Za-z0-9_]` and non-ASCII), so `Reserved` is no claim verb and
+    /// `SHA256_CTX` no hash call.
     pub fn may_match(&self, text: &str) -> bool {
-        self.gate.as_ref().is_none_or(|m| m.is_match(text))
+        let Some(gate) = &self.gate else {
+            return true;
+        };
+        let bytes = text.as_bytes();
+        let mut at = 0;
+        while at < bytes.len() {
+            let hit = match gate.try_find(aho_corasick::Input::new(text).span(at..text.len())) {
+                Ok(Some(hit)) => hit,
+                Ok(None) => return false,
+                Err(_) => return true,
+            };
+            let mut start = hit.start();
+            while start > 0 && is_ident_byte(bytes[start - 1]) {
+                start -= 1;
+            }
+            let mut end = hit.end();
+            while end < bytes.len() && is_ident_byte(bytes[end]) {
+                end += 1;
+            }
+            // Word edges are ASCII bytes (or the text's ends): char boundaries.
+            if text
+                .get(start..end)
+                .is_none_or(|word| self.word_may_start_fact(word))
+            {
+                return true;
+            }
+            at = end.max(hit.start() + 1);
+        }
+        false
+    }
+
+    /// Whether a word of the text (an identifier, or a run of a string
+    /// literal or comment) can be where a trigger or local fact starts: the
+    /// exact predicates `scan` applies, asked of the word in any position.
+    fn word_may_start_fact(&self, word: &str) -> bool {
+        let Some(matcher) = &self.matcher else {
+            return true;
+        };
+        let is = |w: &str| word.eq_ignore_ascii_case(w);
+        matcher.is_match(word)
+            || (self.finds(Finds::HashCalls)
+                && [
+                    TokenPlace::PathHead,
+                    TokenPlace::Call,
+                    TokenPlace::MethodCall,
+                    TokenPlace::ParamType,
+                ]
+                .into_iter()
+                .any(|place| is_hash_token(word, place)))
+            || (self.finds(Finds::Namespaces) && word == "Namespace")
+            || (self.finds(Finds::Claims)
+                && (is("insert") || is("nx") || is("setnx") || self.vocab.is_claim_verb(word)))
+            || (self.finds(Finds::Ddl) && (is("create") || is("alter")))
     }
 
     /// Whether an identifier can make a value a client key: the same
@@ -664,12 +719,67 @@ impl Prefilter {
 
     /// Which of a unit's Rust files must be parsed, and which parts of them
     /// nothing selected needs (see the module docs).
+    ///
+    /// Files in which no trigger word occurs ("cold" files) are not
+    /// tokenized unless the selection reaches into them: a cold file is
+    /// scanned when it defines a `fn`/`const`/`static` named like an
+    /// identifier of a selected item (a callee, a constant, or a definition
+    /// that makes a method name ambiguous), or mentions a keyed item (a
+    /// caller or user) or a store keyed items write to. Cold files hold no
+    /// trigger or local fact of their own, so repeating this until no cold
+    /// file is reached gives the selection a scan of every file would.
     pub fn plan(&self, texts: &[&str]) -> Vec<FilePlan> {
         let skip_all = || vec![FilePlan::Skip; texts.len()];
-        if !texts.iter().any(|t| self.may_match(t)) {
+        let hot: Vec<bool> = texts.iter().map(|t| self.may_match(t)).collect();
+        if !hot.iter().any(|h| *h) {
             return skip_all();
         }
-        let scans: Vec<FileScan<'_>> = texts.iter().map(|t| self.scan(t)).collect();
+        let mut scans: Vec<Option<FileScan<'_>>> = texts
+            .iter()
+            .zip(&hot)
+            .map(|(text, hot)| hot.then(|| self.scan(text)))
+            .collect();
+        let mut cold_defs: Vec<Option<HashSet<&str>>> = vec![None; texts.len()];
+        loop {
+            let Some(choice) = self.choose(&scans) else {
+                return skip_all();
+            };
+            let mentions = WordMatcher::new(&choice.mentions);
+            let mut reached = Vec::new();
+            for (f, text) in texts.iter().enumerate() {
+                if scans[f].is_some() {
+                    continue;
+                }
+                let defs = cold_defs[f].get_or_insert_with(|| defined_names(text));
+                if defs.iter().any(|d| choice.defs.contains(d)) || mentions.is_match(text) {
+                    reached.push(f);
+                }
+            }
+            if reached.is_empty() {
+                let mut selected = choice.selected.iter();
+                return scans
+                    .iter()
+                    .map(|scan| match scan {
+                        Some(scan) => {
+                            let mine: Vec<bool> =
+                                selected.by_ref().take(scan.items.len()).copied().collect();
+                            file_plan(scan, &mine)
+                        }
+                        None => FilePlan::Skip,
+                    })
+                    .collect();
+            }
+            for f in reached {
+                scans[f] = Some(self.scan(texts[f]));
+            }
+        }
+    }
+
+    /// The items of the scanned files to keep, numbered across files in
+    /// order, and what cold files the choice depends on; `None` when no
+    /// item holds a fact.
+    fn choose<'t>(&self, scans: &[Option<FileScan<'t>>]) -> Option<Choice<'t>> {
+        let scans: Vec<&FileScan<'t>> = scans.iter().flatten().collect();
         // Request ids only count where a store or table is named for idempotency.
         let weak_counts = scans.iter().any(|s| s.names_strong_store);
         let threshold = if weak_counts {
@@ -678,7 +788,7 @@ impl Prefilter {
             Trigger::Strong
         };
         // Items, numbered across files.
-        let items: Vec<(usize, &Item<'_>)> = scans
+        let items: Vec<(usize, &Item<'t>)> = scans
             .iter()
             .enumerate()
             .flat_map(|(f, s)| s.items.iter().map(move |item| (f, item)))
@@ -693,7 +803,7 @@ impl Prefilter {
                 .iter()
                 .any(|(_, item)| item.trigger >= threshold || local(item))
         {
-            return skip_all();
+            return None;
         }
         let mut fns_named: HashMap<&str, Vec<usize>> = HashMap::default();
         let mut consts_named: HashMap<&str, Vec<usize>> = HashMap::default();
@@ -755,6 +865,7 @@ impl Prefilter {
         // to: callee summaries shape their values, and every definition of a
         // name decides whether a method name is ambiguous.
         let keyed_count = keyed.iter().filter(|k| **k).count();
+        let keyed_at_first = keyed.clone();
         let mut selected = keyed;
         let mut work: Vec<usize> = (0..items.len()).filter(|&n| selected[n]).collect();
         // A server-minted key is a finding (IDEM007) where it is stored in a
@@ -812,19 +923,22 @@ impl Prefilter {
                 }
             }
         }
+        // What cold files the choice depends on.
+        let mut defs: HashSet<&'t str> = HashSet::default();
+        let mut mentions: Vec<&'t str> = Vec::new();
+        for n in (0..items.len()).filter(|&n| selected[n]) {
+            defs.extend(items[n].1.idents.iter().copied());
+        }
+        for n in (0..items.len()).filter(|&n| keyed_at_first[n]) {
+            mentions.push(items[n].1.name);
+            mentions.extend(items[n].1.stores.iter().copied());
+        }
+        if claims {
+            defs.insert("drop");
+        }
         for (n, w) in witness.iter().enumerate() {
             selected[n] |= *w;
         }
-        let mut first = 0;
-        let plans: Vec<FilePlan> = scans
-            .iter()
-            .map(|scan| {
-                let n = scan.items.len();
-                let plan = file_plan(scan, &selected[first..first + n]);
-                first += n;
-                plan
-            })
-            .collect();
         if std::env::var_os("IDEM_LINT_UNIT_STATS").is_some() {
             let triggered = items.iter().filter(|(_, i)| i.trigger >= threshold);
             for (_, item) in triggered.take(3) {
@@ -836,12 +950,117 @@ impl Prefilter {
                 .take(20)
                 .collect();
             eprintln!(
-                "[idem-lint prefilter] {keyed_count} keyed, {} selected of {} items: {chosen:?}",
+                "[idem-lint prefilter] {keyed_count} keyed, {} selected of {} items in {} scanned files: {chosen:?}",
                 selected.iter().filter(|s| **s).count(),
-                items.len()
+                items.len(),
+                scans.len()
             );
         }
-        plans
+        Some(Choice {
+            selected,
+            defs,
+            mentions,
+        })
+    }
+}
+
+/// What `Prefilter::choose` decided for the files scanned so far.
+struct Choice<'t> {
+    /// Per item of the scanned files, in order: keep it.
+    selected: Vec<bool>,
+    /// Names whose definition in a cold file the choice would follow.
+    defs: HashSet<&'t str>,
+    /// Names whose mention in a cold file the choice would follow (keyed
+    /// items and the stores they write to).
+    mentions: Vec<&'t str>,
+}
+
+/// The names `fn`, `const` and `static` items of `text` may define: the
+/// word after the keyword (after `mut`), when followed by `(` or `<` (a
+/// function) or by a single `:` (a constant). Comments and strings count
+/// too; more names only make the filter scan more. `*const T` and
+/// `&'static T` are types, not definitions.
+fn defined_names(text: &str) -> HashSet<&str> {
+    let bytes = text.as_bytes();
+    let mut out = HashSet::default();
+    for keyword in ["fn", "const", "static"] {
+        for at in memchr::memmem::find_iter(bytes, keyword.as_bytes()) {
+            let end = at + keyword.len();
+            let starts_word = at == 0 || !is_ident_byte(bytes[at - 1]);
+            let ends_word = bytes.get(end).is_some_and(|b| b.is_ascii_whitespace());
+            if !starts_word || !ends_word {
+                continue;
+            }
+            let before = text[..at].trim_end().as_bytes().last().copied();
+            if keyword != "fn" && matches!(before, Some(b'*' | b'\'')) {
+                continue;
+            }
+            let mut rest = text[end..].trim_start();
+            if keyword == "static" {
+                if let Some(after) = rest.strip_prefix("mut") {
+                    if after.starts_with(|c: char| c.is_ascii_whitespace()) {
+                        rest = after.trim_start();
+                    }
+                }
+            }
+            let word_end = rest
+                .bytes()
+                .position(|b| !is_ident_byte(b))
+                .unwrap_or(rest.len());
+            let word = &rest[..word_end];
+            let next = rest[word_end..].trim_start();
+            let defines = if keyword == "fn" {
+                next.starts_with('(') || next.starts_with('<')
+            } else {
+                next.starts_with(':') && !next.starts_with("::")
+            };
+            if !word.is_empty() && defines {
+                out.insert(word.strip_prefix("r#").unwrap_or(word));
+            }
+        }
+    }
+    out
+}
+
+fn is_ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
+}
+
+/// Whole-word, case-sensitive search for any of a set of identifiers.
+struct WordMatcher {
+    automaton: Option<AhoCorasick>,
+    /// The words could not be compiled: everything matches.
+    all: bool,
+}
+
+impl WordMatcher {
+    fn new(words: &[&str]) -> WordMatcher {
+        if words.is_empty() {
+            return WordMatcher {
+                automaton: None,
+                all: false,
+            };
+        }
+        let automaton = AhoCorasick::new(words).ok();
+        WordMatcher {
+            all: automaton.is_none(),
+            automaton,
+        }
+    }
+
+    fn is_match(&self, text: &str) -> bool {
+        let Some(automaton) = &self.automaton else {
+            return self.all;
+        };
+        let bytes = text.as_bytes();
+        let Ok(mut hits) = automaton.try_find_overlapping_iter(text) else {
+            return true;
+        };
+        hits.any(|hit| {
+            let before = hit.start() == 0 || !is_ident_byte(bytes[hit.start() - 1]);
+            let after = bytes.get(hit.end()).is_none_or(|b| !is_ident_byte(*b));
+            before && after
+        })
     }
 }
 
@@ -969,7 +1188,7 @@ fn may_be_ddl(literal: &str) -> bool {
             .windows(word.len())
             .any(|w| w.eq_ignore_ascii_case(word))
     };
-    has(b"table") && crate::analysis::sql_literals::looks_like_ddl(literal)
+    (has(b"create") || has(b"alter")) && crate::analysis::sql_literals::looks_like_ddl(literal)
 }
 
 /// Whether the signature after a function's name (`tokens`) takes `self`
@@ -1180,6 +1399,9 @@ mod tests {
     fn ddl_outside_items_is_parsed() {
         let migration = "sql_macro!(\"CREATE TABLE idem (k TEXT PRIMARY KEY)\");";
         assert_eq!(select(&[migration]), [true]);
+        // DDL without the word TABLE, on a table no trigger word names.
+        let index = "const I: &str = \"CREATE UNIQUE INDEX u ON request_log (k)\";";
+        assert_eq!(select(&[index]), [true]);
     }
 
     #[test]
@@ -1210,6 +1432,19 @@ mod tests {
         assert!(scan.items[1]
             .calls
             .contains(&Mention::SelfMethod(Owner::Type("A"), "send")));
+    }
+
+    #[test]
+    fn defined_names_are_items_not_types() {
+        let names = defined_names(
+            "pub const A: u8 = 1; static mut B: u8 = 0; const fn c<T>() {}\n\
+             fn d (x: *const core::ffi::c_void, s: &'static str) {} const _: () = ();\n\
+             let e: fn(u8); r#fn f();",
+        );
+        let mut names: Vec<&str> = names.into_iter().collect();
+        names.sort();
+        // `r#fn f` is no definition, but an extra name only costs a scan.
+        assert_eq!(names, ["A", "B", "_", "c", "d", "f"]);
     }
 
     #[test]

@@ -1259,8 +1259,13 @@ fn verb_matches(list: &[&str], name: &str, prefixed: &[&str]) -> bool {
 
 /// Whether a call name claims a key (`claim`, `try_claim_slot`, `set_nx`).
 pub fn is_claim_verb(name: &str) -> bool {
-    // `claim_key(..)`, `claim_ttl()` name a thing, not an action.
-    let noun = words(name).last().is_some_and(|w| {
+    // The cheap test first: the pre-filter asks it of many identifiers.
+    verb_matches(
+        CLAIM_VERBS,
+        name,
+        &["claim", "try_claim", "mark_in_progress", "reserve"],
+    ) && !words(name).last().is_some_and(|w| {
+        // `claim_key(..)`, `claim_ttl()` name a thing, not an action.
         matches!(
             w.as_str(),
             "key"
@@ -1274,13 +1279,7 @@ pub fn is_claim_verb(name: &str) -> bool {
                 | "table"
                 | "timeout"
         )
-    });
-    !noun
-        && verb_matches(
-            CLAIM_VERBS,
-            name,
-            &["claim", "try_claim", "mark_in_progress", "reserve"],
-        )
+    })
 }
 
 /// Whether a call name completes a claimed key.

@@ -29,7 +29,10 @@ use aho_corasick::AhoCorasick;
 
 use crate::analysis::claims::is_claim_literal;
 use crate::analysis::eval::sql_tables;
-use crate::analysis::hashing::{is_hash_token, TokenPlace, HASH_CANDIDATE_WORDS};
+use crate::analysis::hashing::{
+    self, is_finalize_method, is_hash_token, is_hasher_constructor, TokenPlace,
+    HASH_CANDIDATE_WORDS,
+};
 use crate::analysis::vocab::{Vocabulary, STRONG_STORE_WORDS};
 use crate::lex::{self, Token};
 
@@ -136,6 +139,20 @@ pub enum Owner<'t> {
     Unknown,
 }
 
+/// What an identifier starts for a rule that needs no client key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum RuleFact {
+    None,
+    /// A hash call or key namespace: the item holds the fact.
+    Starts,
+    /// A hasher-typed parameter: a fact where the function finishes it.
+    HasherParam,
+    /// A call of a method that finishes a hasher.
+    Finalizes,
+    /// A new hasher object (`Sha256::new()`).
+    MakesHasher,
+}
+
 /// How a token can make a value a client key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Trigger {
@@ -181,6 +198,14 @@ pub struct Item<'t> {
     claim_literal: bool,
     /// It holds a string literal that looks like DDL (IDEM008).
     ddl: bool,
+    /// A parameter's type is a hasher (`&mut Sha256`).
+    hasher_param: bool,
+    /// It calls a method that finishes a hasher (`.finalize()`, `.finish()`).
+    finalizes: bool,
+    /// It makes a hasher object (`Sha256::new()`). A hasher is finished
+    /// where it is made, or by a caller it is returned to: either holds a
+    /// hash fact, a function that makes one and does neither does not.
+    makes_hasher: bool,
     /// One of its identifiers names a key (computed for claiming items only).
     names_key: bool,
     /// Receivers of its storage calls (`idem_store` in `idem_store.put(..)`).
@@ -208,14 +233,67 @@ impl Item<'_> {
 pub struct FileScan<'t> {
     /// Items with their extent's names and calls.
     pub items: Vec<Item<'t>>,
-    /// Every identifier in code (an `impl` of `Type` names `Type`).
-    pub idents: HashSet<&'t str>,
     /// Code names a store or SQL table `idem*`, `dedup*` or `replay*`.
     pub names_strong_store: bool,
     /// Byte ranges of its doc comments (blanked outside kept items).
     pub doc_comments: Vec<Range<usize>>,
     /// A DDL literal outside every item (in a module-level macro call).
     pub ddl_outside_items: bool,
+    /// Interiors of large `[ .. ]` tables that cannot hold a fact: no
+    /// string or char literal, and only a few identifiers, none of which
+    /// the vocabulary knows (`[D { l: 0, t: 1 }, ..]`, numbers). Their
+    /// elements evaluate to nothing, so they are blanked like unselected
+    /// items: generated lookup tables are most of the syntax tree of the
+    /// crates that have them.
+    pub inert_tables: Vec<Range<usize>>,
+}
+
+/// The least size of a table worth blanking (see `FileScan::inert_tables`).
+const INERT_TABLE_BYTES: usize = 16 * 1024;
+
+/// What an open `[` bracket of the scan holds so far.
+struct TableScan<'t> {
+    /// Where its interior starts.
+    start: usize,
+    /// A literal, or too many different identifiers: not inert.
+    mixed: bool,
+    /// Its different identifiers (at most `MAX_TABLE_IDENTS`).
+    idents: Vec<&'t str>,
+}
+
+const MAX_TABLE_IDENTS: usize = 16;
+
+impl<'t> TableScan<'t> {
+    fn new(start: usize) -> TableScan<'t> {
+        TableScan {
+            start,
+            mixed: false,
+            idents: Vec::new(),
+        }
+    }
+
+    fn ident(&mut self, ident: &'t str) {
+        if self.mixed || self.idents.contains(&ident) {
+            return;
+        }
+        if self.idents.len() == MAX_TABLE_IDENTS {
+            self.mixed = true;
+            self.idents.clear();
+        } else {
+            self.idents.push(ident);
+        }
+    }
+
+    /// A nested table's contents are its own too.
+    fn absorb(&mut self, inner: &TableScan<'t>) {
+        if inner.mixed {
+            self.mixed = true;
+            self.idents.clear();
+        }
+        for ident in &inner.idents {
+            self.ident(ident);
+        }
+    }
 }
 
 impl FileScan<'_> {
@@ -333,7 +411,7 @@ impl Prefilter {
                     TokenPlace::ParamType,
                 ]
                 .into_iter()
-                .any(|place| is_hash_token(word, place)))
+                .any(|place| is_hash_token(word, place, None)))
             || (self.finds(Finds::Namespaces) && word == "Namespace")
             || (self.finds(Finds::Claims)
                 && (is("insert") || is("nx") || is("setnx") || self.vocab.is_claim_verb(word)))
@@ -352,6 +430,37 @@ impl Prefilter {
                 .is_some_and(|t| v.is_client_key_name(t))
             || upper.contains("IDEMPOTENCY")
             || upper.contains("IDEM_KEY")
+    }
+
+    /// Whether nothing in the analysis reads an identifier's name: no
+    /// vocabulary predicate, hash name or verb accepts it.
+    fn ident_is_inert(&self, ident: &str) -> bool {
+        let v = &self.vocab;
+        let places = [
+            TokenPlace::PathHead,
+            TokenPlace::Call,
+            TokenPlace::MethodCall,
+            TokenPlace::ParamType,
+        ];
+        !(self.ident_is_trigger(ident)
+            || v.is_request_id_name(ident)
+            || v.is_key_position_name(ident)
+            || v.component_of_name(ident).is_some()
+            || v.is_payload_name(ident)
+            || v.is_server_id_name(ident)
+            || v.is_sentinel(ident)
+            || v.is_store_receiver(ident)
+            || v.is_store_method(ident)
+            || v.is_claim_verb(ident)
+            || v.is_complete_verb(ident)
+            || v.is_release_verb(ident)
+            || v.is_key_maker_fn(ident)
+            || hashing::names_fingerprint(ident)
+            || hashing::is_finalize_method(ident)
+            || hashing::is_feed_method(ident)
+            || hashing::is_encode_method(ident)
+            || ident == "Namespace"
+            || places.iter().any(|p| is_hash_token(ident, *p, None)))
     }
 
     fn literal_is_trigger(&self, text: &str) -> bool {
@@ -385,6 +494,8 @@ impl Prefilter {
             doc_comments,
         } = lex::lex(text);
         scan.doc_comments = doc_comments;
+        // Open `[` brackets, for inert tables.
+        let mut tables: Vec<TableScan<'t>> = Vec::new();
         // One automaton pass over the file instead of one per token.
         let mut hits = Hits::new(self.matcher.as_ref(), text);
         let mut depth = 0usize;
@@ -402,6 +513,9 @@ impl Prefilter {
             let span = spans[i].clone();
             match *token {
                 Token::Open(b) => {
+                    if b == b'[' {
+                        tables.push(TableScan::new(span.end));
+                    }
                     if let Some(top) = open.last_mut() {
                         if b == b'{' && !top.2 && top.1 == depth && scan.items[top.0].is_fn {
                             top.2 = true;
@@ -417,6 +531,19 @@ impl Prefilter {
                     continue;
                 }
                 Token::Close(b) => {
+                    if b == b']' {
+                        if let Some(table) = tables.pop() {
+                            if span.start >= table.start + INERT_TABLE_BYTES
+                                && !table.mixed
+                                && table.idents.iter().all(|i| self.ident_is_inert(i))
+                            {
+                                scan.inert_tables.push(table.start..span.start);
+                            }
+                            if let Some(outer) = tables.last_mut() {
+                                outer.absorb(&table);
+                            }
+                        }
+                    }
                     depth = depth.saturating_sub(1);
                     if b == b'}' {
                         set_start(&mut item_start, depth, span.end);
@@ -457,7 +584,9 @@ impl Prefilter {
                 }
                 Token::Punct(_) => continue,
                 Token::Ident(ident) => {
-                    scan.idents.insert(ident);
+                    if let Some(table) = tables.last_mut() {
+                        table.ident(ident);
+                    }
                     let item_level = matches!(
                         before(1),
                         None | Some(Token::Close(_))
@@ -519,6 +648,9 @@ impl Prefilter {
                             release_call: false,
                             claim_literal: false,
                             ddl: false,
+                            hasher_param: false,
+                            finalizes: false,
+                            makes_hasher: false,
                             names_key: false,
                             stores: HashSet::default(),
                             tables: Vec::new(),
@@ -526,6 +658,9 @@ impl Prefilter {
                     }
                 }
                 Token::Str(literal) => {
+                    if let Some(table) = tables.last_mut() {
+                        table.mixed = true;
+                    }
                     if check && self.finds(Finds::Ddl) && may_be_ddl(literal) {
                         for &(item, _, _) in &open {
                             scan.items[item].ddl = true;
@@ -574,9 +709,29 @@ impl Prefilter {
             let called = tokens.get(i + 1) == Some(&Token::Open(b'('))
                 && before(1) != Some(Token::Ident("fn"));
             let claim_call = called && self.vocab.is_claim_verb(ident);
-            if check && self.rule_fact(&tokens, i, ident, &open, depth, &scan.items) {
-                for &(item, _, _) in &open {
-                    scan.items[item].trigger = Trigger::Strong;
+            if check {
+                match self.rule_fact(&tokens, i, ident, &open, depth, &scan.items) {
+                    RuleFact::None => {}
+                    RuleFact::Starts => {
+                        for &(item, _, _) in &open {
+                            scan.items[item].trigger = Trigger::Strong;
+                        }
+                    }
+                    RuleFact::HasherParam => {
+                        if let Some(&(item, _, _)) = open.last() {
+                            scan.items[item].hasher_param = true;
+                        }
+                    }
+                    RuleFact::Finalizes => {
+                        for &(item, _, _) in &open {
+                            scan.items[item].finalizes = true;
+                        }
+                    }
+                    RuleFact::MakesHasher => {
+                        for &(item, _, _) in &open {
+                            scan.items[item].makes_hasher = true;
+                        }
+                    }
                 }
             }
             let release_call = called && self.vocab.is_release_verb(ident);
@@ -596,6 +751,18 @@ impl Prefilter {
                 item.release_call |= release_call;
                 if let Some(call) = call {
                     item.calls.insert(call);
+                }
+            }
+        }
+        // A function finishing its hasher parameter makes a digest: it and
+        // the items around it hold a hash fact.
+        for n in 0..scan.items.len() {
+            let item = &scan.items[n];
+            if (item.hasher_param || item.makes_hasher) && item.finalizes {
+                let mut at = Some(n);
+                while let Some(m) = at {
+                    scan.items[m].trigger = Trigger::Strong;
+                    at = scan.items[m].parent;
                 }
             }
         }
@@ -627,14 +794,51 @@ impl Prefilter {
         open: &[(usize, usize, bool)],
         depth: usize,
         items: &[Item<'_>],
-    ) -> bool {
+    ) -> RuleFact {
         let next = |n: usize| tokens.get(i + n).copied();
-        let path_head = next(1) == Some(Token::Punct(":")) && next(2) == Some(Token::Punct(":"));
+        let sep_at =
+            |n: usize| next(n) == Some(Token::Punct(":")) && next(n + 1) == Some(Token::Punct(":"));
+        // `Type::f` or, qualified, `<T as Trait>::f`: the segment after `::`.
+        let after_sep = if sep_at(1) {
+            Some(3)
+        } else if next(1) == Some(Token::Punct(">")) && sep_at(2) {
+            Some(4)
+        } else {
+            None
+        };
+        let path_head = after_sep.is_some();
+        // The segment after `::`, past a turbofish (`Type::<T>::new`); ""
+        // when no name follows (`Type::<T> { .. }` is a struct literal).
+        let segment = after_sep.map(|mut n| {
+            if next(n) == Some(Token::Punct("<")) {
+                let mut angle = 0usize;
+                while let Some(token) = next(n) {
+                    match token {
+                        Token::Punct("<") => angle += 1,
+                        Token::Punct(">") => angle = angle.saturating_sub(1),
+                        Token::Open(b'{') | Token::Punct(";") => return "",
+                        _ => {}
+                    }
+                    n += 1;
+                    if angle == 0 {
+                        break;
+                    }
+                }
+                if !sep_at(n) {
+                    return "";
+                }
+                n += 2;
+            }
+            match next(n) {
+                Some(Token::Ident(name)) => name,
+                _ => "",
+            }
+        });
         if path_head && ident == "Namespace" && self.finds(Finds::Namespaces) {
-            return true;
+            return RuleFact::Starts;
         }
         if !self.finds(Finds::HashCalls) {
-            return false;
+            return RuleFact::None;
         }
         let after_dot = i
             .checked_sub(1)
@@ -655,7 +859,27 @@ impl Prefilter {
         } else {
             TokenPlace::Other
         };
-        is_hash_token(ident, place)
+        // `use sha2::{Digest, Sha256};` names a module without calling it.
+        if path_head && segment == Some("") {
+            return RuleFact::None;
+        }
+        match place {
+            // A new hasher yields a digest where it is finished (see `Item`).
+            TokenPlace::PathHead if segment.is_some_and(|f| is_hasher_constructor(ident, f)) => {
+                RuleFact::MakesHasher
+            }
+            _ if !is_hash_token(ident, place, segment) => {
+                if called && after_dot && is_finalize_method(ident) {
+                    RuleFact::Finalizes
+                } else {
+                    RuleFact::None
+                }
+            }
+            // A hasher parameter yields a digest only where it is finished
+            // here; fed and passed on, the caller that made it finishes it.
+            TokenPlace::ParamType => RuleFact::HasherParam,
+            _ => RuleFact::Starts,
+        }
     }
 
     /// The call `tokens[i]` makes, if it is the name of one the index may
@@ -842,6 +1066,22 @@ impl Prefilter {
         // transitively, their callers and users (a key returned by a helper
         // or held in a constant).
         let mut keyed: Vec<bool> = items.iter().map(|(_, i)| i.trigger >= threshold).collect();
+        // A function finishing a hasher that a callee (or its callee …)
+        // makes and returns holds a hash fact.
+        let mut makers: Vec<bool> = items.iter().map(|(_, i)| i.makes_hasher).collect();
+        let mut work: Vec<usize> = (0..items.len()).filter(|&n| makers[n]).collect();
+        while let Some(n) = work.pop() {
+            let callers = callers_of.get(items[n].1.name).map_or(empty, Vec::as_slice);
+            for &c in callers {
+                if !makers[c] && links(c, n) {
+                    makers[c] = true;
+                    if items[c].1.finalizes {
+                        keyed[c] = true;
+                    }
+                    work.push(c);
+                }
+            }
+        }
         let mut work: Vec<usize> = (0..items.len()).filter(|&n| keyed[n]).collect();
         while let Some(n) = work.pop() {
             let item = items[n].1;
@@ -1117,6 +1357,8 @@ fn file_plan(scan: &FileScan<'_>, selected: &[bool]) -> FilePlan {
             .filter(|c| !inside_kept(c.start))
             .cloned(),
     );
+    // Overlaps (a table inside a blanked item) are harmless to `blank`.
+    blank.extend(scan.inert_tables.iter().cloned());
     blank.sort_by_key(|r| (r.start, r.end));
     FilePlan::Parse { blank }
 }
@@ -1372,13 +1614,19 @@ mod tests {
     #[test]
     fn hash_calls_select_and_hash_names_do_not() {
         let digest = "fn k(body: &[u8]) -> String { hex::encode(Sha256::digest(body)) }";
-        let param = "fn feed(b: &[u8], h: &mut DefaultHasher) { b.hash(h) }";
+        let finishes = "fn fin(b: &[u8], h: &mut DefaultHasher) -> u64 { b.hash(h); h.finish() }";
         let fields = "fn f(o: &Output) -> Option<&str> { o.content_md5.as_deref() }";
         let consts = "const SHA256_CTX_LEN: usize = 104; fn g() { let d = digest_len(); }";
         assert_eq!(
-            select(&[digest, param, fields, consts]),
+            select(&[digest, finishes, fields, consts]),
             [true, true, false, false]
         );
+        // A helper that only feeds its hasher parameter matters to a caller
+        // that makes and finishes the hasher, and is kept as its callee.
+        let feed = "fn feed(b: &[u8], h: &mut DefaultHasher) { b.hash(h) }";
+        let maker = "fn key(b: &[u8]) -> u64 { let mut h = DefaultHasher::new(); feed(b, &mut h); h.finish() }";
+        assert_eq!(select(&[feed]), [false]);
+        assert_eq!(select(&[feed, maker]), [true, true]);
     }
 
     #[test]
@@ -1445,6 +1693,34 @@ mod tests {
         names.sort();
         // `r#fn f` is no definition, but an extra name only costs a scan.
         assert_eq!(names, ["A", "B", "_", "c", "d", "f"]);
+    }
+
+    #[test]
+    fn large_inert_tables_are_blanked() {
+        let numbers = "1, 2, 3, ".repeat(3000);
+        let structs = "D { l: 0, t: 1 }, ".repeat(1500);
+        let named = "D { tenant: 0 }, ".repeat(1500);
+        let strings = "\"a\", ".repeat(5000);
+        let plan = |table: &str| {
+            let text = format!(
+                "static T: [D; 9] = [{table}];\nfn k(idempotency_key: &str) -> u8 {{ T[0].l }}"
+            );
+            let FilePlan::Parse { blank } = Prefilter::new(&Vocabulary::default())
+                .plan(&[text.as_str()])
+                .remove(0)
+            else {
+                panic!("skipped");
+            };
+            let interior = text.find("= [").map(|at| at + 3);
+            blank.iter().any(|r| Some(r.start) == interior)
+        };
+        assert!(plan(&numbers));
+        assert!(plan(&structs));
+        // A name the vocabulary knows, or a literal: evaluated as written.
+        assert!(!plan(&named));
+        assert!(!plan(&strings));
+        // Small tables are left alone.
+        assert!(!plan("1, 2, 3"));
     }
 
     #[test]

@@ -193,14 +193,54 @@ pub enum TokenPlace {
     Other,
 }
 
+/// Whether `Type::name(..)` makes a new hasher object (`Sha256::new()`,
+/// `DefaultHasher::default()`), per [`classify_call`].
+pub fn is_hasher_constructor(ty: &str, name: &str) -> bool {
+    is_hasher_type(ty)
+        && matches!(
+            name,
+            "new"
+                | "default"
+                | "with_seed"
+                | "new_with_seed"
+                | "with_secret"
+                | "new_keyed"
+                | "new_derive_key"
+        )
+}
+
+/// What may follow `Type::` in a call [`classify_call`] recognises.
+fn is_hash_path_fn(name: &str) -> bool {
+    DIGEST_FNS.contains(&name)
+        || matches!(
+            name,
+            "new"
+                | "default"
+                | "with_seed"
+                | "new_with_seed"
+                | "with_secret"
+                | "new_keyed"
+                | "new_derive_key"
+                | "new_with_prefix"
+                | "update"
+                | "write"
+                | "finalize"
+                | "finish"
+        )
+}
+
 /// Whether an identifier can start a payload-hash fact the evaluator
 /// recognises: the pre-filter's exact view of [`classify_call`],
 /// [`type_is_hasher`] and the hashing methods, so that a field named
-/// `content_md5` or a type `Sha256Ctx` never selects code.
-pub fn is_hash_token(ident: &str, place: TokenPlace) -> bool {
+/// `content_md5`, a type `Sha256Ctx` or an enum `UnionHasher::H2(..)`
+/// never selects code. `next` is the path segment after a `PathHead`,
+/// when known.
+pub fn is_hash_token(ident: &str, place: TokenPlace, next: Option<&str>) -> bool {
     match place {
         TokenPlace::PathHead => {
-            HASH_MODULES.contains(&ident) || is_hasher_type(ident) || HASH_TRAITS.contains(&ident)
+            HASH_MODULES.contains(&ident)
+                || ((is_hasher_type(ident) || HASH_TRAITS.contains(&ident))
+                    && next.is_none_or(is_hash_path_fn))
         }
         TokenPlace::Call => STANDALONE_DIGESTS.contains(&ident),
         TokenPlace::MethodCall => HASHING_METHODS.contains(&ident),
@@ -484,16 +524,33 @@ mod tests {
 
     #[test]
     fn hash_tokens_by_place() {
-        assert!(is_hash_token("Sha256", TokenPlace::PathHead));
-        assert!(is_hash_token("md5", TokenPlace::PathHead));
-        assert!(is_hash_token("xxh3_64", TokenPlace::Call));
-        assert!(is_hash_token("hash_one", TokenPlace::MethodCall));
-        assert!(is_hash_token("DefaultHasher", TokenPlace::ParamType));
-        // Fields and constants named after hashes are not hash calls.
-        assert!(!is_hash_token("content_md5", TokenPlace::Other));
-        assert!(!is_hash_token("Sha256", TokenPlace::Other));
-        assert!(!is_hash_token("SHA256_CTX", TokenPlace::PathHead));
-        assert!(!is_hash_token("Hash", TokenPlace::PathHead));
+        assert!(is_hash_token(
+            "Sha256",
+            TokenPlace::PathHead,
+            Some("digest")
+        ));
+        assert!(is_hash_token(
+            "Digest",
+            TokenPlace::PathHead,
+            Some("digest")
+        ));
+        assert!(is_hash_token("md5", TokenPlace::PathHead, Some("Context")));
+        assert!(is_hash_token("xxh3_64", TokenPlace::Call, None));
+        assert!(is_hash_token("hash_one", TokenPlace::MethodCall, None));
+        assert!(is_hash_token("DefaultHasher", TokenPlace::ParamType, None));
+        // Fields, constants and enum variants named after hashes are not
+        // hash calls.
+        assert!(!is_hash_token("content_md5", TokenPlace::Other, None));
+        assert!(!is_hash_token("Sha256", TokenPlace::Other, None));
+        assert!(!is_hash_token("SHA256_CTX", TokenPlace::PathHead, None));
+        assert!(!is_hash_token("Hash", TokenPlace::PathHead, Some("hash")));
+        assert!(!is_hash_token(
+            "UnionHasher",
+            TokenPlace::PathHead,
+            Some("H2")
+        ));
+        assert!(is_hasher_constructor("Sha256", "new"));
+        assert!(!is_hasher_constructor("Sha256", "digest"));
     }
 
     #[test]

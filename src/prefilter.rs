@@ -94,10 +94,14 @@ pub struct Prefilter {
     /// Client-key and store words, asked token by token; `None` when they
     /// could not be compiled, and then every token is asked.
     matcher: Option<AhoCorasick>,
-    /// Every word a selected item could contain (`matcher`'s, hash names,
-    /// claim verbs, DDL): a unit without one is skipped unscanned. `None`:
-    /// every unit is scanned.
+    /// Every word a selected item could contain (client-key words, hash
+    /// names, claim verbs, DDL): a file without one is not scanned unless
+    /// the selection reaches it. `None`: every file is scanned.
     gate: Option<AhoCorasick>,
+    /// The client-key words alone: a word holding one is a candidate.
+    client: Option<AhoCorasick>,
+    /// Store and table words (`idem`, `dedup`, `replay`).
+    stores: Option<AhoCorasick>,
     /// What this build's rules need found.
     finds: Vec<Finds>,
     vocab: Vocabulary,
@@ -178,10 +182,12 @@ pub struct Item<'t> {
     /// resolves `.name(..)` calls to).
     receiver: bool,
     trigger: Trigger,
-    /// Identifiers in its signature and body (constants are found by name).
-    idents: HashSet<&'t str>,
-    /// Calls that may resolve to a crate-local function.
-    calls: HashSet<Mention<'t>>,
+    /// Its identifiers (signature and body; constants are found by name),
+    /// as a range of `FileScan::idents`.
+    idents: Range<u32>,
+    /// Calls that may resolve to a crate-local function, as a range of
+    /// `FileScan::calls`.
+    calls: Range<u32>,
     /// Its bytes, from just after the previous item (so its attributes,
     /// visibility and doc comments are included) to its `}` or `;`.
     extent: Range<usize>,
@@ -233,12 +239,15 @@ impl Item<'_> {
 pub struct FileScan<'t> {
     /// Items with their extent's names and calls.
     pub items: Vec<Item<'t>>,
-    /// Code names a store or SQL table `idem*`, `dedup*` or `replay*`.
-    pub names_strong_store: bool,
     /// Byte ranges of its doc comments (blanked outside kept items).
     pub doc_comments: Vec<Range<usize>>,
     /// A DDL literal outside every item (in a module-level macro call).
     pub ddl_outside_items: bool,
+    /// The identifiers inside items, in order (an item's are a range, so
+    /// nested items share their parents' storage).
+    idents: Vec<&'t str>,
+    /// The calls inside items, in order.
+    calls: Vec<Mention<'t>>,
     /// Interiors of large `[ .. ]` tables that cannot hold a fact: no
     /// string or char literal, and only a few identifiers, none of which
     /// the vocabulary knows (`[D { l: 0, t: 1 }, ..]`, numbers). Their
@@ -296,10 +305,28 @@ impl<'t> TableScan<'t> {
     }
 }
 
-impl FileScan<'_> {
-    /// Whether some item holds a client-key source.
-    pub fn relevant(&self) -> bool {
-        self.items.iter().any(|i| i.trigger != Trigger::None)
+impl<'t> FileScan<'t> {
+    /// An item's identifiers (with repeats).
+    fn idents_of(&self, item: &Item<'t>) -> &[&'t str] {
+        self.idents
+            .get(item.idents.start as usize..item.idents.end as usize)
+            .unwrap_or_default()
+    }
+
+    /// An item's calls (with repeats).
+    fn calls_of(&self, item: &Item<'t>) -> &[Mention<'t>] {
+        self.calls
+            .get(item.calls.start as usize..item.calls.end as usize)
+            .unwrap_or_default()
+    }
+
+    /// Ends item `n` where the scan is now.
+    fn close(&mut self, n: usize, end: usize) {
+        let (idents, calls) = (self.idents.len() as u32, self.calls.len() as u32);
+        let item = &mut self.items[n];
+        item.extent.end = end;
+        item.idents.end = idents;
+        item.calls.end = calls;
     }
 }
 
@@ -316,10 +343,13 @@ impl Prefilter {
                 finds.extend(found.iter().copied());
             }
         }
-        let mut words: Vec<String> = vocab.client_key_triggers();
+        let client_words: Vec<String> = vocab.client_key_triggers();
+        let mut store_words: Vec<String> =
+            STRONG_STORE_WORDS.iter().map(|w| w.to_string()).collect();
+        store_words.extend(vocab.idempotency_table_words());
         // Store and table names that make request ids count (see `plan`).
-        words.extend(STRONG_STORE_WORDS.iter().map(|w| w.to_string()));
-        let mut gate_words = words.clone();
+        let words: Vec<String> = client_words.iter().chain(&store_words).cloned().collect();
+        let mut gate_words = client_words.clone();
         if finds.contains(&Finds::HashCalls) {
             gate_words.extend(HASH_CANDIDATE_WORDS.iter().map(|w| w.to_string()));
         }
@@ -351,6 +381,8 @@ impl Prefilter {
         };
         Prefilter {
             matcher: compile(words),
+            client: compile(client_words),
+            stores: compile(store_words),
             gate: compile(gate_words),
             finds,
             vocab: vocab.clone(),
@@ -383,9 +415,10 @@ impl Prefilter {
                 end += 1;
             }
             // Word edges are ASCII bytes (or the text's ends): char boundaries.
+            let follow = bytes[end..].trim_ascii_start();
             if text
                 .get(start..end)
-                .is_none_or(|word| self.word_may_start_fact(word))
+                .is_none_or(|word| self.word_may_start_fact(word, follow))
             {
                 return true;
             }
@@ -397,25 +430,37 @@ impl Prefilter {
     /// Whether a word of the text (an identifier, or a run of a string
     /// literal or comment) can be where a trigger or local fact starts: the
     /// exact predicates `scan` applies, asked of the word in any position.
-    fn word_may_start_fact(&self, word: &str) -> bool {
-        let Some(matcher) = &self.matcher else {
+    /// `follow` is the text after the word, past whitespace: verbs and
+    /// hash functions count where they are called (`(`), modules and types
+    /// where a path goes on (`::`, or `>` closing `<T as Trait>`). A comment
+    /// right after a word (`/`) could hide either, so it counts as both.
+    fn word_may_start_fact(&self, word: &str, follow: &[u8]) -> bool {
+        let Some(client) = &self.client else {
             return true;
         };
         let is = |w: &str| word.eq_ignore_ascii_case(w);
-        matcher.is_match(word)
+        let comment = follow.first() == Some(&b'/');
+        let call = comment || follow.first() == Some(&b'(');
+        let path = comment || follow.starts_with(b"::") || follow.first() == Some(&b'>');
+        let hash = |place: TokenPlace| is_hash_token(word, place, None);
+        client.is_match(word)
             || (self.finds(Finds::HashCalls)
-                && [
-                    TokenPlace::PathHead,
-                    TokenPlace::Call,
-                    TokenPlace::MethodCall,
-                    TokenPlace::ParamType,
-                ]
-                .into_iter()
-                .any(|place| is_hash_token(word, place, None)))
-            || (self.finds(Finds::Namespaces) && word == "Namespace")
+                && ((path && hash(TokenPlace::PathHead))
+                    || (call && (hash(TokenPlace::Call) || hash(TokenPlace::MethodCall)))
+                    || hash(TokenPlace::ParamType)))
+            || (self.finds(Finds::Namespaces) && path && word == "Namespace")
             || (self.finds(Finds::Claims)
-                && (is("insert") || is("nx") || is("setnx") || self.vocab.is_claim_verb(word)))
+                && (is("insert")
+                    || is("nx")
+                    || is("setnx")
+                    || (call && self.vocab.is_claim_verb(word))))
             || (self.finds(Finds::Ddl) && (is("create") || is("alter")))
+    }
+
+    /// Whether `text` names an idempotency store or table anywhere
+    /// (comments too): then request ids count as client keys in its unit.
+    pub fn names_store(&self, text: &str) -> bool {
+        self.stores.as_ref().is_none_or(|m| m.is_match(text))
     }
 
     /// Whether an identifier can make a value a client key: the same
@@ -563,7 +608,7 @@ impl Prefilter {
                         } else {
                             break;
                         };
-                        scan.items[item].extent.end = end;
+                        scan.close(item, end);
                         open.pop();
                     }
                     continue;
@@ -574,7 +619,7 @@ impl Prefilter {
                         if body || depth != at {
                             break;
                         }
-                        scan.items[item].extent.end = span.end;
+                        scan.close(item, span.end);
                         open.pop();
                     }
                     if header.is_some_and(|(_, d)| d == depth) {
@@ -638,8 +683,8 @@ impl Prefilter {
                             owner,
                             receiver: is_fn && takes_self(&tokens[i + 1..]),
                             trigger: Trigger::None,
-                            idents: HashSet::default(),
-                            calls: HashSet::default(),
+                            idents: scan.idents.len() as u32..scan.idents.len() as u32,
+                            calls: scan.calls.len() as u32..scan.calls.len() as u32,
                             // Items still open at the end run to the end.
                             extent: start.min(span.start)..text.len(),
                             head: span.start,
@@ -675,18 +720,15 @@ impl Prefilter {
                 }
             }
             if check && hits.token(&span) {
-                if let Token::Ident(t) | Token::Str(t) = *token {
-                    let lower = t.to_ascii_lowercase();
-                    if STRONG_STORE_WORDS.iter().any(|w| lower.contains(w)) {
-                        scan.names_strong_store = true;
-                        if matches!(token, Token::Str(_)) && !open.is_empty() {
-                            let tables: Vec<String> = sql_tables(&lower)
-                                .into_iter()
-                                .filter(|t| STRONG_STORE_WORDS.iter().any(|w| t.contains(w)))
-                                .collect();
-                            for &(item, _, _) in &open {
-                                scan.items[item].tables.extend(tables.iter().cloned());
-                            }
+                // SQL writing to an idempotency table: a store (IDEM007).
+                if let Token::Str(t) = *token {
+                    if !open.is_empty() && self.names_store(t) {
+                        let tables: Vec<String> = sql_tables(&t.to_ascii_lowercase())
+                            .into_iter()
+                            .filter(|t| self.vocab.is_idempotency_table(t))
+                            .collect();
+                        for &(item, _, _) in &open {
+                            scan.items[item].tables.extend(tables.iter().cloned());
                         }
                     }
                 }
@@ -743,16 +785,20 @@ impl Prefilter {
                 }
                 _ => None,
             };
+            if !open.is_empty() {
+                scan.idents.push(ident);
+                scan.calls.extend(call);
+            }
             for &(item, _, _) in &open {
                 let item = &mut scan.items[item];
                 item.stores.extend(store);
-                item.idents.insert(ident);
                 item.claim_call |= claim_call;
                 item.release_call |= release_call;
-                if let Some(call) = call {
-                    item.calls.insert(call);
-                }
             }
+        }
+        // Items still open run to the end.
+        for (item, _, _) in open {
+            scan.close(item, text.len());
         }
         // A function finishing its hasher parameter makes a digest: it and
         // the items around it hold a hash fact.
@@ -767,15 +813,13 @@ impl Prefilter {
             }
         }
         // Whether a claiming item names a key (see `Item::claims`).
-        for item in scan
-            .items
-            .iter_mut()
-            .filter(|i| i.claim_call || i.claim_literal)
-        {
-            item.names_key = item
-                .idents
-                .iter()
-                .any(|i| self.vocab.is_client_key_name(i) || self.vocab.is_key_position_name(i));
+        for n in 0..scan.items.len() {
+            let item = &scan.items[n];
+            if item.claim_call || item.claim_literal {
+                scan.items[n].names_key = scan.idents_of(item).iter().any(|i| {
+                    self.vocab.is_client_key_name(i) || self.vocab.is_key_position_name(i)
+                });
+            }
         }
         scan
     }
@@ -808,31 +852,15 @@ impl Prefilter {
         };
         let path_head = after_sep.is_some();
         // The segment after `::`, past a turbofish (`Type::<T>::new`); ""
-        // when no name follows (`Type::<T> { .. }` is a struct literal).
-        let segment = after_sep.map(|mut n| {
-            if next(n) == Some(Token::Punct("<")) {
-                let mut angle = 0usize;
-                while let Some(token) = next(n) {
-                    match token {
-                        Token::Punct("<") => angle += 1,
-                        Token::Punct(">") => angle = angle.saturating_sub(1),
-                        Token::Open(b'{') | Token::Punct(";") => return "",
-                        _ => {}
-                    }
-                    n += 1;
-                    if angle == 0 {
-                        break;
-                    }
-                }
-                if !sep_at(n) {
-                    return "";
-                }
-                n += 2;
-            }
-            match next(n) {
-                Some(Token::Ident(name)) => name,
+        // when no name follows (`Type::<T> { .. }` is a struct literal), and
+        // when the path is not called: `hash::Hasher` in a bound and
+        // `use sha2::Digest;` hold no hash call.
+        let segment = after_sep.map(|n| match path_segment(tokens, i + n) {
+            Some(at) if path_is_called(tokens, at) => match tokens[at] {
+                Token::Ident(name) => name,
                 _ => "",
-            }
+            },
+            _ => "",
         });
         if path_head && ident == "Namespace" && self.finds(Finds::Namespaces) {
             return RuleFact::Starts;
@@ -964,11 +992,16 @@ impl Prefilter {
             .map(|(text, hot)| hot.then(|| self.scan(text)))
             .collect();
         let mut cold_defs: Vec<Option<HashSet<&str>>> = vec![None; texts.len()];
+        // Request ids only count where a store or table is named for
+        // idempotency (a comment naming one makes the filter keep more).
+        let names_store = texts.iter().any(|t| self.names_store(t));
         loop {
-            let Some(choice) = self.choose(&scans) else {
+            let Some(choice) = self.choose(&scans, names_store) else {
                 return skip_all();
             };
-            let mentions = WordMatcher::new(&choice.mentions);
+            let mut words: Vec<&str> = choice.mentions.clone();
+            words.extend(choice.tables.iter().map(String::as_str));
+            let mentions = WordMatcher::new(&words);
             let mut reached = Vec::new();
             for (f, text) in texts.iter().enumerate() {
                 if scans[f].is_some() {
@@ -1002,11 +1035,9 @@ impl Prefilter {
     /// The items of the scanned files to keep, numbered across files in
     /// order, and what cold files the choice depends on; `None` when no
     /// item holds a fact.
-    fn choose<'t>(&self, scans: &[Option<FileScan<'t>>]) -> Option<Choice<'t>> {
+    fn choose<'t>(&self, scans: &[Option<FileScan<'t>>], names_store: bool) -> Option<Choice<'t>> {
         let scans: Vec<&FileScan<'t>> = scans.iter().flatten().collect();
-        // Request ids only count where a store or table is named for idempotency.
-        let weak_counts = scans.iter().any(|s| s.names_strong_store);
-        let threshold = if weak_counts {
+        let threshold = if names_store {
             Trigger::Weak
         } else {
             Trigger::Strong
@@ -1032,6 +1063,14 @@ impl Prefilter {
         let mut fns_named: HashMap<&str, Vec<usize>> = HashMap::default();
         let mut consts_named: HashMap<&str, Vec<usize>> = HashMap::default();
         let mut callers_of: HashMap<&str, Vec<usize>> = HashMap::default();
+        let idents = |n: usize| scans[items[n].0].idents_of(items[n].1);
+        let calls = |n: usize| scans[items[n].0].calls_of(items[n].1);
+        // Each list gets an item once, however often it names the key.
+        let add = |list: &mut Vec<usize>, n: usize| {
+            if list.last() != Some(&n) {
+                list.push(n);
+            }
+        };
         for (n, (_, item)) in items.iter().enumerate() {
             let named = if item.is_fn {
                 &mut fns_named
@@ -1039,14 +1078,14 @@ impl Prefilter {
                 &mut consts_named
             };
             named.entry(item.name).or_default().push(n);
-            for call in &item.calls {
-                callers_of.entry(call.name()).or_default().push(n);
+            for call in calls(n) {
+                add(callers_of.entry(call.name()).or_default(), n);
             }
         }
         let mut users_of: HashMap<&str, Vec<usize>> = HashMap::default();
-        for (n, (_, item)) in items.iter().enumerate() {
-            for ident in item.idents.iter().filter(|i| consts_named.contains_key(*i)) {
-                users_of.entry(ident).or_default().push(n);
+        for n in 0..items.len() {
+            for ident in idents(n).iter().filter(|i| consts_named.contains_key(*i)) {
+                add(users_of.entry(ident).or_default(), n);
             }
         }
         // Method names the index resolves to nothing outside their own
@@ -1055,9 +1094,7 @@ impl Prefilter {
         // Whether item `caller` has a call that may resolve to fn item `callee`.
         let links = |caller: usize, callee: usize| {
             let def = items[callee].1;
-            items[caller]
-                .1
-                .calls
+            calls(caller)
                 .iter()
                 .any(|m| m.name() == def.name && methods.links(*m, def))
         };
@@ -1142,9 +1179,8 @@ impl Prefilter {
         // ambiguous: parsed, but what they call is not followed.
         let mut witness = vec![false; items.len()];
         while let Some(n) = work.pop() {
-            let item = items[n].1;
             let mut next: Vec<usize> = Vec::new();
-            for call in &item.calls {
+            for call in calls(n) {
                 let defs = fns_named.get(call.name()).map_or(empty, Vec::as_slice);
                 next.extend(defs.iter().copied().filter(|&d| links(n, d)));
                 if let Some(pair) = methods.witnesses(*call, defs, &items) {
@@ -1153,7 +1189,7 @@ impl Prefilter {
                     }
                 }
             }
-            for ident in &item.idents {
+            for ident in idents(n) {
                 next.extend(consts_named.get(ident).map_or(empty, Vec::as_slice));
             }
             for m in next {
@@ -1167,12 +1203,13 @@ impl Prefilter {
         let mut defs: HashSet<&'t str> = HashSet::default();
         let mut mentions: Vec<&'t str> = Vec::new();
         for n in (0..items.len()).filter(|&n| selected[n]) {
-            defs.extend(items[n].1.idents.iter().copied());
+            defs.extend(idents(n).iter().copied());
         }
         for n in (0..items.len()).filter(|&n| keyed_at_first[n]) {
             mentions.push(items[n].1.name);
             mentions.extend(items[n].1.stores.iter().copied());
         }
+        let tables: Vec<String> = keyed_tables.iter().map(|t| t.to_string()).collect();
         if claims {
             defs.insert("drop");
         }
@@ -1200,6 +1237,7 @@ impl Prefilter {
             selected,
             defs,
             mentions,
+            tables,
         })
     }
 }
@@ -1213,6 +1251,9 @@ struct Choice<'t> {
     /// Names whose mention in a cold file the choice would follow (keyed
     /// items and the stores they write to).
     mentions: Vec<&'t str>,
+    /// Idempotency tables keyed items write to (a cold file writing one
+    /// shares the store).
+    tables: Vec<String>,
 }
 
 /// The names `fn`, `const` and `static` items of `text` may define: the
@@ -1266,7 +1307,7 @@ fn is_ident_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
 }
 
-/// Whole-word, case-sensitive search for any of a set of identifiers.
+/// Whole-word search (ASCII case ignored) for any of a set of identifiers.
 struct WordMatcher {
     automaton: Option<AhoCorasick>,
     /// The words could not be compiled: everything matches.
@@ -1281,7 +1322,11 @@ impl WordMatcher {
                 all: false,
             };
         }
-        let automaton = AhoCorasick::new(words).ok();
+        // Any case: SQL names its tables as it likes.
+        let automaton = AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(words)
+            .ok();
         WordMatcher {
             all: automaton.is_none(),
             automaton,
@@ -1431,6 +1476,76 @@ fn may_be_ddl(literal: &str) -> bool {
             .any(|w| w.eq_ignore_ascii_case(word))
     };
     (has(b"create") || has(b"alter")) && crate::analysis::sql_literals::looks_like_ddl(literal)
+}
+
+/// Where the path segment at `tokens[at]` (after a `::`) names itself,
+/// past a turbofish (`::<T>::new` gives `new`); `None` if no name follows.
+fn path_segment(tokens: &[Token<'_>], mut at: usize) -> Option<usize> {
+    let sep = |n: usize| {
+        tokens.get(n) == Some(&Token::Punct(":")) && tokens.get(n + 1) == Some(&Token::Punct(":"))
+    };
+    if tokens.get(at) == Some(&Token::Punct("<")) {
+        let mut angle = 0usize;
+        while let Some(token) = tokens.get(at) {
+            match *token {
+                Token::Punct("<") => angle += 1,
+                Token::Punct(">") => angle = angle.saturating_sub(1),
+                Token::Open(b'{') | Token::Punct(";") => return None,
+                _ => {}
+            }
+            at += 1;
+            if angle == 0 {
+                break;
+            }
+        }
+        if !sep(at) {
+            return None;
+        }
+        at += 2;
+    }
+    matches!(tokens.get(at), Some(Token::Ident(_))).then_some(at)
+}
+
+/// Whether the path going on from segment `tokens[at]` ends in a call:
+/// `Sha256::new()`, `sha2::Sha256::digest(b)`, `f::<T>(..)`.
+fn path_is_called(tokens: &[Token<'_>], mut at: usize) -> bool {
+    for _ in 0..16 {
+        let mut n = at + 1;
+        let sep = |n: usize| {
+            tokens.get(n) == Some(&Token::Punct(":"))
+                && tokens.get(n + 1) == Some(&Token::Punct(":"))
+        };
+        if sep(n) && tokens.get(n + 2) == Some(&Token::Punct("<")) {
+            // A turbofish: the call follows it.
+            match path_segment(tokens, n + 2) {
+                Some(_) => {}
+                None => {
+                    let mut angle = 0usize;
+                    n += 2;
+                    while let Some(token) = tokens.get(n) {
+                        match *token {
+                            Token::Punct("<") => angle += 1,
+                            Token::Punct(">") => angle = angle.saturating_sub(1),
+                            _ => {}
+                        }
+                        n += 1;
+                        if angle == 0 {
+                            break;
+                        }
+                    }
+                    return tokens.get(n) == Some(&Token::Open(b'('));
+                }
+            }
+        }
+        if tokens.get(n) == Some(&Token::Open(b'(')) {
+            return true;
+        }
+        match path_segment(tokens, n + 2) {
+            Some(next) if sep(n) => at = next,
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// Whether the signature after a function's name (`tokens`) takes `self`
@@ -1627,6 +1742,16 @@ mod tests {
         let maker = "fn key(b: &[u8]) -> u64 { let mut h = DefaultHasher::new(); feed(b, &mut h); h.finish() }";
         assert_eq!(select(&[feed]), [false]);
         assert_eq!(select(&[feed, maker]), [true, true]);
+        // Paths select where they are called, not in bounds and imports.
+        let bound = "fn hash<H: ::core::hash::Hasher>(&self, _s: &mut H) {}";
+        let import = "fn f() { use sha2::{Digest, Sha256}; }";
+        let full = "fn g(b: &[u8]) -> Vec<u8> { sha2::Sha256::digest(b).to_vec() }";
+        let qualified = "fn q(b: &[u8]) -> Vec<u8> { <Sha256 as Digest>::digest(b).to_vec() }";
+        let variant = "fn v() -> UnionHasher { UnionHasher::H2(H2::default()) }";
+        assert_eq!(
+            select(&[bound, import, full, qualified, variant]),
+            [false, false, true, true, false]
+        );
     }
 
     #[test]
@@ -1677,8 +1802,8 @@ mod tests {
         // Called on `self` inside `impl A`, the own method resolves.
         let own = "impl A { fn send(&self, idempotency_key: &str) -> String { idempotency_key.to_string() } fn go(&self) { self.send(\"\"); } }";
         let scan = Prefilter::new(&Vocabulary::default()).scan(own);
-        assert!(scan.items[1]
-            .calls
+        assert!(scan
+            .calls_of(&scan.items[1])
             .contains(&Mention::SelfMethod(Owner::Type("A"), "send")));
     }
 
@@ -1808,7 +1933,9 @@ mod tests {
                 ("free", Owner::Free),
             ]
         );
-        assert!(scan.items[0].calls.contains(&Mention::Assoc("Foo", "m2")));
+        assert!(scan
+            .calls_of(&scan.items[0])
+            .contains(&Mention::Assoc("Foo", "m2")));
     }
 
     #[test]
@@ -1817,8 +1944,13 @@ mod tests {
             "trait T { fn a(&self); fn b(&self) { x(); } }\nfn c() where A: B { { y(); } z() }\nfn d() {}",
         );
         let calls = |n: usize| -> Vec<&str> {
-            let mut v: Vec<&str> = scan.items[n].calls.iter().map(|m| m.name()).collect();
+            let mut v: Vec<&str> = scan
+                .calls_of(&scan.items[n])
+                .iter()
+                .map(|m| m.name())
+                .collect();
             v.sort();
+            v.dedup();
             v
         };
         assert!(calls(0).is_empty());

@@ -1331,13 +1331,17 @@ impl Vocabulary {
         for name in names.chain(request_ids).chain(constructors) {
             out.push(name.to_ascii_lowercase());
         }
-        // DDL of an idempotency table is a fact of its own (IDEM008).
-        out.extend(
-            self.idempotency_tables
-                .iter()
-                .map(|t| t.to_ascii_lowercase()),
-        );
         out
+    }
+
+    /// The built-in and configured fragments of idempotency table names
+    /// (`idempot`, `dedup`, `replay`): a unit naming one is where request
+    /// ids count as client keys.
+    pub fn idempotency_table_words(&self) -> Vec<String> {
+        self.idempotency_tables
+            .iter()
+            .map(|t| t.to_ascii_lowercase())
+            .collect()
     }
 }
 

@@ -24,6 +24,40 @@ use crate::suppress;
 /// Stack size of analysis threads: deeply nested code must not overflow.
 const STACK_SIZE: usize = 256 * 1024 * 1024;
 
+/// Units with more Rust text than this are analysed while no other unit
+/// is: the largest crates of the bench corpus (windows-sys, aws-sdk-s3,
+/// linux-raw-sys) each need 100–140 MB, and two at once, or one beside a
+/// mid-sized crate, set the peak of a whole run.
+const HEAVY_UNIT_BYTES: usize = 4 * 1024 * 1024;
+
+/// Units with less Rust text than this (most test and example files) run
+/// beside a heavy unit: they need a few MB, and the thread would idle.
+const LIGHT_UNIT_BYTES: usize = 256 * 1024;
+
+/// Shared by the units being analysed; taken alone by a heavy one.
+static TURNS: std::sync::RwLock<()> = std::sync::RwLock::new(());
+
+/// A unit's turn to be analysed (see `HEAVY_UNIT_BYTES`); held, not read.
+#[allow(dead_code)]
+enum Turn {
+    Free,
+    Shared(std::sync::RwLockReadGuard<'static, ()>),
+    Alone(std::sync::RwLockWriteGuard<'static, ()>),
+}
+
+impl Turn {
+    fn take(unit_bytes: usize) -> Turn {
+        // A panic while holding a turn poisons nothing the turn protects.
+        if unit_bytes > HEAVY_UNIT_BYTES {
+            Turn::Alone(TURNS.write().unwrap_or_else(|p| p.into_inner()))
+        } else if unit_bytes > LIGHT_UNIT_BYTES {
+            Turn::Shared(TURNS.read().unwrap_or_else(|p| p.into_inner()))
+        } else {
+            Turn::Free
+        }
+    }
+}
+
 /// Files whose [`crate::lex::nesting_score`] exceeds this are not parsed:
 /// syn's recursive descent overflowed the 256 MiB stack of a debug build at
 /// about 10,000 nested generics, so this keeps a tenfold margin while no
@@ -332,6 +366,10 @@ fn lint_unit(
         }
     }
     let read_problems = out.diagnostics.len();
+    // A large unit is analysed alone: the peak memory of a run is then one
+    // large unit's, not one per thread (see `HEAVY_UNIT_BYTES`).
+    let unit_bytes: usize = texts.iter().map(|(_, t)| t.len()).sum();
+    let _turn = Turn::take(unit_bytes);
     // A crate with its own configured vocabulary needs its own pre-filter.
     let own_prefilter;
     let prefilter = match prefilter {

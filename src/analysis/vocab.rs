@@ -631,7 +631,7 @@ impl Vocabulary {
         };
         NAME_CACHE.with(|c| {
             let mut cache = c.borrow_mut();
-            if cache.len() > 200_000 {
+            if cache.len() > 32_768 {
                 cache.clear();
             }
             cache.insert(key, info);

@@ -1,10 +1,10 @@
 //! `cargo idem-lint …`: cargo runs this binary with `idem-lint` as the first argument.
 
-// The same allocator as `idem-lint` (see src/main.rs).
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+#[path = "../allocator.rs"]
+mod allocator;
 
 fn main() {
+    allocator::purge_promptly();
     let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     if args.get(1).is_some_and(|a| a == "idem-lint") {
         args.remove(1);

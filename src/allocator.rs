@@ -1,0 +1,51 @@
+//! The binaries' allocator: mimalloc, purging freed memory at once.
+//!
+//! Included by both binaries (`#[path]`); the library forbids `unsafe`.
+//!
+//! Parsing allocates and frees millions of small syntax nodes on every
+//! worker thread; mimalloc's thread-local heaps do that faster than the
+//! system allocator (13.2 s → 12.0 s on the bench corpus when it came in).
+//! By default (v3) it keeps freed pages for a second before giving them back; with
+//! the syntax trees of whole crates freed and rebuilt many times a second,
+//! that kept about 90 MB more resident than the live heap on the corpus
+//! (peak RSS 248 → 158 MB), and purging at once cost no measurable time.
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// `mi_option_purge_delay` in mimalloc.h's `mi_option_e`;
+/// `libmimalloc-sys` names no constant for it.
+const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
+
+/// Makes mimalloc return freed memory to the system immediately.
+pub fn purge_promptly() {
+    // SAFETY: sets a plain integer option, which mimalloc reads atomically.
+    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_option_is_the_purge_delay() {
+        // The documented default of `mi_option_purge_delay`: 10 ms in
+        // mimalloc v2, 1000 ms in v3 (which this crate builds), unless the
+        // environment sets it.
+        let configured: Option<i64> = std::env::var("MIMALLOC_PURGE_DELAY")
+            .ok()
+            .and_then(|v| v.parse().ok());
+        // SAFETY: reads a plain integer option.
+        let delay = unsafe { libmimalloc_sys::mi_option_get(MI_OPTION_PURGE_DELAY) } as i64;
+        match configured {
+            Some(value) => assert_eq!(delay, value),
+            None => assert!(delay == 10 || delay == 1000, "{delay}"),
+        }
+        purge_promptly();
+        // SAFETY: as above.
+        assert_eq!(
+            unsafe { libmimalloc_sys::mi_option_get(MI_OPTION_PURGE_DELAY) },
+            0
+        );
+    }
+}

@@ -68,6 +68,86 @@ pub fn config_hash(config: &str) -> u128 {
     xxhash_rust::xxh3::xxh3_128(config.as_bytes())
 }
 
+/// What a file looked like on disk when its contents were hashed: a file
+/// whose stamp is unchanged since need not be read again to know its hash.
+/// The content hash stays the key; the stamp only saves the reading.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stamp {
+    len: u64,
+    mtime_ns: i128,
+    ctime_ns: i128,
+    inode: u64,
+    device: u64,
+}
+
+impl Stamp {
+    /// The stamp of a file's metadata.
+    pub fn of(meta: &std::fs::Metadata) -> Stamp {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            Stamp {
+                len: meta.len(),
+                mtime_ns: meta.mtime() as i128 * 1_000_000_000 + meta.mtime_nsec() as i128,
+                ctime_ns: meta.ctime() as i128 * 1_000_000_000 + meta.ctime_nsec() as i128,
+                inode: meta.ino(),
+                device: meta.dev(),
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let nanos = |t: std::io::Result<std::time::SystemTime>| {
+                t.ok()
+                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                    .map_or(0, |d| d.as_nanos() as i128)
+            };
+            Stamp {
+                len: meta.len(),
+                mtime_ns: nanos(meta.modified()),
+                ctime_ns: nanos(meta.created()),
+                inode: 0,
+                device: 0,
+            }
+        }
+    }
+}
+
+/// A file's contents as the memo remembers them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Remembered {
+    /// xxh3-128 of the text.
+    pub hash: u128,
+    /// The text carries an `idem-lint:` comment (needed after a hit).
+    pub suppression: bool,
+}
+
+/// The stamp memo: per path, the stamp and hash of the file when it was
+/// last read. Entries changed less than `RACY_NS` before the memo was
+/// written are not trusted (a write in the same clock tick would keep the
+/// stamp), as git does with its index.
+#[derive(Debug, Default)]
+pub struct Memo {
+    written_ns: i128,
+    entries: std::collections::HashMap<String, (Stamp, Remembered)>,
+}
+
+const RACY_NS: i128 = 2_000_000_000;
+
+impl Memo {
+    /// The remembered contents of `path`, if its stamp is unchanged.
+    pub fn get(&self, path: &str, stamp: &Stamp) -> Option<Remembered> {
+        let (known, remembered) = self.entries.get(path)?;
+        let settled = stamp.mtime_ns.max(stamp.ctime_ns) < self.written_ns - RACY_NS;
+        (known == stamp && settled).then_some(*remembered)
+    }
+}
+
+fn now_ns() -> i128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as i128)
+}
+
 impl Cache {
     /// Opens (creating) the version-scoped cache under `root`. `None` when
     /// the directory cannot be created: the run goes on without a cache.
@@ -85,6 +165,70 @@ impl Cache {
 
     fn entry(&self, key: Key) -> PathBuf {
         self.dir.join(format!("{}.json", key.hex()))
+    }
+
+    fn memo_path(&self) -> PathBuf {
+        self.dir.join("stamps.memo")
+    }
+
+    /// The stamp memo; empty when missing or unreadable, and a line that
+    /// does not decode is skipped. The format is a header line
+    /// `idem-lint-stamps <VERSION> <written_ns>`, then one line per file:
+    /// `hash len mtime_ns ctime_ns inode device suppression path`
+    /// (tab-separated, the path last), read far faster than JSON.
+    pub fn load_memo(&self) -> Memo {
+        let Ok(text) = std::fs::read_to_string(self.memo_path()) else {
+            return Memo::default();
+        };
+        let mut lines = text.lines();
+        let header: Vec<&str> = lines.next().unwrap_or_default().split(' ').collect();
+        let written_ns = match header.as_slice() {
+            ["idem-lint-stamps", version, written] if *version == crate::VERSION => {
+                written.parse().ok()
+            }
+            _ => None,
+        };
+        let Some(written_ns) = written_ns else {
+            return Memo::default();
+        };
+        let mut memo = Memo {
+            written_ns,
+            entries: Default::default(),
+        };
+        for line in lines {
+            if let Some((path, entry)) = decode_stamp(line) {
+                memo.entries.insert(path.to_string(), entry);
+            }
+        }
+        memo
+    }
+
+    /// Writes the memo: the old one with `updates` applied.
+    pub fn store_memo(&self, mut memo: Memo, updates: Vec<(String, Stamp, Remembered)>) {
+        if updates.is_empty() {
+            return;
+        }
+        for (path, stamp, remembered) in updates {
+            // A path with a line break cannot be written on one line.
+            if !path.contains(['\n', '\r']) {
+                memo.entries.insert(path, (stamp, remembered));
+            }
+        }
+        let mut out = format!("idem-lint-stamps {} {}\n", crate::VERSION, now_ns());
+        for (path, (stamp, remembered)) in &memo.entries {
+            out.push_str(&format!(
+                "{:032x}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
+                remembered.hash,
+                stamp.len,
+                stamp.mtime_ns,
+                stamp.ctime_ns,
+                stamp.inode,
+                stamp.device,
+                u8::from(remembered.suppression),
+                path
+            ));
+        }
+        let _ = write_atomic(&self.memo_path(), out.as_bytes());
     }
 
     /// The cached diagnostics of a unit, if a valid entry exists.
@@ -117,6 +261,34 @@ impl Cache {
             let _ = write_atomic(&self.entry(key), &bytes);
         }
     }
+}
+
+/// One line of the stamp memo (see `Cache::load_memo`).
+fn decode_stamp(line: &str) -> Option<(&str, (Stamp, Remembered))> {
+    let mut fields = line.splitn(8, '\t');
+    let hash = u128::from_str_radix(fields.next()?, 16).ok()?;
+    let mut number = || fields.next()?.parse::<i128>().ok();
+    let (len, mtime_ns, ctime_ns, inode, device, suppression) = (
+        number()?,
+        number()?,
+        number()?,
+        number()?,
+        number()?,
+        number()?,
+    );
+    let path = fields.next()?;
+    let stamp = Stamp {
+        len: u64::try_from(len).ok()?,
+        mtime_ns,
+        ctime_ns,
+        inode: u64::try_from(inode).ok()?,
+        device: u64::try_from(device).ok()?,
+    };
+    let remembered = Remembered {
+        hash,
+        suppression: suppression != 0,
+    };
+    Some((path, (stamp, remembered)))
 }
 
 /// Writes through a unique temporary file in the same directory, then
@@ -238,6 +410,40 @@ mod tests {
         // Unknown rule code.
         std::fs::write(&path, text.replace("IDEM001", "IDEM999")).expect("write");
         assert_eq!(cache.load(key), None);
+    }
+
+    #[test]
+    fn stamp_memo_round_trip_and_racy_entries() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let cache = Cache::open(dir.path()).expect("cache");
+        let file = dir.path().join("a.rs");
+        std::fs::write(&file, "fn a() {}").expect("write");
+        let stamp = Stamp::of(&std::fs::metadata(&file).expect("meta"));
+        let remembered = Remembered {
+            hash: 7,
+            suppression: true,
+        };
+        cache.store_memo(
+            Memo::default(),
+            vec![("dir/a b.rs".to_string(), stamp, remembered)],
+        );
+        let memo = cache.load_memo();
+        // Just written: the file may change again within its clock tick.
+        assert_eq!(memo.get("dir/a b.rs", &stamp), None);
+        let settled = Memo {
+            written_ns: memo.written_ns + 2 * RACY_NS,
+            ..memo
+        };
+        assert_eq!(settled.get("dir/a b.rs", &stamp), Some(remembered));
+        let touched = Stamp {
+            ctime_ns: stamp.ctime_ns + 1,
+            ..stamp
+        };
+        assert_eq!(settled.get("dir/a b.rs", &touched), None);
+        assert_eq!(settled.get("other.rs", &stamp), None);
+        // A corrupt memo is empty, never an error.
+        std::fs::write(cache.memo_path(), "garbage\n1\t2").expect("write");
+        assert_eq!(cache.load_memo().entries.len(), 0);
     }
 
     #[test]

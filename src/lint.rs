@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use crate::analysis::index::ParsedFile;
 use crate::analysis::vocab::Vocabulary;
 use crate::analysis::{self, eval::span_of};
-use crate::cache::{self, Cache};
+use crate::cache::{self, Cache, Memo, Remembered, Stamp};
 use crate::config::{self, ConfigError, ConfigSource, PlannedUnit, Resolver};
 use crate::diagnostic::{Diagnostic, Position, Severity, Span};
 use crate::discover::{self, DiscoverOptions, FileEntry, FileKind, WalkProblem};
@@ -193,12 +193,22 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintResult
             };
             (cache, cache::config_hash(&format!("{normalized:?}")))
         });
-    let outputs: Vec<UnitOutput> = pool.install(|| {
+    let memo = cache.as_ref().map(|(cache, _)| cache.load_memo());
+    let mut outputs: Vec<UnitOutput> = pool.install(|| {
         planned
             .par_iter()
-            .map(|plan| lint_unit(plan, options, prefilter.as_ref(), cache.as_ref()))
+            .map(|plan| {
+                let cache = cache.as_ref().zip(memo.as_ref());
+                lint_unit(plan, options, prefilter.as_ref(), cache)
+            })
             .collect()
     });
+    if let (Some((cache, _)), Some(memo)) = (&cache, memo) {
+        let stamps = outputs
+            .iter_mut()
+            .flat_map(|o| std::mem::take(&mut o.stamps));
+        cache.store_memo(memo, stamps.collect());
+    }
     let mut result = LintResult {
         fatal: found.fatal,
         ..LintResult::default()
@@ -277,6 +287,8 @@ struct UnitOutput {
     sources: BTreeMap<String, Arc<String>>,
     /// Files the OS refused to read.
     read_failures: Vec<WalkProblem>,
+    /// Files read this run, for the cache's stamp memo.
+    stamps: Vec<(String, Stamp, Remembered)>,
 }
 
 fn file_problem(path: &str, message: &str, line: usize, column: usize) -> Diagnostic {
@@ -300,15 +312,21 @@ fn lint_unit(
     plan: &PlannedUnit,
     options: &LintOptions,
     prefilter: Option<&Prefilter>,
-    cache: Option<&(Cache, u128)>,
+    cache: Option<(&(Cache, u128), &Memo)>,
 ) -> UnitOutput {
     let unit = &plan.unit;
     let vocab = &plan.settings.vocab;
+    if let Some(out) = cache.and_then(|(cache, memo)| replay_unchanged(plan, options, cache, memo))
+    {
+        return out;
+    }
+    let (cache, memo) = (cache.map(|c| c.0), cache.map(|c| c.1));
     let mut out = UnitOutput {
         files: 0,
         diagnostics: Vec::new(),
         sources: BTreeMap::new(),
         read_failures: Vec::new(),
+        stamps: Vec::new(),
     };
     let mut texts: Vec<(&FileEntry, Arc<String>)> = Vec::new();
     let mut sql_texts: Vec<(&FileEntry, Arc<String>)> = Vec::new();
@@ -317,6 +335,10 @@ fn lint_unit(
             Some(configured) if !options.max_file_size_fixed => configured,
             _ => options.max_file_size,
         };
+        // Stamped before reading: a change while reading gives a new stamp.
+        let stamp = memo
+            .and_then(|_| std::fs::metadata(&entry.path).ok())
+            .map(|meta| Stamp::of(&meta));
         let text = match source::read_text(&entry.path, limit) {
             Ok(text) => text,
             Err(err) => {
@@ -336,6 +358,13 @@ fn lint_unit(
             }
         };
         out.files += 1;
+        if let Some(stamp) = stamp {
+            let remembered = Remembered {
+                hash: xxhash_rust::xxh3::xxh3_128(text.as_bytes()),
+                suppression: text.contains("idem-lint:"),
+            };
+            out.stamps.push((path_key(entry), stamp, remembered));
+        }
         let text = Arc::new(text);
         out.sources.insert(entry.display.clone(), text.clone());
         match entry.kind {
@@ -346,17 +375,11 @@ fn lint_unit(
     // The key covers every file of the unit (summaries cross files) and the
     // unit's own configuration.
     let key = cache.map(|(_, config)| {
-        let mut key = cache::KeyBuilder::new(*config);
-        key.add(format!("{:?}", plan.settings).as_bytes());
-        for (entry, settings) in unit.files.iter().zip(&plan.files) {
-            key.add(entry.display.as_bytes());
-            key.add(format!("{:?}", settings.max_file_size()).as_bytes());
-            match out.sources.get(&entry.display) {
-                Some(text) => key.add(text.as_bytes()),
-                None => key.add(b"\0unreadable"),
-            }
-        }
-        key.finish()
+        unit_key(plan, *config, |entry| {
+            out.sources
+                .get(&entry.display)
+                .map(|text| xxhash_rust::xxh3::xxh3_128(text.as_bytes()))
+        })
     });
     if let (Some((cache, _)), Some(key)) = (cache, key) {
         if let Some(diagnostics) = cache.load(key) {
@@ -519,6 +542,81 @@ fn lint_unit(
     }
     retain_used_sources(&mut out);
     out
+}
+
+/// A unit's cache key: the configuration, and per file its path, size
+/// limit and content hash (`None`: unreadable).
+fn unit_key(
+    plan: &PlannedUnit,
+    config: u128,
+    hash_of: impl Fn(&FileEntry) -> Option<u128>,
+) -> cache::Key {
+    let mut key = cache::KeyBuilder::new(config);
+    key.add(format!("{:?}", plan.settings).as_bytes());
+    for (entry, settings) in plan.unit.files.iter().zip(&plan.files) {
+        key.add(entry.display.as_bytes());
+        key.add(format!("{:?}", settings.max_file_size()).as_bytes());
+        match hash_of(entry) {
+            Some(hash) => key.add(&hash.to_le_bytes()),
+            None => key.add(b"\0unreadable"),
+        }
+    }
+    key.finish()
+}
+
+/// How the stamp memo names a file.
+fn path_key(entry: &FileEntry) -> String {
+    entry.path.to_string_lossy().into_owned()
+}
+
+/// A warm run's shortcut: when every file of the unit has the stamp the
+/// memo remembers (so its contents hash as remembered) and the cache holds
+/// the unit's result, that result is replayed, reading only the files it
+/// reports on or that carry a suppression comment. `None`: run the unit.
+fn replay_unchanged(
+    plan: &PlannedUnit,
+    options: &LintOptions,
+    (cache, config): &(Cache, u128),
+    memo: &Memo,
+) -> Option<UnitOutput> {
+    let mut remembered = BTreeMap::new();
+    for (entry, settings) in plan.unit.files.iter().zip(&plan.files) {
+        let limit = match settings.max_file_size() {
+            Some(configured) if !options.max_file_size_fixed => configured,
+            _ => options.max_file_size,
+        };
+        let meta = std::fs::metadata(&entry.path).ok()?;
+        if !meta.is_file() || meta.len() > limit {
+            return None;
+        }
+        let known = memo.get(&path_key(entry), &Stamp::of(&meta))?;
+        remembered.insert(entry.display.as_str(), (entry, known));
+    }
+    let key = unit_key(plan, *config, |entry| {
+        remembered.get(entry.display.as_str()).map(|(_, r)| r.hash)
+    });
+    let diagnostics = cache.load(key)?;
+    let mut out = UnitOutput {
+        files: plan.unit.files.len(),
+        diagnostics,
+        sources: BTreeMap::new(),
+        read_failures: Vec::new(),
+        stamps: Vec::new(),
+    };
+    let reported: std::collections::BTreeSet<&str> =
+        out.diagnostics.iter().map(|d| d.path.as_str()).collect();
+    for (display, (entry, known)) in &remembered {
+        if known.suppression || reported.contains(display) {
+            // Changed since it was stamped: run the unit after all.
+            let text = source::read_text(&entry.path, u64::MAX).ok()?;
+            if xxhash_rust::xxh3::xxh3_128(text.as_bytes()) != known.hash {
+                return None;
+            }
+            out.sources.insert(display.to_string(), Arc::new(text));
+        }
+    }
+    retain_used_sources(&mut out);
+    Some(out)
 }
 
 /// Parses `text` with the planned ranges blanked. Should the blanked text

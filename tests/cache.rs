@@ -25,8 +25,14 @@ fn entries(dir: &Path) -> Vec<std::path::PathBuf> {
     let version = dir
         .join(".idem-lint-cache")
         .join(format!("v{}", env!("CARGO_PKG_VERSION")));
+    // Result entries only (the stamp memo lives beside them).
     let mut out: Vec<_> = std::fs::read_dir(version)
-        .map(|d| d.flatten().map(|e| e.path()).collect())
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "json"))
+                .collect()
+        })
         .unwrap_or_default();
     out.sort();
     out
@@ -105,4 +111,34 @@ fn corrupt_and_foreign_entries_are_ignored() {
         let (_, out) = run(dir.path(), &[]);
         assert_eq!(out, cold, "entry {garbage:?} was trusted");
     }
+}
+
+#[test]
+fn an_edit_that_keeps_size_and_mtime_is_still_seen() {
+    let dir = krate();
+    let (code, first) = run(dir.path(), &[]);
+    assert_eq!(code, 1, "{first}");
+    // Past the memo's racy window, so that its stamps are trusted.
+    std::thread::sleep(std::time::Duration::from_millis(2_200));
+    let (_, warm) = run(dir.path(), &[]);
+    assert_eq!(warm, first);
+    // The same length and modification time, other contents: the change
+    // time, which no one can set back, still tells.
+    let handler = dir.path().join("src/handler.rs");
+    let mtime = std::fs::metadata(&handler)
+        .and_then(|m| m.modified())
+        .expect("mtime");
+    let quiet = HANDLER.replace("store.set(k, 1);", "drop((store,k));");
+    assert_eq!(quiet.len(), HANDLER.len());
+    std::fs::write(&handler, &quiet).expect("write");
+    std::fs::File::options()
+        .write(true)
+        .open(&handler)
+        .and_then(|f| f.set_modified(mtime))
+        .expect("set mtime");
+    let (code, edited) = run(dir.path(), &[]);
+    let (_, fresh) = run(dir.path(), &["--no-cache"]);
+    assert_eq!(edited, fresh);
+    assert_ne!(edited, first, "the edit changes the findings");
+    assert_eq!(code, 0, "{edited}");
 }

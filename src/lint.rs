@@ -590,10 +590,10 @@ fn replay_unchanged(
             return None;
         }
         let known = memo.get(&path_key(entry), &Stamp::of(&meta))?;
-        remembered.insert(entry.display.as_str(), (entry, known));
+        remembered.insert(entry.display.as_str(), (entry, known, limit));
     }
     let key = unit_key(plan, *config, |entry| {
-        remembered.get(entry.display.as_str()).map(|(_, r)| r.hash)
+        remembered.get(entry.display.as_str()).map(|(_, r, _)| r.hash)
     });
     let diagnostics = cache.load(key)?;
     let mut out = UnitOutput {
@@ -605,10 +605,10 @@ fn replay_unchanged(
     };
     let reported: std::collections::BTreeSet<&str> =
         out.diagnostics.iter().map(|d| d.path.as_str()).collect();
-    for (display, (entry, known)) in &remembered {
+    for (display, (entry, known, limit)) in &remembered {
         if known.suppression || reported.contains(display) {
             // Changed since it was stamped: run the unit after all.
-            let text = source::read_text(&entry.path, u64::MAX).ok()?;
+            let text = source::read_text(&entry.path, *limit).ok()?;
             if xxhash_rust::xxh3::xxh3_128(text.as_bytes()) != known.hash {
                 return None;
             }

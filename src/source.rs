@@ -60,7 +60,7 @@ pub fn read_text(path: &Path, limit: u64) -> Result<String, ReadError> {
     }
     let mut bytes = Vec::with_capacity(meta.len() as usize);
     // `take` guards against files that grow while we read them.
-    file.take(limit + 1)
+    file.take(limit.saturating_add(1))
         .read_to_end(&mut bytes)
         .map_err(|e| ReadError::Io(e.to_string()))?;
     if bytes.len() as u64 > limit {

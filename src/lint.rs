@@ -593,7 +593,9 @@ fn replay_unchanged(
         remembered.insert(entry.display.as_str(), (entry, known, limit));
     }
     let key = unit_key(plan, *config, |entry| {
-        remembered.get(entry.display.as_str()).map(|(_, r, _)| r.hash)
+        remembered
+            .get(entry.display.as_str())
+            .map(|(_, r, _)| r.hash)
     });
     let diagnostics = cache.load(key)?;
     let mut out = UnitOutput {

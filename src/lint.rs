@@ -330,11 +330,10 @@ fn lint_unit(
     };
     let mut texts: Vec<(&FileEntry, Arc<String>)> = Vec::new();
     let mut sql_texts: Vec<(&FileEntry, Arc<String>)> = Vec::new();
+    // Content hashes, for the cache key and the stamp memo.
+    let mut hashes: HashMap<&str, u128> = HashMap::new();
     for (entry, settings) in unit.files.iter().zip(&plan.files) {
-        let limit = match settings.max_file_size() {
-            Some(configured) if !options.max_file_size_fixed => configured,
-            _ => options.max_file_size,
-        };
+        let limit = file_size_limit(options, settings);
         // Stamped before reading: a change while reading gives a new stamp.
         let stamp = memo
             .and_then(|_| std::fs::metadata(&entry.path).ok())
@@ -358,12 +357,16 @@ fn lint_unit(
             }
         };
         out.files += 1;
-        if let Some(stamp) = stamp {
-            let remembered = Remembered {
-                hash: xxhash_rust::xxh3::xxh3_128(text.as_bytes()),
-                suppression: text.contains("idem-lint:"),
-            };
-            out.stamps.push((path_key(entry), stamp, remembered));
+        if cache.is_some() {
+            let hash = xxhash_rust::xxh3::xxh3_128(text.as_bytes());
+            hashes.insert(entry.display.as_str(), hash);
+            if let Some(stamp) = stamp {
+                let remembered = Remembered {
+                    hash,
+                    suppression: text.contains("idem-lint:"),
+                };
+                out.stamps.push((path_key(entry), stamp, remembered));
+            }
         }
         let text = Arc::new(text);
         out.sources.insert(entry.display.clone(), text.clone());
@@ -376,9 +379,7 @@ fn lint_unit(
     // unit's own configuration.
     let key = cache.map(|(_, config)| {
         unit_key(plan, *config, |entry| {
-            out.sources
-                .get(&entry.display)
-                .map(|text| xxhash_rust::xxh3::xxh3_128(text.as_bytes()))
+            hashes.get(entry.display.as_str()).copied()
         })
     });
     if let (Some((cache, _)), Some(key)) = (cache, key) {
@@ -544,6 +545,14 @@ fn lint_unit(
     out
 }
 
+/// The size limit of one file: `--max-file-size` wins over configuration.
+fn file_size_limit(options: &LintOptions, settings: &config::Settings) -> u64 {
+    match settings.max_file_size() {
+        Some(configured) if !options.max_file_size_fixed => configured,
+        _ => options.max_file_size,
+    }
+}
+
 /// A unit's cache key: the configuration, and per file its path, size
 /// limit and content hash (`None`: unreadable).
 fn unit_key(
@@ -581,10 +590,7 @@ fn replay_unchanged(
 ) -> Option<UnitOutput> {
     let mut remembered = BTreeMap::new();
     for (entry, settings) in plan.unit.files.iter().zip(&plan.files) {
-        let limit = match settings.max_file_size() {
-            Some(configured) if !options.max_file_size_fixed => configured,
-            _ => options.max_file_size,
-        };
+        let limit = file_size_limit(options, settings);
         let meta = std::fs::metadata(&entry.path).ok()?;
         if !meta.is_file() || meta.len() > limit {
             return None;

@@ -840,8 +840,7 @@ impl Prefilter {
         items: &[Item<'_>],
     ) -> RuleFact {
         let next = |n: usize| tokens.get(i + n).copied();
-        let sep_at =
-            |n: usize| next(n) == Some(Token::Punct(":")) && next(n + 1) == Some(Token::Punct(":"));
+        let sep_at = |n: usize| is_path_sep(tokens, i + n);
         // `Type::f` or, qualified, `<T as Trait>::f`: the segment after `::`.
         let after_sep = if sep_at(1) {
             Some(3)
@@ -1478,27 +1477,35 @@ fn may_be_ddl(literal: &str) -> bool {
     (has(b"create") || has(b"alter")) && crate::analysis::sql_literals::looks_like_ddl(literal)
 }
 
+/// Whether `tokens[n..]` starts with `::` (the lexer gives two `:`).
+fn is_path_sep(tokens: &[Token<'_>], n: usize) -> bool {
+    tokens.get(n) == Some(&Token::Punct(":")) && tokens.get(n + 1) == Some(&Token::Punct(":"))
+}
+
+/// Past the generic arguments opening at `tokens[at]` (a `<`): the index
+/// after their closing `>`; `None` when they do not close soon.
+fn past_angles(tokens: &[Token<'_>], mut at: usize) -> Option<usize> {
+    let mut angle = 0usize;
+    for _ in 0..256 {
+        match *tokens.get(at)? {
+            Token::Punct("<") => angle += 1,
+            Token::Punct(">") => angle = angle.saturating_sub(1),
+            _ => {}
+        }
+        at += 1;
+        if angle == 0 {
+            return Some(at);
+        }
+    }
+    None
+}
+
 /// Where the path segment at `tokens[at]` (after a `::`) names itself,
 /// past a turbofish (`::<T>::new` gives `new`); `None` if no name follows.
 fn path_segment(tokens: &[Token<'_>], mut at: usize) -> Option<usize> {
-    let sep = |n: usize| {
-        tokens.get(n) == Some(&Token::Punct(":")) && tokens.get(n + 1) == Some(&Token::Punct(":"))
-    };
     if tokens.get(at) == Some(&Token::Punct("<")) {
-        let mut angle = 0usize;
-        while let Some(token) = tokens.get(at) {
-            match *token {
-                Token::Punct("<") => angle += 1,
-                Token::Punct(">") => angle = angle.saturating_sub(1),
-                Token::Open(b'{') | Token::Punct(";") => return None,
-                _ => {}
-            }
-            at += 1;
-            if angle == 0 {
-                break;
-            }
-        }
-        if !sep(at) {
+        at = past_angles(tokens, at)?;
+        if !is_path_sep(tokens, at) {
             return None;
         }
         at += 2;
@@ -1511,37 +1518,18 @@ fn path_segment(tokens: &[Token<'_>], mut at: usize) -> Option<usize> {
 fn path_is_called(tokens: &[Token<'_>], mut at: usize) -> bool {
     for _ in 0..16 {
         let mut n = at + 1;
-        let sep = |n: usize| {
-            tokens.get(n) == Some(&Token::Punct(":"))
-                && tokens.get(n + 1) == Some(&Token::Punct(":"))
-        };
-        if sep(n) && tokens.get(n + 2) == Some(&Token::Punct("<")) {
-            // A turbofish: the call follows it.
-            match path_segment(tokens, n + 2) {
-                Some(_) => {}
-                None => {
-                    let mut angle = 0usize;
-                    n += 2;
-                    while let Some(token) = tokens.get(n) {
-                        match *token {
-                            Token::Punct("<") => angle += 1,
-                            Token::Punct(">") => angle = angle.saturating_sub(1),
-                            _ => {}
-                        }
-                        n += 1;
-                        if angle == 0 {
-                            break;
-                        }
-                    }
-                    return tokens.get(n) == Some(&Token::Open(b'('));
-                }
+        // A turbofish: a call, or the path going on, follows it.
+        if is_path_sep(tokens, n) && tokens.get(n + 2) == Some(&Token::Punct("<")) {
+            match past_angles(tokens, n + 2) {
+                Some(after) => n = after,
+                None => return false,
             }
         }
         if tokens.get(n) == Some(&Token::Open(b'(')) {
             return true;
         }
         match path_segment(tokens, n + 2) {
-            Some(next) if sep(n) => at = next,
+            Some(next) if is_path_sep(tokens, n) => at = next,
             _ => return false,
         }
     }

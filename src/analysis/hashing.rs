@@ -193,39 +193,32 @@ pub enum TokenPlace {
     Other,
 }
 
+/// Associated functions of a hasher type that make an empty hasher
+/// (`Sha256::new()`, `Xxh3::with_seed(s)`); `new_with_prefix` also feeds
+/// its argument.
+const HASHER_CONSTRUCTORS: &[&str] = &[
+    "new",
+    "default",
+    "with_seed",
+    "new_with_seed",
+    "with_secret",
+    "new_keyed",
+    "new_derive_key",
+];
+
 /// Whether `Type::name(..)` makes a new hasher object (`Sha256::new()`,
 /// `DefaultHasher::default()`), per [`classify_call`].
 pub fn is_hasher_constructor(ty: &str, name: &str) -> bool {
-    is_hasher_type(ty)
-        && matches!(
-            name,
-            "new"
-                | "default"
-                | "with_seed"
-                | "new_with_seed"
-                | "with_secret"
-                | "new_keyed"
-                | "new_derive_key"
-        )
+    is_hasher_type(ty) && (HASHER_CONSTRUCTORS.contains(&name) || name == "new_with_prefix")
 }
 
 /// What may follow `Type::` in a call [`classify_call`] recognises.
 fn is_hash_path_fn(name: &str) -> bool {
     DIGEST_FNS.contains(&name)
+        || HASHER_CONSTRUCTORS.contains(&name)
         || matches!(
             name,
-            "new"
-                | "default"
-                | "with_seed"
-                | "new_with_seed"
-                | "with_secret"
-                | "new_keyed"
-                | "new_derive_key"
-                | "new_with_prefix"
-                | "update"
-                | "write"
-                | "finalize"
-                | "finish"
+            "new_with_prefix" | "update" | "write" | "finalize" | "finish"
         )
 }
 
@@ -289,11 +282,11 @@ pub fn classify_call(segments: &[String], nargs: usize) -> Option<HashCall> {
     if let Some(ty) = prev {
         let qualified_context = ty == "Context" && in_hash_module;
         if is_hasher_type(ty) || qualified_context {
-            match last {
-                "new" | "default" | "with_seed" | "new_with_seed" | "with_secret" | "new_keyed"
-                | "new_derive_key" => return Some(HashCall::NewHasher { feeds_args: false }),
-                "new_with_prefix" => return Some(HashCall::NewHasher { feeds_args: true }),
-                _ => {}
+            if HASHER_CONSTRUCTORS.contains(&last) {
+                return Some(HashCall::NewHasher { feeds_args: false });
+            }
+            if last == "new_with_prefix" {
+                return Some(HashCall::NewHasher { feeds_args: true });
             }
         }
         if (is_hasher_type(ty) || in_hash_module) && DIGEST_FNS.contains(&last) {

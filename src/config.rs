@@ -339,6 +339,11 @@ pub struct Resolver {
     loaded: HashMap<(PathBuf, usize), Option<Arc<Settings>>>,
     /// The configuration found from each starting directory.
     by_dir: HashMap<PathBuf, Arc<Settings>>,
+    /// Per directory: whether it holds a dedicated configuration file and a
+    /// manifest. Ancestors are shared by thousands of files; each is probed once.
+    probed: HashMap<PathBuf, (bool, bool)>,
+    /// The current directory, read once: every relative path is made absolute.
+    cwd: PathBuf,
 }
 
 impl Resolver {
@@ -358,6 +363,8 @@ impl Resolver {
             defaults: Arc::new(defaults),
             loaded: HashMap::new(),
             by_dir: HashMap::new(),
+            probed: HashMap::new(),
+            cwd: absolute(Path::new(".")),
         };
         match source {
             ConfigSource::Discover => {}
@@ -380,11 +387,22 @@ impl Resolver {
 
     /// The configuration that applies to `path` (a file or a directory).
     pub fn for_path(&mut self, path: &Path) -> Result<Arc<Settings>, ConfigError> {
+        let is_dir = self.explicit.is_none() && path.is_dir();
+        self.resolve(path, is_dir)
+    }
+
+    /// [`Resolver::for_path`] for a path known to be a file, as the walk
+    /// found it: no need to ask the file system.
+    fn for_file(&mut self, path: &Path) -> Result<Arc<Settings>, ConfigError> {
+        self.resolve(path, false)
+    }
+
+    fn resolve(&mut self, path: &Path, is_dir: bool) -> Result<Arc<Settings>, ConfigError> {
         if let Some(explicit) = &self.explicit {
             return Ok(explicit.clone());
         }
-        let abs = absolute(path);
-        let start = if abs.is_dir() {
+        let abs = absolute_from(&self.cwd, path);
+        let start = if is_dir {
             abs
         } else {
             abs.parent().map(Path::to_path_buf).unwrap_or(abs)
@@ -395,13 +413,13 @@ impl Resolver {
         let mut seen_manifest = false;
         let mut found = None;
         for dir in start.ancestors() {
-            let dedicated = dir.join(CONFIG_FILE);
-            if dedicated.is_file() {
-                found = self.load(&dedicated, &[])?;
+            let (has_dedicated, has_manifest) = self.probe(dir);
+            if has_dedicated {
+                found = self.load(&dir.join(CONFIG_FILE), &[])?;
                 break;
             }
             let manifest = dir.join("Cargo.toml");
-            if manifest.is_file() {
+            if has_manifest {
                 // A crate's own manifest may configure it in `package.metadata`;
                 // manifests further up configure their workspace members.
                 let tables: &[&'static str] = if seen_manifest {
@@ -421,14 +439,38 @@ impl Resolver {
         Ok(settings)
     }
 
+    /// Whether `dir` holds a dedicated configuration file and a manifest.
+    fn probe(&mut self, dir: &Path) -> (bool, bool) {
+        if let Some(known) = self.probed.get(dir) {
+            return *known;
+        }
+        let found = (
+            dir.join(CONFIG_FILE).is_file(),
+            dir.join("Cargo.toml").is_file(),
+        );
+        self.probed.insert(dir.to_path_buf(), found);
+        found
+    }
+
     /// Resolves every file of `units`, dropping excluded files and empty units.
     pub fn plan(&mut self, units: Vec<Unit>) -> Result<Vec<PlannedUnit>, ConfigError> {
         let mut planned = Vec::with_capacity(units.len());
         for mut unit in units {
             let mut files = Vec::with_capacity(unit.files.len());
             let mut kept = Vec::with_capacity(unit.files.len());
+            // Files come sorted, so neighbours mostly share a directory and
+            // with it a configuration.
+            let mut last: Option<(PathBuf, Arc<Settings>)> = None;
             for entry in std::mem::take(&mut unit.files) {
-                let settings = self.for_path(&entry.path)?;
+                let dir = entry.path.parent().unwrap_or(Path::new(""));
+                let settings = match &last {
+                    Some((known, settings)) if known == dir => settings.clone(),
+                    _ => {
+                        let settings = self.for_file(&entry.path)?;
+                        last = Some((dir.to_path_buf(), settings.clone()));
+                        settings
+                    }
+                };
                 if settings.is_excluded(&entry.path) {
                     continue;
                 }
@@ -498,11 +540,15 @@ impl Resolver {
         };
         let (config, table) = if tables.is_empty() {
             (toml::from_str::<ConfigFile>(&text).map_err(invalid)?, None)
+        } else if !text.contains("idem-lint") {
+            // Most manifests say nothing about idem-lint, and parsing a
+            // vendored crate's manifest costs more than the rest of a warm
+            // run's work for that crate. (Only a key spelled with a `\u`
+            // escape could name the table without these bytes.)
+            return Ok(None);
         } else {
             let manifest = match toml::from_str::<Manifest>(&text) {
                 Ok(manifest) => manifest,
-                // A manifest that does not configure idem-lint is cargo's business.
-                Err(_) if !text.contains("idem-lint") => return Ok(None),
                 Err(err) => return Err(invalid(err)),
             };
             let mut chosen = None;
@@ -641,12 +687,18 @@ pub fn show(settings: &Settings, path: &Path, default_max_file_size: u64) -> Str
 /// `path` made absolute against the current directory, with `.` and `..`
 /// removed lexically (symbolic links are left alone, as the user named them).
 pub fn absolute(path: &Path) -> PathBuf {
+    match std::env::current_dir() {
+        Ok(cwd) => absolute_from(&cwd, path),
+        Err(_) => absolute_from(Path::new(""), path),
+    }
+}
+
+/// `path` made absolute against `cwd`, with `.` and `..` removed lexically.
+fn absolute_from(cwd: &Path, path: &Path) -> PathBuf {
     let joined = if path.is_absolute() {
         path.to_path_buf()
     } else {
-        std::env::current_dir()
-            .map(|cwd| cwd.join(path))
-            .unwrap_or_else(|_| path.to_path_buf())
+        cwd.join(path)
     };
     let mut out = PathBuf::new();
     for component in joined.components() {

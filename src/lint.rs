@@ -194,11 +194,34 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintResult
             (cache, cache::config_hash(&format!("{normalized:?}")))
         });
     let memo = cache.as_ref().map(|(cache, _)| cache.load_memo());
+    // Each distinct configuration's part of the key, hashed once, not per unit.
+    let mut settings_hashes: HashMap<usize, u128> = HashMap::new();
+    if cache.is_some() {
+        for plan in &planned {
+            settings_hashes
+                .entry(Arc::as_ptr(&plan.settings) as usize)
+                .or_insert_with(|| cache::config_hash(&format!("{:?}", plan.settings)));
+        }
+    }
     let mut outputs: Vec<UnitOutput> = pool.install(|| {
         planned
             .par_iter()
             .map(|plan| {
-                let cache = cache.as_ref().zip(memo.as_ref());
+                let cache = cache
+                    .as_ref()
+                    .zip(memo.as_ref())
+                    .map(|((cache, config), memo)| {
+                        let settings = settings_hashes
+                            .get(&(Arc::as_ptr(&plan.settings) as usize))
+                            .copied()
+                            .unwrap_or_else(|| cache::config_hash(&format!("{:?}", plan.settings)));
+                        Cached {
+                            cache,
+                            memo,
+                            config: *config,
+                            settings,
+                        }
+                    });
                 lint_unit(plan, options, prefilter.as_ref(), cache)
             })
             .collect()
@@ -308,19 +331,28 @@ fn file_problem(path: &str, message: &str, line: usize, column: usize) -> Diagno
     }
 }
 
+/// The result cache as one unit sees it.
+#[derive(Clone, Copy)]
+struct Cached<'a> {
+    cache: &'a Cache,
+    memo: &'a Memo,
+    /// Hash of the options that can change findings.
+    config: u128,
+    /// Hash of the unit's own configuration.
+    settings: u128,
+}
+
 fn lint_unit(
     plan: &PlannedUnit,
     options: &LintOptions,
     prefilter: Option<&Prefilter>,
-    cache: Option<(&(Cache, u128), &Memo)>,
+    cached: Option<Cached>,
 ) -> UnitOutput {
     let unit = &plan.unit;
     let vocab = &plan.settings.vocab;
-    if let Some(out) = cache.and_then(|(cache, memo)| replay_unchanged(plan, options, cache, memo))
-    {
+    if let Some(out) = cached.and_then(|cached| replay_unchanged(plan, options, cached)) {
         return out;
     }
-    let (cache, memo) = (cache.map(|c| c.0), cache.map(|c| c.1));
     let mut out = UnitOutput {
         files: 0,
         diagnostics: Vec::new(),
@@ -335,7 +367,7 @@ fn lint_unit(
     for (entry, settings) in unit.files.iter().zip(&plan.files) {
         let limit = file_size_limit(options, settings);
         // Stamped before reading: a change while reading gives a new stamp.
-        let stamp = memo
+        let stamp = cached
             .and_then(|_| std::fs::metadata(&entry.path).ok())
             .map(|meta| Stamp::of(&meta));
         let text = match source::read_text(&entry.path, limit) {
@@ -357,7 +389,7 @@ fn lint_unit(
             }
         };
         out.files += 1;
-        if cache.is_some() {
+        if cached.is_some() {
             let hash = xxhash_rust::xxh3::xxh3_128(text.as_bytes());
             hashes.insert(entry.display.as_str(), hash);
             if let Some(stamp) = stamp {
@@ -377,13 +409,13 @@ fn lint_unit(
     }
     // The key covers every file of the unit (summaries cross files) and the
     // unit's own configuration.
-    let key = cache.map(|(_, config)| {
-        unit_key(plan, *config, |entry| {
+    let key = cached.map(|cached| {
+        unit_key(plan, cached, |entry| {
             hashes.get(entry.display.as_str()).copied()
         })
     });
-    if let (Some((cache, _)), Some(key)) = (cache, key) {
-        if let Some(diagnostics) = cache.load(key) {
+    if let (Some(cached), Some(key)) = (cached, key) {
+        if let Some(diagnostics) = cached.cache.load(key) {
             out.diagnostics.extend(diagnostics);
             retain_used_sources(&mut out);
             return out;
@@ -531,14 +563,14 @@ fn lint_unit(
     }
     // span-locations keeps every parsed file's text per thread until told otherwise.
     proc_macro2::extra::invalidate_current_thread_spans();
-    if let (Some((cache, _)), Some(key)) = (cache, key) {
+    if let (Some(cached), Some(key)) = (cached, key) {
         let fresh = &out.diagnostics[read_problems..];
         // A panic may depend on more than the inputs (the test hook does).
         if !fresh
             .iter()
             .any(|d| d.message.starts_with("internal error"))
         {
-            cache.store(key, fresh);
+            cached.cache.store(key, fresh);
         }
     }
     retain_used_sources(&mut out);
@@ -557,14 +589,17 @@ fn file_size_limit(options: &LintOptions, settings: &config::Settings) -> u64 {
 /// limit and content hash (`None`: unreadable).
 fn unit_key(
     plan: &PlannedUnit,
-    config: u128,
+    cached: Cached,
     hash_of: impl Fn(&FileEntry) -> Option<u128>,
 ) -> cache::Key {
-    let mut key = cache::KeyBuilder::new(config);
-    key.add(format!("{:?}", plan.settings).as_bytes());
+    let mut key = cache::KeyBuilder::new(cached.config);
+    key.add(&cached.settings.to_le_bytes());
     for (entry, settings) in plan.unit.files.iter().zip(&plan.files) {
         key.add(entry.display.as_bytes());
-        key.add(format!("{:?}", settings.max_file_size()).as_bytes());
+        match settings.max_file_size() {
+            Some(limit) => key.add(&limit.to_le_bytes()),
+            None => key.add(b"\0unlimited"),
+        }
         match hash_of(entry) {
             Some(hash) => key.add(&hash.to_le_bytes()),
             None => key.add(b"\0unreadable"),
@@ -585,8 +620,7 @@ fn path_key(entry: &FileEntry) -> String {
 fn replay_unchanged(
     plan: &PlannedUnit,
     options: &LintOptions,
-    (cache, config): &(Cache, u128),
-    memo: &Memo,
+    cached: Cached,
 ) -> Option<UnitOutput> {
     let mut remembered = BTreeMap::new();
     for (entry, settings) in plan.unit.files.iter().zip(&plan.files) {
@@ -595,15 +629,15 @@ fn replay_unchanged(
         if !meta.is_file() || meta.len() > limit {
             return None;
         }
-        let known = memo.get(&path_key(entry), &Stamp::of(&meta))?;
+        let known = cached.memo.get(&path_key(entry), &Stamp::of(&meta))?;
         remembered.insert(entry.display.as_str(), (entry, known, limit));
     }
-    let key = unit_key(plan, *config, |entry| {
+    let key = unit_key(plan, cached, |entry| {
         remembered
             .get(entry.display.as_str())
             .map(|(_, r, _)| r.hash)
     });
-    let diagnostics = cache.load(key)?;
+    let diagnostics = cached.cache.load(key)?;
     let mut out = UnitOutput {
         files: plan.unit.files.len(),
         diagnostics,

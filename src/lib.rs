@@ -15,6 +15,7 @@ pub mod diagnostic;
 pub mod discover;
 pub mod lex;
 pub mod lint;
+pub mod memory_budget;
 pub mod prefilter;
 pub mod report;
 pub mod rules;

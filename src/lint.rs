@@ -16,6 +16,7 @@ use crate::config::{self, ConfigError, ConfigSource, PlannedUnit, Resolver};
 use crate::diagnostic::{Diagnostic, Position, Severity, Span};
 use crate::discover::{self, DiscoverOptions, FileEntry, FileKind, WalkProblem};
 use crate::lex;
+use crate::memory_budget::{self, Budget};
 use crate::prefilter::{FilePlan, Prefilter};
 use crate::rules::{self, parse_error, Sink};
 use crate::source::{self, ReadError};
@@ -23,40 +24,6 @@ use crate::suppress;
 
 /// Stack size of analysis threads: deeply nested code must not overflow.
 const STACK_SIZE: usize = 256 * 1024 * 1024;
-
-/// Units with more Rust text than this are analysed while no other unit
-/// is: the largest crates of the bench corpus (windows-sys, aws-sdk-s3,
-/// linux-raw-sys) each need 100–140 MB, and two at once, or one beside a
-/// mid-sized crate, set the peak of a whole run.
-const HEAVY_UNIT_BYTES: usize = 4 * 1024 * 1024;
-
-/// Units with less Rust text than this (most test and example files) run
-/// beside a heavy unit: they need a few MB, and the thread would idle.
-const LIGHT_UNIT_BYTES: usize = 256 * 1024;
-
-/// Shared by the units being analysed; taken alone by a heavy one.
-static TURNS: std::sync::RwLock<()> = std::sync::RwLock::new(());
-
-/// A unit's turn to be analysed (see `HEAVY_UNIT_BYTES`); held, not read.
-#[allow(dead_code)]
-enum Turn {
-    Free,
-    Shared(std::sync::RwLockReadGuard<'static, ()>),
-    Alone(std::sync::RwLockWriteGuard<'static, ()>),
-}
-
-impl Turn {
-    fn take(unit_bytes: usize) -> Turn {
-        // A panic while holding a turn poisons nothing the turn protects.
-        if unit_bytes > HEAVY_UNIT_BYTES {
-            Turn::Alone(TURNS.write().unwrap_or_else(|p| p.into_inner()))
-        } else if unit_bytes > LIGHT_UNIT_BYTES {
-            Turn::Shared(TURNS.read().unwrap_or_else(|p| p.into_inner()))
-        } else {
-            Turn::Free
-        }
-    }
-}
 
 /// Files whose [`crate::lex::nesting_score`] exceeds this are not parsed:
 /// syn's recursive descent overflowed the 256 MiB stack of a debug build at
@@ -203,6 +170,7 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintResult
                 .or_insert_with(|| cache::config_hash(&format!("{:?}", plan.settings)));
         }
     }
+    let budget = Budget::default();
     let mut outputs: Vec<UnitOutput> = pool.install(|| {
         planned
             .par_iter()
@@ -222,7 +190,7 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintResult
                             settings,
                         }
                     });
-                lint_unit(plan, options, prefilter.as_ref(), cache)
+                lint_unit(plan, options, prefilter.as_ref(), cache, &budget)
             })
             .collect()
     });
@@ -347,6 +315,7 @@ fn lint_unit(
     options: &LintOptions,
     prefilter: Option<&Prefilter>,
     cached: Option<Cached>,
+    budget: &Budget,
 ) -> UnitOutput {
     let unit = &plan.unit;
     let vocab = &plan.settings.vocab;
@@ -364,12 +333,24 @@ fn lint_unit(
     let mut sql_texts: Vec<(&FileEntry, Arc<String>)> = Vec::new();
     // Content hashes, for the cache key and the stamp memo.
     let mut hashes: HashMap<&str, u128> = HashMap::new();
-    for (entry, settings) in unit.files.iter().zip(&plan.files) {
-        let limit = file_size_limit(options, settings);
-        // Stamped before reading: a change while reading gives a new stamp.
-        let stamp = cached
-            .and_then(|_| std::fs::metadata(&entry.path).ok())
-            .map(|meta| Stamp::of(&meta));
+    // Stamped before reading: a change while reading gives a new stamp.
+    let metas: Vec<Option<std::fs::Metadata>> = unit
+        .files
+        .iter()
+        .map(|entry| std::fs::metadata(&entry.path).ok())
+        .collect();
+    let limits: Vec<u64> = plan
+        .files
+        .iter()
+        .map(|settings| file_size_limit(options, settings))
+        .collect();
+    let text_bytes: u64 = (unit.files.iter().zip(&metas).zip(&limits))
+        .filter(|((entry, _), _)| entry.kind == FileKind::Rust)
+        .filter_map(|((_, meta), limit)| meta.as_ref().map(|m| m.len()).filter(|len| len <= limit))
+        .sum();
+    let mut lease = budget.lease(memory_budget::estimate(text_bytes as usize, 0));
+    for ((entry, meta), &limit) in unit.files.iter().zip(&metas).zip(&limits) {
+        let stamp = cached.and(meta.as_ref()).map(Stamp::of);
         let text = match source::read_text(&entry.path, limit) {
             Ok(text) => text,
             Err(err) => {
@@ -422,10 +403,6 @@ fn lint_unit(
         }
     }
     let read_problems = out.diagnostics.len();
-    // A large unit is analysed alone: the peak memory of a run is then one
-    // large unit's, not one per thread (see `HEAVY_UNIT_BYTES`).
-    let unit_bytes: usize = texts.iter().map(|(_, t)| t.len()).sum();
-    let _turn = Turn::take(unit_bytes);
     // A crate with its own configured vocabulary needs its own pre-filter.
     let own_prefilter;
     let prefilter = match prefilter {
@@ -460,21 +437,28 @@ fn lint_unit(
         })
         .collect();
     // Files that are not parsed cannot have findings: their text goes now.
-    for ((entry, _), plan) in texts.iter().zip(&plans) {
-        if *plan == FilePlan::Skip {
-            out.sources.remove(&entry.display);
+    let unit_files = texts.len();
+    let mut work = Vec::new();
+    for ((entry, text), plan) in texts.into_iter().zip(plans) {
+        match plan {
+            FilePlan::Skip => {
+                out.sources.remove(&entry.display);
+            }
+            FilePlan::Parse { blank } => work.push((entry, text, blank)),
         }
     }
     let planned_in = planning.elapsed();
     let started = std::time::Instant::now();
-    let chosen = plans.iter().filter(|p| **p != FilePlan::Skip).count();
+    let parse_bytes: usize = work
+        .iter()
+        .map(|(_, text, blank)| text.len() - blanked_len(blank).min(text.len()))
+        .sum();
+    lease.resize(memory_budget::estimate(0, parse_bytes));
+    let chosen = work.len();
     let mut parsed = Vec::new();
     let mut paths = Vec::new();
     let mut panic_marked = false;
-    for ((entry, text), plan) in texts.iter().zip(plans) {
-        let FilePlan::Parse { blank } = plan else {
-            continue;
-        };
+    for (entry, text, blank) in &work {
         if lex::nesting_score(text) > MAX_NESTING {
             out.diagnostics.push(file_problem(
                 &entry.display,
@@ -489,7 +473,7 @@ fn lint_unit(
                 panic_marked = true;
             }
         }
-        let parse = catch_unwind(AssertUnwindSafe(|| parse_planned(text, &blank)));
+        let parse = catch_unwind(AssertUnwindSafe(|| parse_planned(text, blank)));
         match parse {
             Ok(Ok(ast)) => {
                 parsed.push(ParsedFile {
@@ -515,7 +499,7 @@ fn lint_unit(
             )),
         }
     }
-    drop(texts);
+    drop(work);
     let parsed_in = started.elapsed();
     // SQL migrations are small and always analysed (IDEM008).
     let mut sql_files = Vec::new();
@@ -555,14 +539,14 @@ fn lint_unit(
     drop(parsed);
     if std::env::var_os("IDEM_LINT_UNIT_STATS").is_some() && chosen > 0 {
         eprintln!(
-            "[idem-lint unit] {}: parsed {chosen}/{} files; plan {planned_in:?}, parse {parsed_in:?}, all {:?}",
+            "[idem-lint unit] {}: parsed {chosen}/{unit_files} files, {parse_bytes} of {text_bytes} bytes; plan {planned_in:?}, parse {parsed_in:?}, all {:?}",
             unit.files[0].display,
-            unit.files.len(),
             started.elapsed()
         );
     }
     // span-locations keeps every parsed file's text per thread until told otherwise.
     proc_macro2::extra::invalidate_current_thread_spans();
+    drop(lease);
     if let (Some(cached), Some(key)) = (cached, key) {
         let fresh = &out.diagnostics[read_problems..];
         // A panic may depend on more than the inputs (the test hook does).
@@ -659,6 +643,20 @@ fn replay_unchanged(
     }
     retain_used_sources(&mut out);
     Some(out)
+}
+
+/// How many bytes `ranges` (sorted by start, possibly overlapping) cover.
+fn blanked_len(ranges: &[std::ops::Range<usize>]) -> usize {
+    let mut covered = 0;
+    let mut end = 0;
+    for range in ranges {
+        let start = range.start.max(end);
+        if range.end > start {
+            covered += range.end - start;
+            end = range.end;
+        }
+    }
+    covered
 }
 
 /// Parses `text` with the planned ranges blanked. Should the blanked text

@@ -128,7 +128,7 @@ pub struct Remembered {
 #[derive(Debug, Default)]
 pub struct Memo {
     written_ns: i128,
-    entries: std::collections::HashMap<String, (Stamp, Remembered)>,
+    entries: rustc_hash::FxHashMap<String, (Stamp, Remembered)>,
 }
 
 const RACY_NS: i128 = 2_000_000_000;

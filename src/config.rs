@@ -6,7 +6,10 @@
 //! Patterns in `exclude` and `per-file-ignores` are globs relative to the
 //! directory of the file that holds them, like ruff's.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+// Keys are the user's own paths: no HashDoS to defend against.
+use rustc_hash::FxHashMap as HashMap;
 use std::ops::Range;
 use std::path::{Component as PathComponent, Path, PathBuf};
 use std::sync::Arc;
@@ -361,9 +364,9 @@ impl Resolver {
             base: base.clone(),
             explicit: None,
             defaults: Arc::new(defaults),
-            loaded: HashMap::new(),
-            by_dir: HashMap::new(),
-            probed: HashMap::new(),
+            loaded: HashMap::default(),
+            by_dir: HashMap::default(),
+            probed: HashMap::default(),
             cwd: absolute(Path::new(".")),
         };
         match source {

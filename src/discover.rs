@@ -1,6 +1,7 @@
 //! Turning command-line paths into analysis units: crates and loose files.
 
-use std::collections::HashMap;
+// Keys are the user's own paths: no HashDoS to defend against.
+use rustc_hash::FxHashMap as HashMap;
 use std::path::{Path, PathBuf};
 
 /// What kind of source a file is.
@@ -217,10 +218,10 @@ pub fn display_path(path: &Path) -> String {
 
 /// Files under `<crate>/src/` are analysed together; everything else alone.
 fn group_units(files: Vec<FileEntry>) -> Vec<Unit> {
-    let mut crates: HashMap<PathBuf, Vec<FileEntry>> = HashMap::new();
+    let mut crates: HashMap<PathBuf, Vec<FileEntry>> = HashMap::default();
     let mut loose = Vec::new();
     // Whether a directory holds a Cargo.toml: thousands of files share a few crates.
-    let mut manifests: HashMap<PathBuf, bool> = HashMap::new();
+    let mut manifests: HashMap<PathBuf, bool> = HashMap::default();
     for file in files {
         match crate_root_of(&file.path, &mut manifests) {
             Some(root) if file.kind == FileKind::Rust => crates.entry(root).or_default().push(file),

@@ -1,7 +1,10 @@
 //! The pipeline: discover → configure → read → parse → analyse → rules →
 //! suppress → levels → filter → sort.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+// Keys are the user's own paths and settings: no HashDoS to defend against.
+use rustc_hash::FxHashMap as HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -162,7 +165,7 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintResult
         });
     let memo = cache.as_ref().map(|(cache, _)| cache.load_memo());
     // Each distinct configuration's part of the key, hashed once, not per unit.
-    let mut settings_hashes: HashMap<usize, u128> = HashMap::new();
+    let mut settings_hashes: HashMap<usize, u128> = HashMap::default();
     if cache.is_some() {
         for plan in &planned {
             settings_hashes
@@ -332,7 +335,7 @@ fn lint_unit(
     let mut texts: Vec<(&FileEntry, Arc<String>)> = Vec::new();
     let mut sql_texts: Vec<(&FileEntry, Arc<String>)> = Vec::new();
     // Content hashes, for the cache key and the stamp memo.
-    let mut hashes: HashMap<&str, u128> = HashMap::new();
+    let mut hashes: HashMap<&str, u128> = HashMap::default();
     // Stamped before reading: a change while reading gives a new stamp.
     let metas: Vec<Option<std::fs::Metadata>> = unit
         .files
@@ -716,4 +719,18 @@ pub fn lint_text(display: &str, bytes: &[u8], options: &LintOptions) -> Vec<Diag
     drop(parsed);
     proc_macro2::extra::invalidate_current_thread_spans();
     sink.out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blanked_len_counts_overlaps_once() {
+        assert_eq!(blanked_len(&[]), 0);
+        assert_eq!(blanked_len(&[0..4, 10..12]), 6);
+        // A table inside a blanked item, and a range sharing an end.
+        assert_eq!(blanked_len(&[0..10, 2..5, 10..15]), 15);
+        assert_eq!(blanked_len(&[0..10, 5..20]), 20);
+    }
 }

@@ -687,7 +687,17 @@ fn retain_used_sources(out: &mut UnitOutput) {
 /// Lints one in-memory Rust file as a unit of its own, without catching
 /// panics: the entry point for fuzzing (a panic here is a bug that
 /// `lint_paths` would report as IDEM000 "internal error").
-pub fn lint_text(display: &str, bytes: &[u8], options: &LintOptions) -> Vec<Diagnostic> {
+///
+/// `prefilter` plans the file as `lint_paths` does (build it once with
+/// [`Prefilter::new`] from `options.vocab`: building it costs more than
+/// linting a small file); `None` analyses the whole file, as
+/// `--no-prefilter` does. `options.prefilter` is not consulted.
+pub fn lint_text(
+    display: &str,
+    bytes: &[u8],
+    options: &LintOptions,
+    prefilter: Option<&Prefilter>,
+) -> Vec<Diagnostic> {
     let problem = |message: String| vec![file_problem(display, &message, 1, 1)];
     let text = match source::decode(bytes.to_vec()) {
         Ok(text) => text,
@@ -695,8 +705,8 @@ pub fn lint_text(display: &str, bytes: &[u8], options: &LintOptions) -> Vec<Diag
     };
     // The same plan `lint_unit` makes, so fuzzing covers the blanking too.
     let mut blank = Vec::new();
-    if options.prefilter && !text.contains("idem-lint:") {
-        match Prefilter::new(&options.vocab).plan(&[&text]).pop() {
+    if let Some(prefilter) = prefilter.filter(|_| !text.contains("idem-lint:")) {
+        match prefilter.plan(&[&text]).pop() {
             Some(FilePlan::Parse { blank: planned }) => blank = planned,
             _ => return Vec::new(),
         }
@@ -704,9 +714,16 @@ pub fn lint_text(display: &str, bytes: &[u8], options: &LintOptions) -> Vec<Diag
     if lex::nesting_score(&text) > MAX_NESTING {
         return problem(format!("skipped: nesting deeper than {MAX_NESTING} levels"));
     }
-    let ast = match parse_planned(&text, &blank) {
+    let parsed = parse_planned(&text, &blank);
+    let ast = match parsed {
         Ok(ast) => ast,
-        Err(err) => return problem(format!("cannot parse Rust: {err}")),
+        Err(err) => {
+            let at = span_of(err.span()).start;
+            // A failed parse leaves its text in the thread's span table too.
+            proc_macro2::extra::invalidate_current_thread_spans();
+            let message = format!("cannot parse Rust: {err}");
+            return vec![file_problem(display, &message, at.line, at.column)];
+        }
     };
     let parsed = [ParsedFile { id: 0, ast }];
     let paths = [display.to_string()];

@@ -5,8 +5,10 @@
 
 use std::sync::OnceLock;
 
-use idem_lint::lint::{lint_text, LintOptions};
 use libfuzzer_sys::fuzz_target;
+
+#[path = "common/mod.rs"]
+mod common;
 
 const FRAGMENTS: &[&str] = &[
     "idempotency_key",
@@ -135,18 +137,5 @@ fuzz_target!(|data: &[u8]| {
             );
         }
     }
-    let all = LintOptions {
-        prefilter: false,
-        ..LintOptions::default()
-    };
-    let without = lint_text("fuzz.rs", text.as_bytes(), &all);
-    let with = lint_text("fuzz.rs", text.as_bytes(), &LintOptions::default());
-    let findings = |d: &[idem_lint::Diagnostic]| -> Vec<idem_lint::Diagnostic> {
-        d.iter().filter(|d| d.code != "IDEM000").cloned().collect()
-    };
-    assert_eq!(
-        findings(&with),
-        findings(&without),
-        "the pre-filter changed findings:\n{text}"
-    );
+    common::check(text.as_bytes(), &text);
 });

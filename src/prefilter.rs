@@ -29,6 +29,7 @@ use aho_corasick::AhoCorasick;
 
 use crate::analysis::claims::is_claim_literal;
 use crate::analysis::eval::sql_tables;
+use crate::analysis::format_string;
 use crate::analysis::hashing::{
     self, is_finalize_method, is_hash_token, is_hasher_constructor, TokenPlace,
     HASH_CANDIDATE_WORDS,
@@ -736,6 +737,22 @@ impl Prefilter {
                 for &(item, _, _) in &open {
                     let slot = &mut scan.items[item].trigger;
                     *slot = (*slot).max(trigger);
+                }
+            }
+            if let Token::Str(literal) = *token {
+                // Inline captures (`format!("{idempotency_key}")`) read names
+                // as the evaluator does: they trigger and link like identifiers.
+                if !open.is_empty() && literal.contains('{') {
+                    for name in format_string::named_args(literal).filter(|n| is_ident(n)) {
+                        if check {
+                            let trigger = self.trigger_of(Token::Ident(name));
+                            for &(item, _, _) in &open {
+                                let slot = &mut scan.items[item].trigger;
+                                *slot = (*slot).max(trigger);
+                            }
+                        }
+                        scan.idents.push(name);
+                    }
                 }
             }
             let Token::Ident(ident) = *token else {
@@ -1463,6 +1480,13 @@ impl Hits {
             .take_while(|m| m.start < span.end)
             .any(|m| m.end <= span.end)
     }
+}
+
+/// Whether `name` (from a format string) is an identifier.
+fn is_ident(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c == '_' || c.is_alphabetic())
+        && chars.all(|c| c == '_' || c.is_alphanumeric())
 }
 
 /// Whether a string literal may be DDL for `analysis::sql_literals`: the

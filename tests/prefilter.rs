@@ -158,3 +158,31 @@ pub async fn bounded(permits: &Semaphore) -> Result<(), Error> {{
     assert_eq!(lint(&broken_claim, None), ["IDEM000 3:8"]);
     assert_eq!(lint(&broken_claim, Some(&prefilter)), ["IDEM000 3:8"]);
 }
+
+/// Found by fuzzing (analyse_mutated_fixture): a client key read only
+/// through an inline format capture. The pre-filter saw no key word outside
+/// the literal and skipped the file, so both findings were lost.
+#[test]
+fn key_read_only_by_an_inline_capture() {
+    use idem_lint::lint::lint_text;
+    use idem_lint::prefilter::Prefilter;
+
+    let text = "pub fn remember(cache: &mut Cache) {
+    cache.insert(format!(\"{idempotency_key}\"), 1);
+}
+";
+    let options = LintOptions::default();
+    let prefilter = Prefilter::new(&options.vocab);
+    for filter in [None, Some(&prefilter)] {
+        let found: Vec<String> = lint_text("f.rs", text.as_bytes(), &options, filter)
+            .iter()
+            .map(|d| format!("{} {}:{}", d.code, d.span.start.line, d.span.start.column))
+            .collect();
+        assert_eq!(
+            found,
+            ["IDEM001 2:18", "IDEM002 2:18"],
+            "{:?}",
+            filter.is_some()
+        );
+    }
+}

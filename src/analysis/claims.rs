@@ -17,7 +17,7 @@ use syn::spanned::Spanned;
 use syn::visit::Visit;
 use syn::{Expr, Pat, Stmt};
 
-use super::format_string::{self, FormatArg};
+use super::format_string;
 use super::index::{CrateIndex, FnDef};
 use super::syntax::{macro_args, path_string, place_name, source_line, span_of, strip_ref};
 use super::value::Site;
@@ -407,11 +407,11 @@ impl<'a> Walker<'a> {
                         ..
                     })) = args.first()
                     {
-                        for name in inline_captures(&s.value()) {
-                            if let Some(roots) = self.walker.keys.get(&name) {
+                        for name in format_string::named_args(&s.value()) {
+                            if let Some(roots) = self.walker.keys.get(name) {
                                 self.out.extend(roots.iter().cloned());
-                            } else if self.walker.is_key_name(&name) {
-                                self.out.insert(name);
+                            } else if self.walker.is_key_name(name) {
+                                self.out.insert(name.to_string());
                             }
                         }
                     }
@@ -1721,18 +1721,6 @@ fn strip_paren(expr: &Expr) -> &Expr {
     }
 }
 
-/// Names a format string reads by name (`"{key}:lock"` → `key`).
-fn inline_captures(fmt: &str) -> Vec<String> {
-    format_string::parse(fmt)
-        .args
-        .into_iter()
-        .filter_map(|arg| match arg {
-            FormatArg::Named(name) => Some(name),
-            _ => None,
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1770,16 +1758,6 @@ mod tests {
             sql_kind("SELECT status FROM idempotency_keys").map(|k| k.0),
             None
         );
-    }
-
-    #[test]
-    fn format_captures() {
-        assert_eq!(inline_captures("{key}:lock"), vec!["key".to_string()]);
-        assert_eq!(
-            inline_captures("{{literal}} {0} {tenant:?}-{}"),
-            vec!["tenant".to_string()]
-        );
-        assert!(inline_captures("no captures").is_empty());
     }
 
     #[test]

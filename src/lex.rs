@@ -77,12 +77,20 @@ pub struct Tokens<'a> {
     comments: Option<Vec<Range<usize>>>,
 }
 
-fn is_ident_start(b: u8) -> bool {
+/// Whether an identifier can start with byte `b` (any non-ASCII byte can:
+/// the scan over-approximates Unicode identifiers).
+pub fn is_ident_start(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_' || b >= 0x80
 }
 
-fn is_ident_continue(b: u8) -> bool {
+/// Whether byte `b` can continue an identifier.
+pub fn is_ident_continue(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
+}
+
+/// Whether all of `name` is one identifier, as the lexer would read it.
+pub fn is_ident(name: &str) -> bool {
+    name.bytes().next().is_some_and(is_ident_start) && name.bytes().all(is_ident_continue)
 }
 
 impl<'a> Tokens<'a> {

@@ -485,15 +485,7 @@ fn lint_unit(
                 });
                 paths.push(entry.display.clone());
             }
-            Ok(Err(err)) => {
-                let span = span_of(err.span());
-                out.diagnostics.push(file_problem(
-                    &entry.display,
-                    &format!("cannot parse Rust: {err}"),
-                    span.start.line,
-                    span.start.column,
-                ));
-            }
+            Ok(Err(err)) => out.diagnostics.push(parse_problem(&entry.display, &err)),
             Err(_) => out.diagnostics.push(file_problem(
                 &entry.display,
                 "internal error while parsing (a bug in idem-lint; please report it)",
@@ -673,6 +665,17 @@ fn parse_planned(text: &str, blank: &[std::ops::Range<usize>]) -> syn::Result<sy
     syn::parse_file(&blanked).or_else(|_| syn::parse_file(text))
 }
 
+/// IDEM000 where syn stopped.
+fn parse_problem(display: &str, err: &syn::Error) -> Diagnostic {
+    let at = span_of(err.span()).start;
+    file_problem(
+        display,
+        &format!("cannot parse Rust: {err}"),
+        at.line,
+        at.column,
+    )
+}
+
 /// Only files with findings need their text for snippets; keeping every
 /// file's text until the end of the run would hold the whole corpus.
 fn retain_used_sources(out: &mut UnitOutput) {
@@ -714,15 +717,13 @@ pub fn lint_text(
     if lex::nesting_score(&text) > MAX_NESTING {
         return problem(format!("skipped: nesting deeper than {MAX_NESTING} levels"));
     }
-    let parsed = parse_planned(&text, &blank);
-    let ast = match parsed {
+    let ast = match parse_planned(&text, &blank) {
         Ok(ast) => ast,
         Err(err) => {
-            let at = span_of(err.span()).start;
+            let problem = parse_problem(display, &err);
             // A failed parse leaves its text in the thread's span table too.
             proc_macro2::extra::invalidate_current_thread_spans();
-            let message = format!("cannot parse Rust: {err}");
-            return vec![file_problem(display, &message, at.line, at.column)];
+            return vec![problem];
         }
     };
     let parsed = [ParsedFile { id: 0, ast }];

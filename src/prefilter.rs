@@ -408,11 +408,11 @@ impl Prefilter {
                 Err(_) => return true,
             };
             let mut start = hit.start();
-            while start > 0 && is_ident_byte(bytes[start - 1]) {
+            while start > 0 && lex::is_ident_continue(bytes[start - 1]) {
                 start -= 1;
             }
             let mut end = hit.end();
-            while end < bytes.len() && is_ident_byte(bytes[end]) {
+            while end < bytes.len() && lex::is_ident_continue(bytes[end]) {
                 end += 1;
             }
             // Word edges are ASCII bytes (or the text's ends): char boundaries.
@@ -720,6 +720,15 @@ impl Prefilter {
                     }
                 }
             }
+            // Inline captures (`format!("{idempotency_key}")`) read names as
+            // the evaluator does: they link and trigger like identifiers.
+            let captured = scan.idents.len();
+            if let Token::Str(literal) = *token {
+                if !open.is_empty() && literal.contains('{') {
+                    let names = format_string::named_args(literal).filter(|n| lex::is_ident(n));
+                    scan.idents.extend(names);
+                }
+            }
             if check && hits.token(&span) {
                 // SQL writing to an idempotency table: a store (IDEM007).
                 if let Token::Str(t) = *token {
@@ -733,26 +742,13 @@ impl Prefilter {
                         }
                     }
                 }
-                let trigger = self.trigger_of(*token);
+                let trigger = scan.idents[captured..]
+                    .iter()
+                    .map(|name| self.trigger_of(Token::Ident(name)))
+                    .fold(self.trigger_of(*token), Trigger::max);
                 for &(item, _, _) in &open {
                     let slot = &mut scan.items[item].trigger;
                     *slot = (*slot).max(trigger);
-                }
-            }
-            if let Token::Str(literal) = *token {
-                // Inline captures (`format!("{idempotency_key}")`) read names
-                // as the evaluator does: they trigger and link like identifiers.
-                if !open.is_empty() && literal.contains('{') {
-                    for name in format_string::named_args(literal).filter(|n| is_ident(n)) {
-                        if check {
-                            let trigger = self.trigger_of(Token::Ident(name));
-                            for &(item, _, _) in &open {
-                                let slot = &mut scan.items[item].trigger;
-                                *slot = (*slot).max(trigger);
-                            }
-                        }
-                        scan.idents.push(name);
-                    }
                 }
             }
             let Token::Ident(ident) = *token else {
@@ -1283,7 +1279,7 @@ fn defined_names(text: &str) -> HashSet<&str> {
     for keyword in ["fn", "const", "static"] {
         for at in memchr::memmem::find_iter(bytes, keyword.as_bytes()) {
             let end = at + keyword.len();
-            let starts_word = at == 0 || !is_ident_byte(bytes[at - 1]);
+            let starts_word = at == 0 || !lex::is_ident_continue(bytes[at - 1]);
             let ends_word = bytes.get(end).is_some_and(|b| b.is_ascii_whitespace());
             if !starts_word || !ends_word {
                 continue;
@@ -1302,7 +1298,7 @@ fn defined_names(text: &str) -> HashSet<&str> {
             }
             let word_end = rest
                 .bytes()
-                .position(|b| !is_ident_byte(b))
+                .position(|b| !lex::is_ident_continue(b))
                 .unwrap_or(rest.len());
             let word = &rest[..word_end];
             let next = rest[word_end..].trim_start();
@@ -1317,10 +1313,6 @@ fn defined_names(text: &str) -> HashSet<&str> {
         }
     }
     out
-}
-
-fn is_ident_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
 }
 
 /// Whole-word search (ASCII case ignored) for any of a set of identifiers.
@@ -1358,8 +1350,10 @@ impl WordMatcher {
             return true;
         };
         hits.any(|hit| {
-            let before = hit.start() == 0 || !is_ident_byte(bytes[hit.start() - 1]);
-            let after = bytes.get(hit.end()).is_none_or(|b| !is_ident_byte(*b));
+            let before = hit.start() == 0 || !lex::is_ident_continue(bytes[hit.start() - 1]);
+            let after = bytes
+                .get(hit.end())
+                .is_none_or(|b| !lex::is_ident_continue(*b));
             before && after
         })
     }
@@ -1480,13 +1474,6 @@ impl Hits {
             .take_while(|m| m.start < span.end)
             .any(|m| m.end <= span.end)
     }
-}
-
-/// Whether `name` (from a format string) is an identifier.
-fn is_ident(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars.next().is_some_and(|c| c == '_' || c.is_alphabetic())
-        && chars.all(|c| c == '_' || c.is_alphanumeric())
 }
 
 /// Whether a string literal may be DDL for `analysis::sql_literals`: the

@@ -4,6 +4,7 @@
 #
 #   bash bench/run.sh            # RUNS=5 runs each, medians
 #   RUNS=3 SKIP_SCALING=1 bash bench/run.sh
+#   COMPARE=/tmp/idem-lint-before bash bench/run.sh   # a second build, same run
 #
 # Reports medians of wall time, the ratio idem-lint / baseline, peak RSS,
 # scaling over ¼, ½ and all of the corpus and over --jobs 1/2, the warm
@@ -77,6 +78,13 @@ base_all="$MEDIAN"
 measure "idem-lint (all rules)" "$LINT" "${lint_flags[@]}" "$CORPUS"
 lint_all="$MEDIAN"
 echo "ratio idem-lint / baseline: $(ratio "$lint_all" "$base_all")"
+if [ -n "${COMPARE:-}" ]; then
+    # Another build (e.g. main before a change), measured in this run so the
+    # machine's noise affects both alike.
+    measure "comparison build ($(basename "$COMPARE"))" "$COMPARE" "${lint_flags[@]}" "$CORPUS"
+    echo "ratio comparison build / baseline: $(ratio "$MEDIAN" "$base_all")"
+    echo "ratio idem-lint / comparison build: $(ratio "$lint_all" "$MEDIAN")"
+fi
 if "$LINT" --help | grep -q -- '--no-prefilter'; then
     measure "idem-lint --no-prefilter" "$LINT" "${lint_flags[@]}" --no-prefilter "$CORPUS"
     echo "ratio idem-lint --no-prefilter / baseline: $(ratio "$MEDIAN" "$base_all")"

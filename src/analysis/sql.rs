@@ -919,6 +919,25 @@ fn is_namespace(name: &str) -> bool {
     words(name).iter().any(|w| w == "ns" || w == "namespace")
 }
 
+/// Table names in a SQL text: the word after FROM, INTO, UPDATE, JOIN, TABLE.
+pub(crate) fn sql_tables(lower: &str) -> Vec<String> {
+    let words: Vec<&str> = lower
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '"'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mut tables = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        if matches!(*w, "from" | "into" | "update" | "join" | "table" | "exists") {
+            if let Some(next) = words.get(i + 1) {
+                if !matches!(*next, "if" | "only" | "not") {
+                    tables.push(next.trim_matches('"').to_string());
+                }
+            }
+        }
+    }
+    tables
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -46,8 +46,10 @@ const CLOSURE_METHODS: &[&str] = &[
 ];
 
 impl Evaluator<'_> {
-    // ---- calls ------------------------------------------------------------
-
+    /// A call of a path (`f(..)`, `Type::f(..)`): key constructors, reads
+    /// of the client key, SQL query roots, hash calls, crate-local functions
+    /// and, last, library functions. Any other callee is evaluated and its
+    /// value joined with the arguments'.
     pub(super) fn eval_call(&mut self, c: &syn::ExprCall, expr: &Expr) -> Value {
         let Expr::Path(func) = &*c.func else {
             let f = self.eval(&c.func);
@@ -64,37 +66,14 @@ impl Evaluator<'_> {
         if self.vocab.is_key_constructor(&path) {
             return self.scoped_constructor(&path, &args, &arg_exprs, expr);
         }
-        // `IdempotencyKey::parse(..)`, `IdempotencyKey::from_headers(..)`.
-        if let Some(ty) = func.path.segments.iter().rev().nth(1) {
-            let ty = ty.ident.to_string();
-            if ty.ends_with("Key") && self.vocab.is_client_key_name(&ty) {
-                return Value {
-                    client_key: Some((self.origin(expr), KeySource::IdempotencyKey)),
-                    ..Value::default()
-                };
-            }
+        if let Some(v) = self.typed_key_call(func, expr) {
+            return v;
         }
         if let Some(v) = self.sql_query_fn(&name, &args, &arg_exprs) {
             return v;
         }
-        let header_name_ctor = matches!(
-            name.as_str(),
-            "from_static"
-                | "from_bytes"
-                | "from_str"
-                | "from_name"
-                | "new"
-                | "from"
-                | "try_from"
-                | "from_lowercase"
-        );
-        if !header_name_ctor && args.iter().any(|a| a.key_header_name.is_some()) {
-            // `header_value(&req, "Idempotency-Key")`.
-            let source = args.iter().find_map(|a| a.key_header_name);
-            return Value {
-                client_key: source.map(|s| (self.origin(expr), s)),
-                ..Value::default()
-            };
+        if let Some(v) = self.header_read_call(&name, &args, expr) {
+            return v;
         }
         let segments: Vec<String> = func
             .path
@@ -114,11 +93,59 @@ impl Evaluator<'_> {
             let exprs = arg_exprs.get(skip..).unwrap_or_default();
             return self.apply(&ids, args, exprs, expr);
         }
+        self.library_call(func, &name, &segments, args, expr)
+    }
+
+    /// `IdempotencyKey::parse(..)`, `IdempotencyKey::from_headers(..)`.
+    fn typed_key_call(&self, func: &syn::ExprPath, expr: &Expr) -> Option<Value> {
+        let ty = func.path.segments.iter().rev().nth(1)?.ident.to_string();
+        (ty.ends_with("Key") && self.vocab.is_client_key_name(&ty)).then(|| Value {
+            client_key: Some((self.origin(expr), KeySource::IdempotencyKey)),
+            ..Value::default()
+        })
+    }
+
+    /// `header_value(&req, "Idempotency-Key")` reads the key; building the
+    /// header name itself (`HeaderName::from_static(..)`) does not.
+    fn header_read_call(&self, name: &str, args: &[Value], expr: &Expr) -> Option<Value> {
+        let header_name_ctor = matches!(
+            name,
+            "from_static"
+                | "from_bytes"
+                | "from_str"
+                | "from_name"
+                | "new"
+                | "from"
+                | "try_from"
+                | "from_lowercase"
+        );
+        if header_name_ctor || !args.iter().any(|a| a.key_header_name.is_some()) {
+            return None;
+        }
+        let source = args.iter().find_map(|a| a.key_header_name);
+        Some(Value {
+            client_key: source.map(|s| (self.origin(expr), s)),
+            ..Value::default()
+        })
+    }
+
+    /// A function outside the crate: wrappers keep their argument, an
+    /// unknown function derives from its inputs without being the key they
+    /// were building, and a tuple-struct constructor of key material makes
+    /// a key (`CacheKey(tenant, key)`).
+    fn library_call(
+        &self,
+        func: &syn::ExprPath,
+        name: &str,
+        segments: &[String],
+        args: Vec<Value>,
+        expr: &Expr,
+    ) -> Value {
         if name == "Err" {
             // Error values never become keys; what they mention does not matter.
             return Value::empty();
         }
-        if args.len() == 1 && is_wrapper_call(&name, &segments) {
+        if args.len() == 1 && is_wrapper_call(name, segments) {
             // `Some(x)`, `Box::new(x)`, `String::from(x)`: the value itself.
             return args.into_iter().next().unwrap_or_default();
         }
@@ -127,8 +154,6 @@ impl Evaluator<'_> {
             .any(|s| s.chars().next().is_some_and(|c| c.is_uppercase()))
             || args.len() == 1
         {
-            // An unknown function: its result depends on its inputs, but is
-            // not the key they were building.
             let mut v = Value::derived(args.iter());
             v.construct = None;
             v.concat = None;
@@ -143,7 +168,6 @@ impl Evaluator<'_> {
         if (key_type || name.chars().next().is_some_and(|c| c.is_uppercase()))
             && v.is_key_material()
         {
-            // A tuple-struct key such as `CacheKey(tenant, key)`.
             v.concat = None;
             v.construct = Some(Construct {
                 kind: ConstructKind::Struct,
@@ -271,6 +295,8 @@ impl Evaluator<'_> {
         }
     }
 
+    /// A method call: closure adapters first (their closure sees the
+    /// receiver), then the steps of [`Self::method_steps`].
     pub(super) fn eval_method_call(&mut self, m: &syn::ExprMethodCall, expr: &Expr) -> Value {
         let method = m.method.to_string();
         let recv = self.eval(&m.receiver);

@@ -5,7 +5,9 @@
 //!
 //! The evaluator calls these after every expression (`note_facts`); the
 //! defaults travel with the [`Value`] and are attached to scope components
-//! when the value becomes part of a key (see [`Value::join_as_part`]).
+//! when the value is named (binding, field, parameter) or becomes part of a
+//! key (see [`Value::join_as_part`]). A scoped key carrying a default is a
+//! key event too (see `sinks`).
 
 use syn::spanned::Spanned;
 use syn::{Expr, ExprMethodCall, Pat, Stmt};

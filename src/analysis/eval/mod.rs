@@ -3,6 +3,15 @@
 //! it carries, and records every place where a value reaches a key position
 //! (a [`KeyEvent`]).
 //!
+//! The environment is a stack of scopes; alternatives (`if`, `match` arms)
+//! run from the same starting environment and their bindings are merged.
+//! A key position is a storage call, a SQL bind on an idempotency table, a
+//! redis `cmd(..).arg`, or a key-named binding, field, parameter or return
+//! of a key-making function. Crate-local calls apply the callee's
+//! [`Summary`] (its return value and the key positions its parameters
+//! reach, with the caller's arguments substituted); `analysis::analyze`
+//! iterates the summaries to a fixpoint.
+//!
 //! This module holds the interpreter itself: the environment, patterns,
 //! statements and expressions. The rest of `impl Evaluator` lives in child
 //! modules by concern, each naming on its first line the rules it serves:

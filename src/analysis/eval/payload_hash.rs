@@ -1,7 +1,9 @@
 //! Facts for payload-hash keys (IDEM003): payload reads and names, hash calls
 //! and hasher objects (`Sha256::new()`, `h.update(body)`, `body.hash(&mut
 //! h)`), fingerprints (which are the intended use and clear the facts), and
-//! how a payload hash crosses function boundaries and becomes a key.
+//! how a payload hash crosses function boundaries and becomes a key. A
+//! helper fed a hasher parameter (`fn add(h: &mut Sha256, body: &[u8])`)
+//! records what it fed in `Summary::absorbs`, applied at each call.
 
 use std::ops::ControlFlow;
 

@@ -1,7 +1,8 @@
 //! Facts for unnamespaced server keys (IDEM007): server-minted ids (names
 //! such as `event_id`, the `id` field of a server entity, `Uuid::new_v4()`)
 //! and the concatenation where one became part of a key, also across
-//! function boundaries.
+//! function boundaries. `KeyEvent::store` (see `sinks`) names the store a
+//! key reaches, so the rule can tell which stores client keys reach.
 
 use syn::spanned::Spanned;
 use syn::Expr;

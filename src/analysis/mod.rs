@@ -12,6 +12,7 @@ pub mod hashing;
 pub mod index;
 pub mod sql;
 pub mod sql_literals;
+pub mod sql_source;
 pub mod syntax;
 pub mod value;
 pub mod vocab;

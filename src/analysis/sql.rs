@@ -20,9 +20,10 @@ use sqlparser::parser::Parser;
 use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer};
 
 use super::index::ParsedFile;
+use super::sql_source::char_line_starts;
+pub use super::sql_source::{CharRange, SqlSource};
 use super::value::Site;
 use super::vocab::{words, Component, Vocabulary};
-use crate::diagnostic::{Position, Span};
 
 /// Which kind of uniqueness a constraint declares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -110,79 +111,6 @@ pub struct SqlFile {
     pub id: u32,
     /// The text.
     pub text: std::sync::Arc<String>,
-}
-
-/// Where each char of a SQL text is in its file.
-#[derive(Debug, Clone)]
-pub enum SqlSource {
-    /// The SQL is the file itself: offsets map through line starts.
-    File {
-        /// Char offset of each line's first char.
-        line_starts: Vec<usize>,
-    },
-    /// The SQL is the value of a string literal: one entry per value char.
-    Literal {
-        /// File position of the source text that produced each char, plus
-        /// one entry for the end.
-        starts: Vec<Position>,
-        /// File position just after each char's source text.
-        ends: Vec<Position>,
-    },
-}
-
-impl SqlSource {
-    /// The mapping for a whole file.
-    pub fn file(text: &str) -> Self {
-        SqlSource::File {
-            line_starts: char_line_starts(text),
-        }
-    }
-
-    fn position(&self, offset: usize, end: bool) -> Position {
-        match self {
-            SqlSource::File { line_starts } => {
-                let line = line_starts.partition_point(|&s| s <= offset).max(1);
-                Position {
-                    line,
-                    column: offset - line_starts[line - 1] + 1,
-                }
-            }
-            SqlSource::Literal { starts, ends } => {
-                if end && offset > 0 {
-                    ends.get(offset - 1)
-                        .or(ends.last())
-                        .copied()
-                        .unwrap_or_default()
-                } else {
-                    starts
-                        .get(offset)
-                        .or(starts.last())
-                        .copied()
-                        .unwrap_or_default()
-                }
-            }
-        }
-    }
-
-    /// The file span of the char range `[start, end)`.
-    pub fn span(&self, range: CharRange) -> Span {
-        let start = self.position(range.start, false);
-        let end = if range.end > range.start {
-            self.position(range.end, true)
-        } else {
-            start
-        };
-        Span { start, end }
-    }
-}
-
-/// A half-open range of char offsets into a SQL text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct CharRange {
-    /// First char.
-    pub start: usize,
-    /// Just after the last char.
-    pub end: usize,
 }
 
 /// A constraint found in SQL text, positions relative to that text.
@@ -313,17 +241,6 @@ fn add(facts: &mut SqlFacts, file: u32, source: &SqlSource, analysis: TextAnalys
             error: s.error,
         });
     }
-}
-
-/// Char offset of the first char of each line.
-fn char_line_starts(text: &str) -> Vec<usize> {
-    let mut starts = vec![0];
-    for (i, ch) in text.chars().enumerate() {
-        if ch == '\n' {
-            starts.push(i + 1);
-        }
-    }
-    starts
 }
 
 /// Converts sqlparser locations (1-based line, 1-based char column) of one
@@ -1002,6 +919,25 @@ fn is_namespace(name: &str) -> bool {
     words(name).iter().any(|w| w == "ns" || w == "namespace")
 }
 
+/// Table names in a SQL text: the word after FROM, INTO, UPDATE, JOIN, TABLE.
+pub(crate) fn sql_tables(lower: &str) -> Vec<String> {
+    let words: Vec<&str> = lower
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '"'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mut tables = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        if matches!(*w, "from" | "into" | "update" | "join" | "table" | "exists") {
+            if let Some(next) = words.get(i + 1) {
+                if !matches!(*next, "if" | "only" | "not") {
+                    tables.push(next.trim_matches('"').to_string());
+                }
+            }
+        }
+    }
+    tables
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1149,13 +1085,5 @@ mod tests {
         let a = analyze(&sql);
         assert!(a.constraints.is_empty());
         assert_eq!(a.skipped.len(), 1, "{a:?}");
-    }
-
-    #[test]
-    fn positions_map_through_a_file() {
-        let source = SqlSource::file("ab\ncdé\nf");
-        let span = source.span(CharRange { start: 4, end: 7 });
-        assert_eq!(span.start, Position { line: 2, column: 2 });
-        assert_eq!(span.end, Position { line: 3, column: 1 });
     }
 }

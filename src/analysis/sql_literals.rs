@@ -11,7 +11,7 @@ use proc_macro2::{TokenStream, TokenTree};
 use syn::visit::Visit;
 
 use super::index::is_test;
-use super::sql::SqlSource;
+use super::sql_source::SqlSource;
 use super::syntax::span_of;
 use crate::diagnostic::Position;
 

@@ -1,4 +1,5 @@
-//! The abstract value of an expression: where its text came from.
+//! The abstract value of an expression (where its text came from), and the
+//! [`KeyEvent`]s the evaluator records when a value reaches a key position.
 
 use super::vocab::Component;
 use crate::diagnostic::Span;
@@ -442,7 +443,7 @@ impl Value {
     }
 
     /// A compact fingerprint used to detect that summaries stopped changing.
-    pub fn signature(&self) -> super::eval::ValueSignature {
+    pub fn signature(&self) -> ValueSignature {
         (
             self.client_key.is_some(),
             self.tenant.is_some(),
@@ -463,3 +464,37 @@ impl Value {
         )
     }
 }
+
+/// A value that reaches a key position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyEvent {
+    /// The value.
+    pub value: Value,
+    /// The key expression.
+    pub site: Site,
+    /// A real storage call: a raw client key counts here. Name-based
+    /// positions (`let cache_key = …`) only count constructed keys.
+    pub raw_ok: bool,
+    /// An idempotency store (request ids count as client keys here).
+    pub strong: bool,
+    /// Which store the key reaches, when it is a storage call: the receiver's
+    /// name (`idem_store`, `session`), `redis`, or `sql:<table>`. Equal names
+    /// across the crate are taken to be the same store.
+    pub store: Option<String>,
+    /// Parameters of the enclosing function, flowing into the key, whose
+    /// names say they may hold a client key (`key`, `idem_key`): whether the
+    /// key is a client key is only known at the call site.
+    pub key_params: u64,
+}
+
+impl KeyEvent {
+    /// The client key this value carries, when it counts here: a request id
+    /// is a client key only where it reaches an idempotency store.
+    pub fn client_key(&self) -> Option<(&Origin, KeySource)> {
+        let (origin, source) = self.value.client_key.as_ref()?;
+        (*source == KeySource::IdempotencyKey || self.strong).then_some((origin, *source))
+    }
+}
+
+/// See [`Value::signature`].
+pub type ValueSignature = (bool, bool, bool, bool, u64, bool, bool, bool, usize, u8);

@@ -1,26 +1,24 @@
-//! Facts for global-scope-fallback (IDEM005) and separator-sanitized
-//! (IDEM006): where a value is replaced by a sentinel default when identity
-//! is missing, and where a key separator is stripped from a value.
+//! Facts for global-scope-fallback (IDEM005): where a value is replaced by a
+//! sentinel default when identity is missing (`unwrap_or("anon")`,
+//! `Default::default()`, an `if`/`match` arm yielding one), and where a
+//! check past which the value is known not to be the default clears it.
 //!
-//! The evaluator calls [`Evaluator::note_facts`] after every expression; the
-//! facts travel with the [`Value`] and are attached to scope components when
-//! the value becomes part of a key (see [`Value::join_as_part`]).
+//! The evaluator calls these after every expression (`note_facts`); the
+//! defaults travel with the [`Value`] and are attached to scope components
+//! when the value is named (binding, field, parameter) or becomes part of a
+//! key (see [`Value::join_as_part`]). A scoped key carrying a default is a
+//! key event too (see `sinks`).
 
 use syn::spanned::Spanned;
-use syn::visit::Visit;
 use syn::{Expr, ExprMethodCall, Pat, Stmt};
 
-use super::Evaluator;
+use super::{Evaluator, MAX_LOOKUP};
 use crate::analysis::syntax::{last_ident, macro_args, place_name, short_text, span_of};
-use crate::analysis::value::{Fallback, Origin, Sanitized, Site, Value};
+use crate::analysis::value::{Fallback, Origin, Site, Value};
 use crate::analysis::vocab::{
-    is_escape_replacement, is_sentinel_literal, is_sentinel_name, Component, KEY_SEPARATORS,
-    TRANSPARENT_METHODS,
+    is_sentinel_literal, is_sentinel_name, Component, TRANSPARENT_METHODS,
 };
 use crate::diagnostic::Span;
-
-/// Sentinel and separator lookups through constants stop at this depth.
-const MAX_LOOKUP: usize = 8;
 
 /// Zero-argument methods that keep a sentinel what it is (`"anon".to_string()`).
 const SENTINEL_KEEPING: &[&str] = &[
@@ -60,38 +58,6 @@ const FAIL_CLOSED_CONSTRUCTORS: &[&str] = &[
     "idem_scope::scoped",
     "idem_scope::scoped_server",
 ];
-
-/// Finds what a character predicate strips: a separator literal it compares
-/// with, or an allow-list class (`is_alphanumeric`) that strips them all.
-#[derive(Default)]
-struct PredicateScan {
-    found: Option<String>,
-}
-
-impl<'ast> Visit<'ast> for PredicateScan {
-    fn visit_lit(&mut self, lit: &'ast syn::Lit) {
-        if self.found.is_none() {
-            if let syn::Lit::Char(c) = lit {
-                if KEY_SEPARATORS.contains(&c.value()) {
-                    self.found = Some(short_text(c));
-                }
-            }
-        }
-    }
-
-    fn visit_ident(&mut self, ident: &'ast proc_macro2::Ident) {
-        if self.found.is_none() && is_allow_list_class(&ident.to_string()) {
-            self.found = Some(ident.to_string());
-        }
-    }
-}
-
-fn is_allow_list_class(name: &str) -> bool {
-    matches!(
-        name,
-        "is_alphanumeric" | "is_ascii_alphanumeric" | "is_alphabetic" | "is_ascii_alphabetic"
-    )
-}
 
 /// Whether a block always leaves (returns, breaks, panics or bails).
 fn diverges(block: &syn::Block) -> bool {
@@ -165,20 +131,9 @@ fn checked_var(expr: &Expr) -> Option<String> {
 }
 
 impl Evaluator<'_> {
-    /// Adds the IDEM005/IDEM006 facts of `expr` to its value.
-    pub(super) fn note_facts(&mut self, expr: &Expr, value: Value) -> Value {
-        match expr {
-            Expr::MethodCall(m) => self.note_method(m, expr, value),
-            Expr::Call(c) => self.note_call(c, expr, value),
-            Expr::If(i) => self.note_if(i, value),
-            Expr::Match(m) => self.note_match(m, value),
-            _ => value,
-        }
-    }
-
     /// From a method's name to the end of the call: `unwrap_or("")` in a
     /// long chain, so the diagnostic points at the step that matters.
-    fn method_origin(&self, m: &ExprMethodCall, expr: &Expr) -> Origin {
+    pub(super) fn method_origin(&self, m: &syn::ExprMethodCall, expr: &Expr) -> Origin {
         let start = span_of(m.method.span()).start;
         let end = span_of(expr.span()).end;
         Origin {
@@ -211,7 +166,13 @@ impl Evaluator<'_> {
         value.attach_fallbacks();
     }
 
-    fn note_method(&mut self, m: &ExprMethodCall, expr: &Expr, mut value: Value) -> Value {
+    /// `unwrap_or("anon")`, `unwrap_or_default()`, `or_else(|| GUEST)`.
+    pub(super) fn note_default_method(
+        &mut self,
+        m: &ExprMethodCall,
+        expr: &Expr,
+        mut value: Value,
+    ) -> Value {
         let method = m.method.to_string();
         let args: Vec<&Expr> = m.args.iter().collect();
         let sentinel = match method.as_str() {
@@ -230,153 +191,7 @@ impl Evaluator<'_> {
             let origin = self.method_origin(m, expr);
             Self::add_fallback(&mut value, origin, sentinel);
         }
-        if let Some(separator) = self.sanitiser(m, &method, &args) {
-            let mut origin = self.method_origin(m, expr);
-            if let Expr::MethodCall(split) = &*m.receiver {
-                if matches!(method.as_str(), "next" | "last" | "nth" | "next_back") {
-                    // `split(':').next()`: the truncation starts at `split`.
-                    origin.site.span.start = span_of(split.method.span()).start;
-                    origin.text = format!(
-                        "{}({}).{}",
-                        split.method,
-                        short_text(&split.args),
-                        origin.text
-                    );
-                }
-            }
-            let sanitized = Sanitized { origin, separator };
-            if method == "retain" {
-                if let Some(var) = place_name(&m.receiver) {
-                    self.update(&var, |v| {
-                        if !v.sanitized.contains(&sanitized) {
-                            v.sanitized.push(sanitized.clone());
-                        }
-                    });
-                }
-            } else if !value.sanitized.contains(&sanitized) && value.sanitized.len() < 8 {
-                value.sanitized.push(sanitized);
-            }
-        }
         value
-    }
-
-    /// The separator a method call strips or truncates at, if it does.
-    fn sanitiser(&self, m: &ExprMethodCall, method: &str, args: &[&Expr]) -> Option<String> {
-        match method {
-            "replace" | "replacen" => {
-                let separator = self.separator(args.first()?, 0)?;
-                let replacement = args.get(1).and_then(|a| self.string_literal(a, 0));
-                if replacement.as_deref().is_some_and(is_escape_replacement) {
-                    return None;
-                }
-                Some(separator)
-            }
-            "trim_matches" | "trim_start_matches" | "trim_end_matches" | "trim_left_matches"
-            | "trim_right_matches" => self.separator(args.first()?, 0),
-            "filter" => {
-                let Expr::MethodCall(inner) = &*m.receiver else {
-                    return None;
-                };
-                if !matches!(inner.method.to_string().as_str(), "chars" | "bytes") {
-                    return None;
-                }
-                self.char_predicate(args.first()?)
-            }
-            "retain" => {
-                // `String::retain` takes one `char`; a map's `retain(|k, v| ..)` takes two.
-                let Expr::Closure(c) = args.first()? else {
-                    return None;
-                };
-                if c.inputs.len() != 1 {
-                    return None;
-                }
-                self.char_predicate(args.first()?)
-            }
-            "next" | "last" | "nth" | "next_back" => {
-                let Expr::MethodCall(split) = &*m.receiver else {
-                    return None;
-                };
-                let at = match split.method.to_string().as_str() {
-                    "split" | "rsplit" | "split_terminator" | "split_inclusive" => 0,
-                    "splitn" | "rsplitn" => 1,
-                    _ => return None,
-                };
-                self.separator(split.args.iter().nth(at)?, 0)
-            }
-            _ => None,
-        }
-    }
-
-    /// A character predicate that strips separators: `|c| *c != ':'`,
-    /// `|c| c.is_ascii_alphanumeric()`, `char::is_alphanumeric`.
-    fn char_predicate(&self, expr: &Expr) -> Option<String> {
-        match expr {
-            Expr::Closure(c) => {
-                let mut scan = PredicateScan::default();
-                scan.visit_expr(&c.body);
-                scan.found
-            }
-            Expr::Path(p) => {
-                let name = last_ident(&p.path);
-                is_allow_list_class(&name).then_some(name)
-            }
-            Expr::Reference(r) => self.char_predicate(&r.expr),
-            _ => None,
-        }
-    }
-
-    /// Whether a pattern argument is a key separator (`':'`, `"\x1e"`,
-    /// `[':', '|']`, a constant holding one, or a predicate matching one).
-    fn separator(&self, expr: &Expr, depth: usize) -> Option<String> {
-        if depth > MAX_LOOKUP {
-            return None;
-        }
-        match expr {
-            Expr::Lit(l) => match &l.lit {
-                syn::Lit::Char(c) => KEY_SEPARATORS.contains(&c.value()).then(|| short_text(l)),
-                syn::Lit::Str(s) => {
-                    let v = s.value();
-                    (!v.is_empty() && v.chars().all(|c| KEY_SEPARATORS.contains(&c)))
-                        .then(|| short_text(l))
-                }
-                _ => None,
-            },
-            Expr::Reference(r) => self.separator(&r.expr, depth + 1),
-            Expr::Paren(p) => self.separator(&p.expr, depth + 1),
-            Expr::Group(g) => self.separator(&g.expr, depth + 1),
-            Expr::Index(i) => self.separator(&i.expr, depth + 1),
-            Expr::Array(a) => a.elems.iter().find_map(|e| self.separator(e, depth + 1)),
-            Expr::Closure(_) => self.char_predicate(expr),
-            Expr::Path(p) => {
-                let name = last_ident(&p.path);
-                if is_allow_list_class(&name) {
-                    return Some(name);
-                }
-                let def = self.index.consts.get(&name)?.first()?;
-                self.separator(def.expr, depth + 1).map(|_| name)
-            }
-            _ => None,
-        }
-    }
-
-    /// The text of a string literal argument, through constants.
-    fn string_literal(&self, expr: &Expr, depth: usize) -> Option<String> {
-        if depth > MAX_LOOKUP {
-            return None;
-        }
-        match expr {
-            Expr::Lit(l) => match &l.lit {
-                syn::Lit::Str(s) => Some(s.value()),
-                _ => None,
-            },
-            Expr::Reference(r) => self.string_literal(&r.expr, depth + 1),
-            Expr::Paren(p) => self.string_literal(&p.expr, depth + 1),
-            Expr::Path(p) => {
-                let def = self.index.consts.get(&last_ident(&p.path))?.first()?;
-                self.string_literal(def.expr, depth + 1)
-            }
-            _ => None,
-        }
     }
 
     /// The sentinel an expression stands for, if it is one: its text and
@@ -492,7 +307,7 @@ impl Evaluator<'_> {
         }
     }
 
-    fn note_call(&mut self, c: &syn::ExprCall, expr: &Expr, mut value: Value) -> Value {
+    pub(super) fn note_call(&mut self, c: &syn::ExprCall, expr: &Expr, mut value: Value) -> Value {
         if !c.args.is_empty() {
             return value;
         }
@@ -514,7 +329,7 @@ impl Evaluator<'_> {
         value
     }
 
-    fn note_if(&mut self, i: &syn::ExprIf, mut value: Value) -> Value {
+    pub(super) fn note_if(&mut self, i: &syn::ExprIf, mut value: Value) -> Value {
         let mut tails: Vec<&Expr> = block_tail(&i.then_branch).into_iter().collect();
         if let Some((_, e)) = &i.else_branch {
             if let Expr::Block(b) = &**e {
@@ -547,7 +362,7 @@ impl Evaluator<'_> {
         value
     }
 
-    fn note_match(&mut self, m: &syn::ExprMatch, mut value: Value) -> Value {
+    pub(super) fn note_match(&mut self, m: &syn::ExprMatch, mut value: Value) -> Value {
         // `match tenant { Tenant::Unknown => return .., Tenant::Org(id) => id }`:
         // the sentinel case leaves, so what the other arms yield is identity.
         let sentinel_leaves = m
@@ -681,19 +496,13 @@ impl Evaluator<'_> {
         }
     }
 
-    /// Defaults and sanitisers of the arguments of a key constructor
+    /// Defaults of the arguments of a key constructor
     /// (`idem_scope::scoped(tenant, principal, route, key)`): argument N is
     /// component N. `idem_scope` rejects an empty component at run time, so
     /// an empty default passed straight to it fails closed.
-    pub(super) fn constructor_facts(&self, path: &str, args: &[Value], value: &mut Value) {
+    pub(super) fn constructor_fallbacks(&self, path: &str, args: &[Value], value: &mut Value) {
         let fail_closed = FAIL_CLOSED_CONSTRUCTORS.contains(&path);
         for (i, arg) in args.iter().enumerate() {
-            // The route (argument 2) is the server's own name; see `resolve_part_facts`.
-            for s in arg.sanitized.iter().filter(|_| i != 2) {
-                if !value.sanitized.contains(s) {
-                    value.sanitized.push(s.clone());
-                }
-            }
             let component = match i {
                 0 => Component::Tenant,
                 1 => Component::Principal,
@@ -749,7 +558,7 @@ impl Evaluator<'_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::analysis::vocab::{is_escape_replacement, is_sentinel_literal, is_sentinel_name};
+    use crate::analysis::vocab::{is_sentinel_literal, is_sentinel_name};
 
     #[test]
     fn sentinel_names() {
@@ -788,14 +597,5 @@ mod tests {
         for text in ["acme", "t_123", "charge", "user"] {
             assert!(!is_sentinel_literal(text), "{text:?}");
         }
-    }
-
-    #[test]
-    fn escapes_are_not_sanitisers() {
-        assert!(is_escape_replacement("%3A"));
-        assert!(is_escape_replacement("\\:"));
-        assert!(!is_escape_replacement(""));
-        assert!(!is_escape_replacement("_"));
-        assert!(!is_escape_replacement("%"));
     }
 }

@@ -1,14 +1,21 @@
-//! The evaluator's part for payload hashes (IDEM003) and server-minted keys
-//! (IDEM007): hash calls and hasher objects, payload and server-id names,
-//! and how these facts cross function boundaries.
+//! Facts for payload-hash keys (IDEM003): payload reads and names, hash calls
+//! and hasher objects (`Sha256::new()`, `h.update(body)`, `body.hash(&mut
+//! h)`), fingerprints (which are the intended use and clear the facts), and
+//! how a payload hash crosses function boundaries and becomes a key. A
+//! helper fed a hasher parameter (`fn add(h: &mut Sha256, body: &[u8])`)
+//! records what it fed in `Summary::absorbs`, applied at each call.
+
+use std::ops::ControlFlow;
 
 use syn::spanned::Spanned;
 use syn::Expr;
 
-use super::{bits, place_name, receiver_name, substitute, Evaluator};
+use super::sinks::receiver_name;
+use super::{bits, Evaluator, MethodCall};
 use crate::analysis::hashing::{self, HashCall};
+use crate::analysis::syntax::place_name;
 use crate::analysis::value::{Origin, PayloadHash, Site, Value};
-use crate::analysis::vocab::{is_server_entity_word, words};
+use crate::analysis::vocab::words;
 
 /// At most this many hasher feeds are kept per function summary.
 const MAX_ABSORBS: usize = 32;
@@ -17,14 +24,15 @@ impl Evaluator<'_> {
     /// Where a payload/hash/server-id fact was established. The rules only
     /// label the site, and reading the source text back costs a scan of
     /// the file per call, so the text is left empty.
-    fn fact_origin(&self, node: &impl Spanned) -> Box<Origin> {
+    pub(super) fn fact_origin(&self, node: &impl Spanned) -> Box<Origin> {
         Box::new(Origin {
             site: self.site(node),
             text: String::new(),
         })
     }
 
-    /// What a name says about payloads, fingerprints and server ids.
+    /// What a name says about payloads and fingerprints, and (see
+    /// `server_keys`) server ids.
     pub(super) fn enrich_payload_and_server(
         &self,
         value: &mut Value,
@@ -33,9 +41,7 @@ impl Evaluator<'_> {
     ) {
         if hashing::names_fingerprint(name) {
             // Stored as a fingerprint beside the key: the intended use.
-            value.payload_hash = None;
-            value.hash_keyed = None;
-            value.payload = None;
+            clear_payload(value);
             return;
         }
         if value.client_key.is_some() {
@@ -51,32 +57,7 @@ impl Evaluator<'_> {
         {
             value.payload = Some(self.fact_origin(node));
         }
-        if value.server_id.is_none() && self.vocab.is_server_id_name(name) {
-            value.server_id = Some(self.fact_origin(node));
-        }
-    }
-
-    /// `event.id`, `delivery.id`, `self.msg.uuid`: the id of a server entity.
-    pub(super) fn entity_id_field(
-        &self,
-        value: &mut Value,
-        base: &Expr,
-        field: &str,
-        node: &impl Spanned,
-    ) {
-        if value.server_id.is_some() || value.client_key.is_some() {
-            return;
-        }
-        if !matches!(field, "id" | "uuid" | "ulid") {
-            return;
-        }
-        let entity = receiver_name(base)
-            .map(|n| words(&n))
-            .and_then(|w| w.last().cloned())
-            .is_some_and(|w| is_server_entity_word(&w));
-        if entity {
-            value.server_id = Some(self.fact_origin(node));
-        }
+        self.server_id_by_name(value, name, node);
     }
 
     /// A call whose path names a fingerprint makes one: `Fingerprint::of(..)`.
@@ -199,16 +180,26 @@ impl Evaluator<'_> {
                 Some(h) => self.digest_value(h, expr),
                 None => Value::empty(),
             },
-            HashCall::FreshId => Value {
-                server_id: Some(self.fact_origin(expr)),
-                ..Value::default()
-            },
+            HashCall::FreshId => self.fresh_id(expr),
+        }
+    }
+
+    /// The hasher step of method dispatch (see [`Self::hash_method`]).
+    pub(super) fn hash_method_step(
+        &mut self,
+        call: &MethodCall<'_>,
+        recv: Value,
+    ) -> ControlFlow<Value, Value> {
+        let (m, args, exprs) = (call.m, &call.args, &call.exprs);
+        match self.hash_method(&call.method, &recv, args, &m.receiver, exprs, call.expr) {
+            Some(v) => ControlFlow::Break(v),
+            None => ControlFlow::Continue(recv),
         }
     }
 
     /// Hasher methods: `h.update(body)`, `body.hash(&mut h)`, `h.finalize()`;
     /// encoders of digests. `None` for every other method.
-    pub(super) fn hash_method(
+    fn hash_method(
         &mut self,
         method: &str,
         recv: &Value,
@@ -269,7 +260,7 @@ impl Evaluator<'_> {
 
     /// Feeds `fed` into the hasher held by variable `var`. When `var` is a
     /// parameter, the summary records it so callers feed their own hasher.
-    fn absorb_into(&mut self, var: &str, fed: &Value) {
+    pub(super) fn absorb_into(&mut self, var: &str, fed: &Value) {
         let is_param = self
             .scopes
             .iter()
@@ -286,24 +277,6 @@ impl Evaluator<'_> {
                 if !self.absorbs.contains(&entry) {
                     self.absorbs.push(entry);
                 }
-            }
-        }
-    }
-
-    /// At a call site: what the callee fed into a hasher parameter is fed
-    /// into the caller's hasher (`hash_field(&mut hasher, &body)`).
-    pub(super) fn apply_absorbs(
-        &mut self,
-        absorbs: &[(usize, Value)],
-        args: &[Value],
-        exprs: &[&Expr],
-        call_site: Site,
-        arg_sites: &[Site],
-    ) {
-        for (i, fed) in absorbs {
-            let (fed, _) = substitute(fed, args, call_site, arg_sites, call_site);
-            if let Some(var) = exprs.get(*i).and_then(|e| place_name(e)) {
-                self.absorb_into(&var, &fed);
             }
         }
     }
@@ -349,18 +322,10 @@ fn clear_payload(value: &mut Value) {
     value.payload = None;
 }
 
-/// The IDEM003/IDEM007 part of [`substitute`]: a payload passed where the
-/// callee hashes a parameter becomes a payload hash; concatenations inside
-/// the callee are where the caller's hash or server id became a key; and a
-/// key that only the caller's argument made interesting is reported at that
-/// argument.
-pub(super) fn substitute_facts(
-    value: &Value,
-    args: &[Value],
-    arg_sites: &[Site],
-    out: &mut Value,
-    site: &mut Site,
-) {
+/// The IDEM003 part of `substitute`: a payload passed where the callee
+/// hashes a parameter becomes a payload hash, and a concatenation inside the
+/// callee is where the caller's hash became a key.
+pub(super) fn substitute_payload_facts(value: &Value, args: &[Value], out: &mut Value) {
     let mut hashed = 0u64;
     for p in bits(value.params) {
         if let Some(arg) = args.get(p) {
@@ -399,22 +364,6 @@ pub(super) fn substitute_facts(
             if arg.payload_hash.is_some() && out.hash_keyed.is_none() {
                 out.hash_keyed = Some(*concat);
             }
-            if arg.server_id.is_some() && out.server_concat.is_none() {
-                out.server_concat = Some(*concat);
-            }
         }
-    }
-    if out.client_key.is_some() {
-        return;
-    }
-    let brought = |arg: &Value| {
-        (value.payload_hash.is_none() && arg.payload_hash.is_some())
-            || (value.server_id.is_none() && arg.server_id.is_some())
-    };
-    let from_arg = bits(value.params).find(|&p| {
-        args.get(p).is_some_and(brought) && !value.concat_params.iter().any(|(q, _)| *q == p)
-    });
-    if let Some(arg_site) = from_arg.and_then(|p| arg_sites.get(p)) {
-        *site = *arg_site;
     }
 }

@@ -1,0 +1,611 @@
+//! Calls, for all rules: crate-local functions through their summaries (and
+//! [`substitute`], which puts a caller's arguments into a callee's values),
+//! key constructors, header reads, closure adapters, and the dispatch of a
+//! method call through the steps that recognise it.
+
+use std::ops::ControlFlow;
+
+use syn::Expr;
+
+use super::sinks::is_self;
+use super::{bits, payload_hash, server_keys, Evaluator, MethodCall};
+use crate::analysis::hashing;
+use crate::analysis::syntax::{last_ident, path_string, place_name};
+use crate::analysis::value::{Construct, ConstructKind, KeySource, Placeholder, Site, Value};
+use crate::analysis::vocab::{Component, OPAQUE_GETTERS, TRANSPARENT_METHODS};
+
+const HEADER_SETTERS: &[&str] = &[
+    "insert",
+    "append",
+    "header",
+    "set",
+    "typed_insert",
+    "insert_header",
+    "append_header",
+    "with_header",
+    "try_insert",
+    "set_header",
+];
+
+const CLOSURE_METHODS: &[&str] = &[
+    "map",
+    "and_then",
+    "map_or",
+    "map_or_else",
+    "unwrap_or_else",
+    "or_else",
+    "filter",
+    "filter_map",
+    "inspect",
+    "then",
+    "find",
+    "find_map",
+    "flat_map",
+    "get_or_insert_with",
+    "ok_or_else",
+];
+
+impl Evaluator<'_> {
+    /// A call of a path (`f(..)`, `Type::f(..)`): key constructors, reads
+    /// of the client key, SQL query roots, hash calls, crate-local functions
+    /// and, last, library functions. Any other callee is evaluated and its
+    /// value joined with the arguments'.
+    pub(super) fn eval_call(&mut self, c: &syn::ExprCall, expr: &Expr) -> Value {
+        let Expr::Path(func) = &*c.func else {
+            let f = self.eval(&c.func);
+            let args: Vec<Value> = c.args.iter().map(|a| self.eval(a)).collect();
+            let mut v = Value::derived(args.iter());
+            v.join(&f);
+            return v;
+        };
+        let path = path_string(&func.path);
+        let name = last_ident(&func.path);
+        let args: Vec<Value> = c.args.iter().map(|a| self.eval(a)).collect();
+        let arg_exprs: Vec<&Expr> = c.args.iter().collect();
+
+        if self.vocab.is_key_constructor(&path) {
+            return self.scoped_constructor(&path, &args, &arg_exprs, expr);
+        }
+        if let Some(v) = self.typed_key_call(func, expr) {
+            return v;
+        }
+        if let Some(v) = self.sql_query_fn(&name, &args, &arg_exprs) {
+            return v;
+        }
+        if let Some(v) = self.header_read_call(&name, &args, expr) {
+            return v;
+        }
+        let segments: Vec<String> = func
+            .path
+            .segments
+            .iter()
+            .map(|s| s.ident.to_string())
+            .collect();
+        if let Some(call) = hashing::classify_call(&segments, args.len()) {
+            return self.hash_call(call, &args, &arg_exprs, expr);
+        }
+        // Crate-local functions: apply their summaries.
+        let ids = self.index.resolve_path(&segments, self.self_ty.as_deref());
+        if !ids.is_empty() {
+            // `Type::method(receiver, args..)`: the first argument is `self`.
+            let skip = usize::from(self.index.fns[ids[0]].has_receiver());
+            let args = args.get(skip..).unwrap_or_default();
+            let exprs = arg_exprs.get(skip..).unwrap_or_default();
+            return self.apply(&ids, args, exprs, expr);
+        }
+        self.library_call(func, &name, &segments, args, expr)
+    }
+
+    /// `IdempotencyKey::parse(..)`, `IdempotencyKey::from_headers(..)`.
+    fn typed_key_call(&self, func: &syn::ExprPath, expr: &Expr) -> Option<Value> {
+        let ty = func.path.segments.iter().rev().nth(1)?.ident.to_string();
+        (ty.ends_with("Key") && self.vocab.is_client_key_name(&ty)).then(|| Value {
+            client_key: Some((self.origin(expr), KeySource::IdempotencyKey)),
+            ..Value::default()
+        })
+    }
+
+    /// `header_value(&req, "Idempotency-Key")` reads the key; building the
+    /// header name itself (`HeaderName::from_static(..)`) does not.
+    fn header_read_call(&self, name: &str, args: &[Value], expr: &Expr) -> Option<Value> {
+        let header_name_ctor = matches!(
+            name,
+            "from_static"
+                | "from_bytes"
+                | "from_str"
+                | "from_name"
+                | "new"
+                | "from"
+                | "try_from"
+                | "from_lowercase"
+        );
+        if header_name_ctor || !args.iter().any(|a| a.key_header_name.is_some()) {
+            return None;
+        }
+        let source = args.iter().find_map(|a| a.key_header_name);
+        Some(Value {
+            client_key: source.map(|s| (self.origin(expr), s)),
+            ..Value::default()
+        })
+    }
+
+    /// A function outside the crate: wrappers keep their argument, an
+    /// unknown function derives from its inputs without being the key they
+    /// were building, and a tuple-struct constructor of key material makes
+    /// a key (`CacheKey(tenant, key)`).
+    fn library_call(
+        &self,
+        func: &syn::ExprPath,
+        name: &str,
+        segments: &[String],
+        args: Vec<Value>,
+        expr: &Expr,
+    ) -> Value {
+        if name == "Err" {
+            // Error values never become keys; what they mention does not matter.
+            return Value::empty();
+        }
+        if args.len() == 1 && is_wrapper_call(name, segments) {
+            // `Some(x)`, `Box::new(x)`, `String::from(x)`: the value itself.
+            return args.into_iter().next().unwrap_or_default();
+        }
+        if !segments
+            .iter()
+            .any(|s| s.chars().next().is_some_and(|c| c.is_uppercase()))
+            || args.len() == 1
+        {
+            let mut v = Value::derived(args.iter());
+            v.construct = None;
+            v.concat = None;
+            v.concat_params.clear();
+            return v;
+        }
+        let mut v = Value::derived(args.iter());
+        let key_type = func.path.segments.iter().rev().nth(1).is_some_and(|s| {
+            let ty = s.ident.to_string();
+            ty.contains("Key") || ty.contains("Scope")
+        });
+        if (key_type || name.chars().next().is_some_and(|c| c.is_uppercase()))
+            && v.is_key_material()
+        {
+            v.concat = None;
+            v.construct = Some(Construct {
+                kind: ConstructKind::Struct,
+                site: self.site(expr),
+            });
+        }
+        v
+    }
+
+    /// `idem_scope::scoped(tenant, principal, route, key)` and friends.
+    fn scoped_constructor(
+        &mut self,
+        path: &str,
+        args: &[Value],
+        exprs: &[&Expr],
+        expr: &Expr,
+    ) -> Value {
+        let mut value = Value {
+            scoped: true,
+            construct: Some(Construct {
+                kind: ConstructKind::Call,
+                site: self.site(expr),
+            }),
+            ..Value::default()
+        };
+        for (i, component) in Component::ALL.iter().enumerate() {
+            let Some(arg) = exprs.get(i) else { continue };
+            let literal = args.get(i).and_then(|a| a.literal.clone());
+            match literal {
+                Some(text) if self.vocab.is_placeholder(&text) => {
+                    value.placeholders.push(Placeholder {
+                        component: *component,
+                        origin: self.origin(*arg),
+                    })
+                }
+                _ => value.add_component(*component, self.origin(*arg)),
+            }
+        }
+        for arg in args {
+            value.params |= arg.params;
+        }
+        Self::constructor_sanitizers(args, &mut value);
+        self.constructor_fallbacks(path, args, &mut value);
+        hashing::constructor_namespace(path, args, &mut value);
+        if !value.placeholders.is_empty() {
+            let key_origin = exprs
+                .get(3)
+                .map(|e| self.origin(*e))
+                .unwrap_or_else(|| self.origin(expr));
+            value.client_key = Some((key_origin, KeySource::IdempotencyKey));
+        }
+        value
+    }
+
+    /// A call whose argument names the idempotency-key header reads the key.
+    fn header_getter(&self, args: &[Value], setter: bool, expr: &Expr) -> Option<Value> {
+        if setter || args.len() != 1 {
+            return None;
+        }
+        let source = args[0].key_header_name?;
+        Some(Value {
+            client_key: Some((self.origin(expr), source)),
+            ..Value::default()
+        })
+    }
+
+    /// Applies the summaries of crate-local functions `ids` at a call site.
+    fn apply(&mut self, ids: &[usize], args: &[Value], exprs: &[&Expr], call: &Expr) -> Value {
+        let call_site = self.site(call);
+        let arg_sites: Vec<Site> = exprs.iter().map(|e| self.site(*e)).collect();
+        let mut result = Value::empty();
+        let summaries = self.summaries;
+        let param_names = ids
+            .first()
+            .and_then(|id| summaries.get(*id))
+            .map(|s| s.param_names.clone())
+            .unwrap_or_default();
+        let args = &self.argument_facts(&param_names, args)[..];
+        for &id in ids {
+            self.callees.push(id);
+            let Some(summary) = summaries.get(id) else {
+                continue;
+            };
+            // Name-based parameter positions: `fn save(cache_key: &str)`.
+            for (i, name) in summary.param_names.iter().enumerate() {
+                if let (Some(name), Some(arg), Some(site)) = (name, args.get(i), arg_sites.get(i)) {
+                    if self.vocab.is_key_position_name(name) {
+                        self.key_position(arg.clone(), *site, false, false);
+                    }
+                }
+            }
+            for event in &summary.pending {
+                let (value, site) =
+                    substitute(&event.value, args, call_site, &arg_sites, event.site);
+                self.key_position_in(value, site, event.raw_ok, event.strong, event.store.clone());
+            }
+            self.apply_absorbs(&summary.absorbs, args, exprs, call_site, &arg_sites);
+            let (ret, _) = substitute(&summary.ret, args, call_site, &arg_sites, call_site);
+            result = result.union(&ret);
+        }
+        // The key enters this function at the call: labels and help point here.
+        if let Some((origin, _)) = result.client_key.as_mut() {
+            if origin.site.file != call_site.file || !args.iter().any(|a| a.client_key.is_some()) {
+                *origin = self.origin(call);
+            }
+        }
+        result
+    }
+
+    /// At a call site: what the callee fed into a hasher parameter is fed
+    /// into the caller's hasher (`hash_field(&mut hasher, &body)`).
+    fn apply_absorbs(
+        &mut self,
+        absorbs: &[(usize, Value)],
+        args: &[Value],
+        exprs: &[&Expr],
+        call_site: Site,
+        arg_sites: &[Site],
+    ) {
+        for (i, fed) in absorbs {
+            let (fed, _) = substitute(fed, args, call_site, arg_sites, call_site);
+            if let Some(var) = exprs.get(*i).and_then(|e| place_name(e)) {
+                self.absorb_into(&var, &fed);
+            }
+        }
+    }
+
+    /// A method call: closure adapters first (their closure sees the
+    /// receiver), then the steps of [`Self::method_steps`].
+    pub(super) fn eval_method_call(&mut self, m: &syn::ExprMethodCall, expr: &Expr) -> Value {
+        let method = m.method.to_string();
+        let recv = self.eval(&m.receiver);
+        let exprs: Vec<&Expr> = m.args.iter().collect();
+
+        // Closure-taking adapters: the closure sees the receiver's value.
+        if CLOSURE_METHODS.contains(&method.as_str()) {
+            return self.closure_method(&method, recv, &exprs);
+        }
+
+        let args: Vec<Value> = m.args.iter().map(|a| self.eval(a)).collect();
+        let call = MethodCall {
+            m,
+            expr,
+            method,
+            args,
+            exprs,
+        };
+        match self.method_steps(&call, recv) {
+            ControlFlow::Break(value) | ControlFlow::Continue(value) => value,
+        }
+    }
+
+    /// The kinds of method call, in the order they are recognised: each
+    /// step either gives the call's value (`Break`) or hands the receiver's
+    /// value on to the next (`Continue`).
+    fn method_steps(&mut self, call: &MethodCall<'_>, recv: Value) -> ControlFlow<Value, Value> {
+        let recv = self.hash_method_step(call, recv)?;
+        let recv = self.typed_key_read(call, recv)?;
+        let recv = self.header_read(call, recv)?;
+        let recv = self.sql_method(call, recv)?;
+        let recv = self.store_call(call, recv)?;
+        let recv = self.redis_arg(call, recv)?;
+        let recv = self.string_building(call, recv)?;
+        let recv = self.defaulting_method(call, recv)?;
+        let recv = self.crate_method(call, recv)?;
+        ControlFlow::Break(self.library_method(call, recv))
+    }
+
+    /// `headers.typed_get::<IdempotencyKey>()` reads the client key.
+    fn typed_key_read(&self, call: &MethodCall<'_>, recv: Value) -> ControlFlow<Value, Value> {
+        if let Some(turbofish) = &call.m.turbofish {
+            let text = quote::ToTokens::to_token_stream(turbofish).to_string();
+            if text
+                .split(|c: char| !c.is_alphanumeric() && c != '_')
+                .any(|w| w.ends_with("Key") && self.vocab.is_client_key_name(w))
+            {
+                return ControlFlow::Break(Value {
+                    client_key: Some((self.origin(call.expr), KeySource::IdempotencyKey)),
+                    ..Value::default()
+                });
+            }
+        }
+        ControlFlow::Continue(recv)
+    }
+
+    /// `headers.get("Idempotency-Key")` reads the client key; setting that
+    /// header (`insert(NAME, value)`) passes the receiver through.
+    fn header_read(&self, call: &MethodCall<'_>, recv: Value) -> ControlFlow<Value, Value> {
+        let args = &call.args;
+        if args.first().is_none_or(|a| a.key_header_name.is_none()) {
+            return ControlFlow::Continue(recv);
+        }
+        let setter = HEADER_SETTERS.contains(&call.method.as_str()) && args.len() >= 2;
+        ControlFlow::Break(self.header_getter(args, setter, call.expr).unwrap_or(recv))
+    }
+
+    /// `a.unwrap_or(b)`: either value.
+    fn defaulting_method(&self, call: &MethodCall<'_>, recv: Value) -> ControlFlow<Value, Value> {
+        if !matches!(call.method.as_str(), "unwrap_or" | "or" | "get_or_insert") {
+            return ControlFlow::Continue(recv);
+        }
+        let mut v = recv;
+        for a in &call.args {
+            v = v.union(a);
+        }
+        ControlFlow::Break(v)
+    }
+
+    /// Crate-local methods: apply their summaries.
+    fn crate_method(&mut self, call: &MethodCall<'_>, recv: Value) -> ControlFlow<Value, Value> {
+        let method = call.method.as_str();
+        let on_self = is_self(&call.m.receiver);
+        let builtin = TRANSPARENT_METHODS.contains(&method) || self.vocab.is_store_method(method);
+        if on_self || !builtin {
+            let ids = self
+                .index
+                .resolve_method(method, on_self, self.self_ty.as_deref());
+            if !ids.is_empty() {
+                return ControlFlow::Break(self.apply(&ids, &call.args, &call.exprs, call.expr));
+            }
+        }
+        ControlFlow::Continue(recv)
+    }
+
+    /// Any other method: transparent ones keep the receiver's value, opaque
+    /// getters give nothing, and an unknown method keeps where the text came
+    /// from, not the key shape (its name may still say what it returns).
+    fn library_method(&self, call: &MethodCall<'_>, recv: Value) -> Value {
+        let method = call.method.as_str();
+        if TRANSPARENT_METHODS.contains(&method) {
+            return recv;
+        }
+        if OPAQUE_GETTERS.contains(&method) {
+            return Value::empty();
+        }
+        let mut value = recv;
+        value.elems = None;
+        value.construct = None;
+        value.concat = None;
+        value.concat_params.clear();
+        value.sql = None;
+        if self.vocab.is_client_key_name(method) && !method.starts_with("set") {
+            value
+                .client_key
+                .get_or_insert((self.origin(call.expr), KeySource::IdempotencyKey));
+        } else if let Some(component) = self.vocab.component_of_name(method) {
+            value.add_component(component, self.origin(call.expr));
+        }
+        value
+    }
+
+    pub(super) fn eval_closure(&mut self, c: &syn::ExprClosure, arg: Option<Value>) -> Value {
+        self.scoped(|this| {
+            for input in &c.inputs {
+                this.bind_pat(input, arg.clone().unwrap_or_default(), None);
+            }
+            // A `return` inside a closure returns from the closure.
+            let saved_ret = std::mem::take(&mut this.ret);
+            let body = this.eval(&c.body);
+            let inner_ret = std::mem::replace(&mut this.ret, saved_ret);
+            body.union(&inner_ret)
+        })
+    }
+
+    fn closure_method(&mut self, method: &str, recv: Value, args: &[&Expr]) -> Value {
+        let mut result = Value::empty();
+        let mut keep_recv = matches!(
+            method,
+            "unwrap_or_else"
+                | "or_else"
+                | "filter"
+                | "inspect"
+                | "get_or_insert_with"
+                | "ok_or_else"
+        );
+        for (i, arg) in args.iter().enumerate() {
+            match arg {
+                Expr::Closure(c) => {
+                    let input = if matches!(
+                        method,
+                        "unwrap_or_else" | "or_else" | "ok_or_else" | "get_or_insert_with"
+                    ) || (method == "map_or_else" && i == 0)
+                    {
+                        Value::empty()
+                    } else {
+                        recv.clone()
+                    };
+                    let v = self.eval_closure(c, Some(input));
+                    if method != "filter" && method != "inspect" && method != "ok_or_else" {
+                        result = result.union(&v);
+                    }
+                }
+                other => {
+                    let v = self.eval(other);
+                    if method == "map_or" && i == 0 {
+                        result = result.union(&v);
+                    } else if matches!(
+                        method,
+                        "map" | "and_then" | "then" | "filter_map" | "flat_map"
+                    ) {
+                        // A function path: `map(String::from)` keeps the value.
+                        keep_recv = true;
+                    }
+                }
+            }
+        }
+        if keep_recv {
+            result = recv.union(&result);
+        }
+        result
+    }
+}
+
+/// Replaces the parameters of a callee's value with the caller's arguments.
+/// Returns the value and the site of the key expression at the caller.
+fn substitute(
+    value: &Value,
+    args: &[Value],
+    call_site: Site,
+    arg_sites: &[Site],
+    own_site: Site,
+) -> (Value, Site) {
+    if value.params == 0 {
+        return (value.clone(), own_site);
+    }
+    let mut out = value.clone();
+    out.params = 0;
+    let intrinsic_key = value.client_key.is_some();
+    let mut key_arg_site = None;
+    for p in bits(value.params) {
+        if let Some(arg) = args.get(p) {
+            if arg.client_key.is_some() && key_arg_site.is_none() {
+                key_arg_site = arg_sites.get(p).copied();
+            }
+            out.join(arg);
+        }
+    }
+    if let Some(elems) = &value.elems {
+        out.elems = Some(
+            elems
+                .iter()
+                .map(|e| substitute(e, args, call_site, arg_sites, own_site).0)
+                .collect(),
+        );
+    }
+    if !intrinsic_key && out.client_key.is_some() {
+        // The concatenation that appended the parameter carrying the key.
+        let key_param =
+            bits(value.params).find(|&p| args.get(p).is_some_and(|a| a.client_key.is_some()));
+        if let Some(site) =
+            key_param.and_then(|p| value.concat_params.iter().find(|(q, _)| *q == p))
+        {
+            out.concat = Some(site.1);
+        }
+    }
+    out.concat_params = Vec::new();
+    for (p, site) in &value.concat_params {
+        if let Some(arg) = args.get(*p) {
+            for q in bits(arg.params) {
+                if !out.concat_params.iter().any(|(r, _)| *r == q) {
+                    out.concat_params.push((q, *site));
+                }
+            }
+        }
+    }
+    let mut site = own_site;
+    payload_hash::substitute_payload_facts(value, args, &mut out);
+    server_keys::substitute_server_facts(value, args, &mut out);
+    if let Some(arg_site) = brought_by_argument(value, args, arg_sites, &out) {
+        site = arg_site;
+    }
+    if !intrinsic_key && out.client_key.is_some() {
+        // The caller supplied the key: the scope is the caller's to fix.
+        match value.construct {
+            Some(c) if !value.scoped => {
+                out.construct = Some(Construct {
+                    kind: ConstructKind::Call,
+                    site: call_site,
+                });
+                let _ = c;
+                site = call_site;
+            }
+            Some(_) => site = call_site,
+            None => site = key_arg_site.unwrap_or(call_site),
+        }
+    }
+    (out, site)
+}
+
+/// A key that only the caller's argument made interesting (it brought the
+/// payload hash or the server id) is reported at that argument, unless the
+/// callee concatenated it in (then the callee's concatenation is the site).
+fn brought_by_argument(
+    value: &Value,
+    args: &[Value],
+    arg_sites: &[Site],
+    out: &Value,
+) -> Option<Site> {
+    if out.client_key.is_some() {
+        return None;
+    }
+    let brought = |arg: &Value| {
+        (value.payload_hash.is_none() && arg.payload_hash.is_some())
+            || (value.server_id.is_none() && arg.server_id.is_some())
+    };
+    let from_arg = bits(value.params).find(|&p| {
+        args.get(p).is_some_and(brought) && !value.concat_params.iter().any(|(q, _)| *q == p)
+    });
+    from_arg.and_then(|p| arg_sites.get(p)).copied()
+}
+
+/// Calls that wrap their argument without changing what it is.
+fn is_wrapper_call(name: &str, segments: &[String]) -> bool {
+    if segments.len() == 1 && name.chars().next().is_some_and(|c| c.is_uppercase()) {
+        // `Some(x)`, `Ok(x)`, `Json(x)`, `CacheKey(x)`.
+        return true;
+    }
+    matches!(
+        name,
+        "new"
+            | "from"
+            | "from_str"
+            | "from_static"
+            | "from_string"
+            | "from_bytes"
+            | "try_from"
+            | "into"
+            | "borrow"
+            | "parse_str"
+            | "to_string"
+            | "to_owned"
+            | "encode"
+            | "encode_upper"
+            | "encode_to_string"
+            | "escape"
+            | "identity"
+            | "Owned"
+            | "Borrowed"
+            | "copy_from_slice"
+    )
+}

@@ -1,0 +1,203 @@
+//! String building, for IDEM001 (and every rule that needs to know where a
+//! key was put together): `+`, `format!`, `write!`, `push_str`, `push`,
+//! `join`. A concatenation that takes in a client key records where it did
+//! (`Value::concat`), and the result is a constructed key when it carries
+//! key material.
+
+use std::ops::ControlFlow;
+
+use syn::spanned::Spanned;
+use syn::Expr;
+
+use super::{Evaluator, MethodCall};
+use crate::analysis::format_string::{self, FormatArg};
+use crate::analysis::syntax::{last_ident, place_name};
+use crate::analysis::value::{Construct, ConstructKind, Site, Value};
+
+impl Evaluator<'_> {
+    pub(super) fn eval_binary(&mut self, b: &syn::ExprBinary, expr: &Expr) -> Value {
+        let left = self.eval(&b.left);
+        let right = self.eval(&b.right);
+        match b.op {
+            syn::BinOp::Add(_) => self.concat_value(&[left, right], expr),
+            syn::BinOp::AddAssign(_) => {
+                let joined = self.concat_value(&[left, right], expr);
+                self.assign_to(&b.left, joined);
+                Value::empty()
+            }
+            _ => Value::empty(),
+        }
+    }
+
+    /// The value of an ad-hoc concatenation of `parts` at `node`.
+    fn concat_value(&self, parts: &[Value], node: &impl Spanned) -> Value {
+        let site = self.site(node);
+        self.concat_value_at(parts, site)
+    }
+
+    fn concat_value_at(&self, parts: &[Value], site: Site) -> Value {
+        let mut value = Value::derived(parts.iter());
+        value.scoped = false;
+        value.concat = None;
+        value.concat_params.clear();
+        value.mark_concat(&parts.iter().collect::<Vec<_>>(), site);
+        if value.is_key_material() {
+            value.construct = Some(Construct {
+                kind: ConstructKind::Concat,
+                site,
+            });
+        }
+        value
+    }
+
+    pub(super) fn eval_format(&mut self, args: &[Expr], site: Site) -> Value {
+        let Some((fmt_expr, rest)) = args.split_first() else {
+            return Value::empty();
+        };
+        let Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(fmt_lit),
+            ..
+        }) = fmt_expr
+        else {
+            let parts: Vec<Value> = args.iter().map(|a| self.eval(a)).collect();
+            return self.concat_value_at(&parts, site);
+        };
+        let fmt = fmt_lit.value();
+        let server_prefix = self.vocab.has_server_namespace_prefix(&fmt);
+        let mut positional = Vec::new();
+        let mut named: Vec<(String, Value)> = Vec::new();
+        for arg in rest {
+            match arg {
+                Expr::Assign(a) => {
+                    let name = match &*a.left {
+                        Expr::Path(p) => last_ident(&p.path),
+                        _ => String::new(),
+                    };
+                    let mut v = self.eval(&a.right);
+                    self.enrich_by_name(&mut v, &name, &*a.left);
+                    named.push((name, v));
+                }
+                other => positional.push(self.eval(other)),
+            }
+        }
+        let parsed = format_string::parse(&fmt);
+        let mut parts = Vec::new();
+        let mut next = 0usize;
+        for arg in &parsed.args {
+            match arg {
+                FormatArg::Next => {
+                    if let Some(v) = positional.get(next) {
+                        parts.push(v.clone());
+                    }
+                    next += 1;
+                }
+                FormatArg::Index(i) => {
+                    if let Some(v) = positional.get(*i) {
+                        parts.push(v.clone());
+                    }
+                }
+                FormatArg::Named(name) => {
+                    if let Some((_, v)) = named.iter().find(|(n, _)| n == name) {
+                        parts.push(v.clone());
+                    } else {
+                        // Inline capture: `{tenant}`.
+                        let mut v = self.lookup(name).cloned().unwrap_or_default();
+                        if self.lookup(name).is_none() {
+                            self.enrich_by_name(&mut v, name, fmt_lit);
+                        }
+                        parts.push(v);
+                    }
+                }
+            }
+        }
+        for piece in &parsed.literals {
+            if self.vocab.literal_names_route(piece) {
+                parts.push(Value {
+                    route: Some(self.origin(fmt_lit)),
+                    ..Value::default()
+                });
+                break;
+            }
+        }
+        let mut value = self.concat_value_at(&parts, site);
+        value.server_ns |= server_prefix;
+        value
+    }
+
+    /// `write!(dst, "..", ..)`: the destination variable grows by the
+    /// formatted text.
+    pub(super) fn eval_write(&mut self, args: &[Expr], site: Site) -> Value {
+        let Some((dst, rest)) = args.split_first() else {
+            return Value::empty();
+        };
+        let v = self.eval_format(rest, site);
+        if let Some(var) = place_name(dst) {
+            self.update(&var, |d| {
+                let had_key = d.client_key.is_some();
+                d.join_as_part(&v);
+                d.mark_concat(&[&v], site);
+                if had_key && d.concat.is_none() {
+                    d.concat = Some(site);
+                }
+                if d.is_key_material() {
+                    d.construct = Some(Construct {
+                        kind: ConstructKind::Concat,
+                        site,
+                    });
+                }
+            });
+        }
+        Value::empty()
+    }
+
+    /// String building on a variable: `s.push_str(&key)`, `parts.push(key)`,
+    /// `parts.join(":")`.
+    pub(super) fn string_building(
+        &mut self,
+        call: &MethodCall<'_>,
+        recv: Value,
+    ) -> ControlFlow<Value, Value> {
+        let (m, args) = (call.m, &call.args);
+        match call.method.as_str() {
+            "push_str" | "extend_from_slice" | "extend" | "insert_str" | "write_str" | "append" => {
+                if let (Some(arg), Some(var)) = (args.last(), place_name(&m.receiver)) {
+                    let site = self.site(call.expr);
+                    self.update(&var, |v| {
+                        let before = v.clone();
+                        v.join_as_part(arg);
+                        v.mark_concat(&[arg], site);
+                        if before.client_key.is_some() && v.concat.is_none() {
+                            v.concat = Some(site);
+                        }
+                        if v.is_key_material() {
+                            v.construct = Some(Construct {
+                                kind: ConstructKind::Concat,
+                                site,
+                            });
+                        }
+                        v.scoped = false;
+                    });
+                }
+                ControlFlow::Break(Value::empty())
+            }
+            "push" => {
+                if let (Some(arg), Some(var)) = (args.first(), place_name(&m.receiver)) {
+                    let arg = arg.clone();
+                    self.update(&var, |v| {
+                        v.join_as_part(&arg);
+                        if let Some(elems) = v.elems.as_mut() {
+                            elems.push(arg.clone());
+                        }
+                    });
+                }
+                ControlFlow::Break(Value::empty())
+            }
+            "join" | "concat" if args.len() <= 1 => {
+                let mut parts = vec![recv];
+                parts.extend(args.iter().cloned());
+                ControlFlow::Break(self.concat_value(&parts, call.expr))
+            }
+            _ => ControlFlow::Continue(recv),
+        }
+    }
+}

@@ -1,0 +1,840 @@
+//! The value-flow evaluator, core for all rules: walks one function body in
+//! source order and computes, for every expression, the abstract [`Value`]
+//! it carries, and records every place where a value reaches a key position
+//! (a [`KeyEvent`]).
+//!
+//! The environment is a stack of scopes; alternatives (`if`, `match` arms)
+//! run from the same starting environment and their bindings are merged.
+//! A key position is a storage call, a SQL bind on an idempotency table, a
+//! redis `cmd(..).arg`, or a key-named binding, field, parameter or return
+//! of a key-making function. Crate-local calls apply the callee's
+//! [`Summary`] (its return value and the key positions its parameters
+//! reach, with the caller's arguments substituted); `analysis::analyze`
+//! iterates the summaries to a fixpoint.
+//!
+//! This module holds the interpreter itself: the environment, patterns,
+//! statements and expressions. The rest of `impl Evaluator` lives in child
+//! modules by concern, each naming on its first line the rules it serves:
+//! `calls` (crate-local calls, summaries and their substitution, method
+//! dispatch), `sinks` (key positions: storage, redis and SQL binds),
+//! `concat` (string building, IDEM001), `macros` (which macros are
+//! evaluated), and the fact producers `fallbacks` (IDEM005), `sanitizers`
+//! (IDEM006), `payload_hash` (IDEM003) and `server_keys` (IDEM007).
+//! Children reach the evaluator's private state directly and call each
+//! other's methods; their `use` imports go to this module and to `sinks`
+//! (receiver names), never back up into a child.
+
+mod calls;
+mod concat;
+mod fallbacks;
+mod macros;
+mod payload_hash;
+mod sanitizers;
+mod server_keys;
+mod sinks;
+#[cfg(test)]
+mod tests;
+
+use std::collections::HashMap;
+
+use syn::spanned::Spanned;
+use syn::{Expr, Pat, Stmt};
+
+use super::hashing;
+use super::index::{CrateIndex, FnDef};
+use super::syntax::{last_ident, short_text};
+use super::value::{Construct, ConstructKind, KeySource, Origin, Site, Value};
+use super::vocab::Vocabulary;
+
+// Paths kept for callers outside: the pipeline imports `span_of`, the rules
+// `KeyEvent` and the prefilter `sql_tables` from `eval`.
+pub(crate) use super::sql::sql_tables;
+pub use super::syntax::span_of;
+pub use super::value::{KeyEvent, ValueSignature};
+
+/// Recursion bound for expressions: deeper code is not followed (never a crash).
+const MAX_DEPTH: usize = 200;
+
+/// Sentinel and separator lookups through constants stop at this depth.
+const MAX_LOOKUP: usize = 8;
+
+/// One alternative of a branch, evaluated from the branch's start environment.
+type Branch<'x, 'a> = Box<dyn Fn(&mut Evaluator<'a>) -> Value + 'x>;
+
+/// What callers need to know about a function.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// The returned value, with parameters symbolic.
+    pub ret: Value,
+    /// Key positions reached by parameters, with parameters symbolic.
+    pub pending: Vec<KeyEvent>,
+    /// Parameter names (receiver excluded).
+    pub param_names: Vec<Option<String>>,
+    /// Crate-local functions whose summaries this one used.
+    pub callees: Vec<usize>,
+    /// Values fed into a hasher parameter (`hasher.update(field)` where
+    /// `hasher` is parameter N), with parameters symbolic.
+    pub absorbs: Vec<(usize, Value)>,
+}
+
+impl Summary {
+    /// A cheap signature to detect a fixpoint.
+    pub fn signature(&self) -> (Vec<ValueSignature>, usize) {
+        let mut sig = vec![self.ret.signature()];
+        sig.extend(self.pending.iter().map(|e| e.value.signature()));
+        // Callees are not part of what callers see.
+        sig.extend(self.absorbs.iter().map(|(_, v)| v.signature()));
+        (sig, self.pending.len())
+    }
+}
+
+/// Evaluates one function.
+pub struct Evaluator<'a> {
+    index: &'a CrateIndex<'a>,
+    vocab: &'a Vocabulary,
+    summaries: &'a [Summary],
+    file: u32,
+    self_ty: Option<String>,
+    scopes: Vec<HashMap<String, Value>>,
+    events: Vec<KeyEvent>,
+    pending: Vec<KeyEvent>,
+    ret: Value,
+    depth: usize,
+    const_stack: Vec<String>,
+    callees: Vec<usize>,
+    param_names: Vec<Option<String>>,
+    key_param_mask: u64,
+    absorbs: Vec<(usize, Value)>,
+}
+
+/// A method call with its evaluated arguments, as the dispatch steps of
+/// [`calls`] see it.
+struct MethodCall<'c> {
+    /// The call.
+    m: &'c syn::ExprMethodCall,
+    /// The call as an expression (sites of values it makes).
+    expr: &'c Expr,
+    /// The method's name.
+    method: String,
+    /// The values of the arguments.
+    args: Vec<Value>,
+    /// The argument expressions.
+    exprs: Vec<&'c Expr>,
+}
+
+fn bits(mask: u64) -> impl Iterator<Item = usize> {
+    (0..64).filter(move |i| mask & (1u64 << i) != 0)
+}
+
+/// Whether a type is a request extractor of a client key
+/// (`TypedHeader<IdempotencyKey>`, `Header<XIdempotencyKey>`, `IdempotencyKeyHeader`).
+/// A plain `&IdempotencyKey` parameter is a value handed in by a caller, not
+/// a read of the request: callers decide what it is.
+fn type_mentions_client_key(ty: &syn::Type, vocab: &Vocabulary) -> bool {
+    let text = quote::ToTokens::to_token_stream(ty).to_string();
+    let words: Vec<&str> = text
+        .split(|c: char| !c.is_alphanumeric() && c != '_')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let key_type = words
+        .iter()
+        .any(|word| word.ends_with("Key") && vocab.is_client_key_name(word));
+    let extractor = words.iter().any(|w| {
+        matches!(
+            *w,
+            "TypedHeader" | "Header" | "Extension" | "Headers" | "ReqData"
+        ) || (w.ends_with("Header") && vocab.is_client_key_name(w.trim_end_matches("Header")))
+    });
+    key_type && extractor
+        || words.iter().any(|w| {
+            w.ends_with("KeyHeader") && vocab.is_client_key_name(w.trim_end_matches("Header"))
+        })
+}
+
+impl<'a> Evaluator<'a> {
+    /// A fresh evaluator for a function in `file`.
+    pub fn new(
+        index: &'a CrateIndex<'a>,
+        vocab: &'a Vocabulary,
+        summaries: &'a [Summary],
+        def: &FnDef<'_>,
+    ) -> Self {
+        Evaluator {
+            index,
+            vocab,
+            summaries,
+            file: def.file,
+            self_ty: def.self_ty.clone(),
+            scopes: vec![HashMap::new()],
+            events: Vec::new(),
+            pending: Vec::new(),
+            ret: Value::empty(),
+            depth: 0,
+            const_stack: Vec::new(),
+            callees: Vec::new(),
+            param_names: Vec::new(),
+            key_param_mask: 0,
+            absorbs: Vec::new(),
+        }
+    }
+
+    /// Evaluates a function; returns its summary and the key events found.
+    pub fn run(mut self, def: &FnDef<'_>) -> (Summary, Vec<KeyEvent>) {
+        let mut param_names = Vec::new();
+        let mut index = 0usize;
+        for input in &def.sig.inputs {
+            let syn::FnArg::Typed(pat_type) = input else {
+                continue;
+            };
+            let mut value = Value::empty();
+            if index < 64 {
+                value.params = 1u64 << index;
+            }
+            if type_mentions_client_key(&pat_type.ty, self.vocab) {
+                value.client_key = Some((self.origin(&*pat_type.pat), KeySource::IdempotencyKey));
+            }
+            value.hasher = hashing::type_is_hasher(&pat_type.ty);
+            param_names.push(match &*pat_type.pat {
+                Pat::Ident(pi) => Some(pi.ident.to_string()),
+                _ => None,
+            });
+            if index < 64
+                && param_names
+                    .last()
+                    .and_then(|n| n.as_deref())
+                    .is_some_and(|n| hashing::may_hold_client_key(n, self.vocab))
+                || hashing::type_may_hold_key(&pat_type.ty)
+            {
+                self.key_param_mask |= 1u64 << index;
+            }
+            self.bind_pat(&pat_type.pat, value, None);
+            index += 1;
+        }
+        self.param_names.clone_from(&param_names);
+        let body = self.eval_block(def.block);
+        let ret = self.ret.clone().union(&body);
+        if self.vocab.is_key_maker_fn(&def.name) {
+            if let Some(construct) = ret.construct {
+                self.key_position(ret.clone(), construct.site, false, false);
+            } else {
+                self.key_maker_returns_hash(&def.name, &ret);
+            }
+        }
+        let mut callees = std::mem::take(&mut self.callees);
+        callees.sort_unstable();
+        callees.dedup();
+        let summary = Summary {
+            ret,
+            pending: std::mem::take(&mut self.pending),
+            param_names,
+            callees,
+            absorbs: std::mem::take(&mut self.absorbs),
+        };
+        (summary, self.events)
+    }
+
+    fn site(&self, node: &impl Spanned) -> Site {
+        Site {
+            file: self.file,
+            span: span_of(node.span()),
+        }
+    }
+
+    fn origin(&self, node: &impl Spanned) -> Origin {
+        Origin {
+            site: self.site(node),
+            text: short_text(node),
+        }
+    }
+
+    // ---- environment ------------------------------------------------------
+
+    fn lookup(&self, name: &str) -> Option<&Value> {
+        self.scopes.iter().rev().find_map(|s| s.get(name))
+    }
+
+    fn declare(&mut self, name: String, value: Value) {
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.insert(name, value);
+        }
+    }
+
+    fn assign(&mut self, name: &str, value: Value) {
+        for scope in self.scopes.iter_mut().rev() {
+            if let Some(slot) = scope.get_mut(name) {
+                *slot = value;
+                return;
+            }
+        }
+        self.declare(name.to_string(), value);
+    }
+
+    fn update(&mut self, name: &str, f: impl FnOnce(&mut Value)) {
+        for scope in self.scopes.iter_mut().rev() {
+            if let Some(slot) = scope.get_mut(name) {
+                f(slot);
+                return;
+            }
+        }
+    }
+
+    /// Runs `f` in a nested scope.
+    fn scoped<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
+        self.scopes.push(HashMap::new());
+        let out = f(self);
+        self.scopes.pop();
+        out
+    }
+
+    /// Runs alternative branches from the same starting environment and
+    /// merges what they did to it.
+    fn branches(&mut self, arms: Vec<&dyn Fn(&mut Self) -> Value>) -> Value {
+        let start = self.scopes.clone();
+        let mut merged: Option<Vec<HashMap<String, Value>>> = None;
+        let mut result = Value::empty();
+        for arm in arms {
+            self.scopes = start.clone();
+            let value = arm(self);
+            result = result.union(&value);
+            merged = Some(match merged {
+                None => self.scopes.clone(),
+                Some(mut acc) => {
+                    for (level, scope) in self.scopes.iter().enumerate() {
+                        if let Some(acc_scope) = acc.get_mut(level) {
+                            for (name, v) in scope {
+                                let joined = match acc_scope.get(name) {
+                                    Some(prev) => prev.clone().union(v),
+                                    None => v.clone(),
+                                };
+                                acc_scope.insert(name.clone(), joined);
+                            }
+                        }
+                    }
+                    acc
+                }
+            });
+        }
+        if let Some(scopes) = merged {
+            self.scopes = scopes;
+        }
+        result
+    }
+
+    // ---- naming -----------------------------------------------------------
+
+    /// Adds what a name says about a value: a client key, a request id or a
+    /// scope component (and payloads and server ids, see `payload_hash`).
+    fn enrich_by_name(&self, value: &mut Value, name: &str, node: &impl Spanned) {
+        self.enrich_payload_and_server(value, name, node);
+        if value.client_key.is_none() && value.construct.is_none() && !value.scoped {
+            if self.vocab.is_client_key_name(name) {
+                value.client_key = Some((self.origin(node), KeySource::IdempotencyKey));
+                return;
+            }
+            if self.vocab.is_request_id_name(name) {
+                value.client_key = Some((self.origin(node), KeySource::RequestId));
+                return;
+            }
+        }
+        if let Some(component) = self.vocab.component_of_name(name) {
+            if value.client_key.is_none() || value.component(component).is_none() {
+                value.add_component(component, self.origin(node));
+            }
+            value.attach_fallbacks();
+        }
+    }
+
+    // ---- patterns ---------------------------------------------------------
+
+    fn bind_pat(&mut self, pat: &Pat, value: Value, hint: Option<&str>) {
+        match pat {
+            Pat::Ident(pi) => {
+                let name = pi.ident.to_string();
+                let mut value = value;
+                if let Some(hint) = hint {
+                    self.enrich_by_name(&mut value, hint, &pi.ident);
+                }
+                self.enrich_by_name(&mut value, &name, &pi.ident);
+                if let Some((origin, _)) = value.client_key.as_mut() {
+                    // Help texts name the variable the user holds the key in.
+                    if origin.site.file == self.file && value.construct.is_none() {
+                        origin.text = name.clone();
+                    }
+                }
+                if let Some((_, sub)) = &pi.subpat {
+                    self.bind_pat(sub, value.clone(), None);
+                }
+                self.declare(name, value);
+            }
+            Pat::Tuple(t) => self.bind_elems(t.elems.iter(), value),
+            Pat::TupleStruct(ts) => {
+                let mut value = value;
+                let ty = last_ident(&ts.path);
+                if ty.ends_with("Key")
+                    && self.vocab.is_client_key_name(&ty)
+                    && value.client_key.is_none()
+                {
+                    value.client_key = Some((self.origin(pat), KeySource::IdempotencyKey));
+                }
+                if ts.elems.len() == 1 {
+                    if let Some(inner) = ts.elems.first() {
+                        self.bind_pat(inner, value, None);
+                    }
+                } else {
+                    self.bind_elems(ts.elems.iter(), value);
+                }
+            }
+            Pat::Struct(ps) => {
+                for field in &ps.fields {
+                    let member = match &field.member {
+                        syn::Member::Named(name) => Some(name.to_string()),
+                        syn::Member::Unnamed(_) => None,
+                    };
+                    let mut v = value.clone();
+                    v.elems = None;
+                    self.bind_pat(&field.pat, v, member.as_deref());
+                }
+            }
+            Pat::Reference(r) => self.bind_pat(&r.pat, value, hint),
+            Pat::Paren(p) => self.bind_pat(&p.pat, value, hint),
+            Pat::Type(pt) => {
+                let mut value = value;
+                if value.client_key.is_none() && type_mentions_client_key(&pt.ty, self.vocab) {
+                    value.client_key = Some((self.origin(&*pt.pat), KeySource::IdempotencyKey));
+                }
+                self.bind_pat(&pt.pat, value, hint);
+            }
+            Pat::Slice(s) => {
+                for elem in &s.elems {
+                    self.bind_pat(elem, value.clone(), None);
+                }
+            }
+            Pat::Or(o) => {
+                for case in &o.cases {
+                    self.bind_pat(case, value.clone(), hint);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn bind_elems<'p>(&mut self, pats: impl ExactSizeIterator<Item = &'p Pat>, value: Value) {
+        let len = pats.len();
+        match value.elems.clone() {
+            Some(elems) if elems.len() == len => {
+                for (pat, v) in pats.zip(elems) {
+                    self.bind_pat(pat, v, None);
+                }
+            }
+            _ => {
+                let mut shared = value;
+                shared.elems = None;
+                shared.construct = None;
+                for pat in pats {
+                    self.bind_pat(pat, shared.clone(), None);
+                }
+            }
+        }
+    }
+
+    // ---- statements -------------------------------------------------------
+
+    /// Evaluates a block in its own scope; returns the value of its tail.
+    pub fn eval_block(&mut self, block: &syn::Block) -> Value {
+        self.scoped(|this| this.eval_stmts(&block.stmts))
+    }
+
+    fn eval_stmts(&mut self, stmts: &[Stmt]) -> Value {
+        let mut last = Value::empty();
+        for stmt in stmts {
+            last = Value::empty();
+            match stmt {
+                Stmt::Local(local) => self.eval_local(local),
+                Stmt::Item(_) => {}
+                Stmt::Expr(expr, semi) => {
+                    let value = self.eval(expr);
+                    let value = self.finish_sql(value);
+                    if semi.is_none() {
+                        last = value;
+                    }
+                }
+                Stmt::Macro(m) => {
+                    self.note_assertion(&m.mac);
+                    let value = self.eval_macro(&m.mac, m.mac.span());
+                    if m.semi_token.is_none() {
+                        last = value;
+                    }
+                }
+            }
+        }
+        last
+    }
+
+    fn eval_local(&mut self, local: &syn::Local) {
+        let Some(init) = &local.init else {
+            self.bind_pat(&local.pat, Value::empty(), None);
+            return;
+        };
+        let value = self.eval(&init.expr);
+        let value = self.finish_sql(value);
+        if let Some((_, diverge)) = &init.diverge {
+            self.eval(diverge);
+        }
+        let mut value = value;
+        if let Some(name) = pat_ident(&local.pat) {
+            if self.vocab.is_key_position_name(&name) {
+                let site = self.site(&*init.expr);
+                let keyed = self.hash_becomes_key(&mut value, &name, site);
+                self.key_position(keyed, site, false, false);
+            }
+        }
+        self.bind_pat(&local.pat, value, None);
+    }
+
+    // ---- expressions ------------------------------------------------------
+
+    /// Evaluates an expression.
+    pub fn eval(&mut self, expr: &Expr) -> Value {
+        if self.depth >= MAX_DEPTH {
+            return Value::empty();
+        }
+        self.depth += 1;
+        let value = self.eval_inner(expr);
+        let value = self.note_facts(expr, value);
+        self.depth -= 1;
+        value
+    }
+
+    fn eval_inner(&mut self, expr: &Expr) -> Value {
+        match expr {
+            Expr::Lit(lit) => self.eval_lit(&lit.lit),
+            Expr::Path(p) => self.eval_path(p),
+            Expr::Reference(r) => self.eval(&r.expr),
+            Expr::Paren(p) => self.eval(&p.expr),
+            Expr::Group(g) => self.eval(&g.expr),
+            Expr::Try(t) => self.eval(&t.expr),
+            Expr::Await(a) => self.eval(&a.base),
+            Expr::Cast(c) => self.eval(&c.expr),
+            Expr::Unary(u) => {
+                let v = self.eval(&u.expr);
+                match u.op {
+                    syn::UnOp::Deref(_) => v,
+                    _ => Value::empty(),
+                }
+            }
+            Expr::Block(b) => self.eval_block(&b.block),
+            Expr::Async(a) => self.eval_block(&a.block),
+            Expr::Unsafe(u) => self.eval_block(&u.block),
+            Expr::TryBlock(t) => self.eval_block(&t.block),
+            Expr::Const(c) => self.eval_block(&c.block),
+            Expr::Array(a) => {
+                let elems: Vec<Value> = a.elems.iter().map(|e| self.eval(e)).collect();
+                self.array_value(elems, expr)
+            }
+            Expr::Repeat(r) => self.eval(&r.expr),
+            Expr::Tuple(t) => {
+                let elems: Vec<Value> = t.elems.iter().map(|e| self.eval(e)).collect();
+                if elems.len() < 2 {
+                    return elems.into_iter().next().unwrap_or_default();
+                }
+                let mut value = Value::derived(elems.iter());
+                value.concat = None;
+                if value.is_key_material() {
+                    value.construct = Some(Construct {
+                        kind: ConstructKind::Tuple,
+                        site: self.site(expr),
+                    });
+                }
+                value.elems = Some(elems);
+                value
+            }
+            Expr::Field(f) => {
+                let base = self.eval(&f.base);
+                match &f.member {
+                    syn::Member::Unnamed(index) => match &base.elems {
+                        Some(elems) => elems.get(index.index as usize).cloned().unwrap_or_default(),
+                        None => base,
+                    },
+                    syn::Member::Named(name) => {
+                        let mut value = base;
+                        value.elems = None;
+                        value.sql = None;
+                        value.hasher = false;
+                        self.enrich_by_name(&mut value, &name.to_string(), f);
+                        self.entity_id_field(&mut value, &f.base, &name.to_string(), f);
+                        value
+                    }
+                }
+            }
+            Expr::Index(i) => {
+                self.eval(&i.index);
+                let mut v = self.eval(&i.expr);
+                v.elems = None;
+                v
+            }
+            Expr::Range(r) => {
+                if let Some(s) = &r.start {
+                    self.eval(s);
+                }
+                if let Some(e) = &r.end {
+                    self.eval(e);
+                }
+                Value::empty()
+            }
+            Expr::Let(l) => {
+                let v = self.eval(&l.expr);
+                self.bind_pat(&l.pat, v, None);
+                Value::empty()
+            }
+            Expr::If(i) => self.eval_if(i),
+            Expr::Match(m) => {
+                let scrutinee = self.eval(&m.expr);
+                let arms: Vec<Branch<'_, 'a>> = m
+                    .arms
+                    .iter()
+                    .map(|arm| {
+                        let scrutinee = scrutinee.clone();
+                        Box::new(move |this: &mut Self| {
+                            this.scoped(|this| {
+                                this.bind_pat(&arm.pat, scrutinee.clone(), None);
+                                if let Some((_, guard)) = &arm.guard {
+                                    this.eval(guard);
+                                }
+                                this.eval(&arm.body)
+                            })
+                        }) as Branch<'_, 'a>
+                    })
+                    .collect();
+                let refs: Vec<&dyn Fn(&mut Self) -> Value> =
+                    arms.iter().map(|b| b.as_ref()).collect();
+                self.branches(refs)
+            }
+            Expr::ForLoop(f) => {
+                let iter = self.eval(&f.expr);
+                self.scoped(|this| {
+                    let mut item = iter;
+                    item.elems = None;
+                    this.bind_pat(&f.pat, item, None);
+                    this.eval_block(&f.body);
+                });
+                Value::empty()
+            }
+            Expr::While(w) => {
+                self.scoped(|this| {
+                    this.eval(&w.cond);
+                    this.eval_block(&w.body);
+                });
+                Value::empty()
+            }
+            Expr::Loop(l) => self.eval_block(&l.body),
+            Expr::Break(b) => b.expr.as_ref().map(|e| self.eval(e)).unwrap_or_default(),
+            Expr::Return(r) => {
+                if let Some(e) = &r.expr {
+                    let v = self.eval(e);
+                    let v = self.finish_sql(v);
+                    self.ret = std::mem::take(&mut self.ret).union(&v);
+                }
+                Value::empty()
+            }
+            Expr::Yield(y) => {
+                if let Some(e) = &y.expr {
+                    self.eval(e);
+                }
+                Value::empty()
+            }
+            Expr::Closure(c) => self.eval_closure(c, None),
+            Expr::Assign(a) => {
+                let v = self.eval(&a.right);
+                let v = self.finish_sql(v);
+                self.assign_to(&a.left, v);
+                Value::empty()
+            }
+            Expr::Binary(b) => self.eval_binary(b, expr),
+            Expr::Struct(s) => self.eval_struct(s, expr),
+            Expr::Call(c) => {
+                let v = self.eval_call(c, expr);
+                self.after_call(v, &c.func)
+            }
+            Expr::MethodCall(m) => {
+                let v = self.eval_method_call(m, expr);
+                self.after_method_call(v, m, expr)
+            }
+            Expr::Macro(m) => self.eval_macro(&m.mac, expr.span()),
+            _ => Value::empty(),
+        }
+    }
+
+    fn eval_if(&mut self, i: &syn::ExprIf) -> Value {
+        let then_branch = |this: &mut Self| {
+            this.scoped(|this| {
+                this.eval(&i.cond);
+                this.narrow(&i.cond, true);
+                this.eval_block(&i.then_branch)
+            })
+        };
+        let else_branch = |this: &mut Self| {
+            this.narrow(&i.cond, false);
+            match &i.else_branch {
+                Some((_, e)) => this.eval(e),
+                None => Value::empty(),
+            }
+        };
+        self.branches(vec![&then_branch, &else_branch])
+    }
+
+    fn eval_lit(&mut self, lit: &syn::Lit) -> Value {
+        let text = match lit {
+            syn::Lit::Str(s) => s.value(),
+            syn::Lit::ByteStr(b) => String::from_utf8_lossy(&b.value()).into_owned(),
+            _ => return Value::empty(),
+        };
+        let mut value = Value::empty();
+        if self.vocab.is_key_header(&text) {
+            value.key_header_name = Some(KeySource::IdempotencyKey);
+        } else if self.vocab.is_request_id_header(&text) {
+            value.key_header_name = Some(KeySource::RequestId);
+        } else if self.vocab.literal_names_route(&text) {
+            value.route = Some(self.origin(lit));
+        }
+        value.server_ns = self.vocab.has_server_namespace_prefix(&text);
+        value.literal = Some(text);
+        value
+    }
+
+    fn eval_path(&mut self, p: &syn::ExprPath) -> Value {
+        if p.qself.is_none() && p.path.segments.len() == 1 {
+            let name = last_ident(&p.path);
+            if let Some(v) = self.lookup(&name) {
+                return v.clone();
+            }
+        }
+        let name = last_ident(&p.path);
+        if let Some(v) = self.eval_const(&name) {
+            return v;
+        }
+        let mut value = Value::empty();
+        if name
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        {
+            // An unresolved constant such as `headers::IDEMPOTENCY_KEY`.
+            let upper = name.to_ascii_uppercase();
+            if upper.contains("IDEMPOTENCY") || upper.contains("IDEM_KEY") {
+                value.key_header_name = Some(KeySource::IdempotencyKey);
+            }
+            return value;
+        }
+        if name != "self" && name != "Self" {
+            self.enrich_by_name(&mut value, &name, p);
+        }
+        hashing::namespace_path(&p.path, &mut value);
+        value
+    }
+
+    fn eval_const(&mut self, name: &str) -> Option<Value> {
+        let index = self.index;
+        let def = index.consts.get(name)?.first()?;
+        if self.const_stack.iter().any(|n| n == name) || self.const_stack.len() > 8 {
+            return None;
+        }
+        self.const_stack.push(name.to_string());
+        let saved = self.file;
+        self.file = def.file;
+        let value = self.eval(def.expr);
+        self.file = saved;
+        self.const_stack.pop();
+        Some(value)
+    }
+
+    fn assign_to(&mut self, place: &Expr, value: Value) {
+        match place {
+            Expr::Path(p) if p.path.segments.len() == 1 => {
+                let name = last_ident(&p.path);
+                if self.vocab.is_key_position_name(&name) {
+                    let site = self.site(place);
+                    self.key_position(value.clone(), site, false, false);
+                }
+                self.assign(&name, value);
+            }
+            Expr::Field(f) => {
+                if let syn::Member::Named(name) = &f.member {
+                    if self.vocab.is_key_position_name(&name.to_string()) {
+                        let site = self.site(place);
+                        self.key_position(value, site, false, false);
+                    }
+                }
+            }
+            Expr::Unary(u) => self.assign_to(&u.expr, value),
+            Expr::Paren(p) => self.assign_to(&p.expr, value),
+            _ => {}
+        }
+    }
+
+    fn array_value(&self, elems: Vec<Value>, node: &impl Spanned) -> Value {
+        let mut value = Value::derived(elems.iter());
+        if value.is_key_material() {
+            value.construct = Some(Construct {
+                kind: ConstructKind::Array,
+                site: self.site(node),
+            });
+        }
+        value.elems = Some(elems);
+        value
+    }
+
+    fn eval_struct(&mut self, s: &syn::ExprStruct, expr: &Expr) -> Value {
+        let mut value = Value::empty();
+        for field in &s.fields {
+            let mut v = self.eval(&field.expr);
+            v = self.finish_sql(v);
+            if let syn::Member::Named(name) = &field.member {
+                let name = name.to_string();
+                if self.vocab.is_key_position_name(&name) {
+                    let site = self.site(&field.expr);
+                    self.key_position(v.clone(), site, false, false);
+                }
+                self.enrich_by_name(&mut v, &name, &field.member);
+                hashing::struct_field_facts(&mut v, &name, self.vocab);
+            }
+            value.join_as_part(&v);
+        }
+        if let Some(rest) = &s.rest {
+            let v = self.eval(rest);
+            value.join_as_part(&v);
+        }
+        value.concat = None;
+        value.scoped = false;
+        if value.is_key_material() {
+            value.construct = Some(Construct {
+                kind: ConstructKind::Struct,
+                site: self.site(expr),
+            });
+        }
+        value
+    }
+
+    /// Adds the facts of `expr` that travel with its value: defaults
+    /// (IDEM005, `fallbacks`) and sanitisers (IDEM006, `sanitizers`). They
+    /// are attached to scope components when the value becomes part of a key
+    /// (see [`Value::join_as_part`]).
+    fn note_facts(&mut self, expr: &Expr, value: Value) -> Value {
+        match expr {
+            Expr::MethodCall(m) => {
+                let value = self.note_default_method(m, expr, value);
+                self.note_sanitiser_method(m, expr, value)
+            }
+            Expr::Call(c) => self.note_call(c, expr, value),
+            Expr::If(i) => self.note_if(i, value),
+            Expr::Match(m) => self.note_match(m, value),
+            _ => value,
+        }
+    }
+}
+
+fn pat_ident(pat: &Pat) -> Option<String> {
+    match pat {
+        Pat::Ident(pi) => Some(pi.ident.to_string()),
+        Pat::Type(pt) => pat_ident(&pt.pat),
+        _ => None,
+    }
+}

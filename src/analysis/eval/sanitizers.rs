@@ -1,0 +1,235 @@
+//! Facts for separator-sanitized (IDEM006): where a key separator is
+//! stripped from a value or the value is truncated at one (`replace(':',
+//! "")`, `filter(|c| c.is_alphanumeric())`, `split(':').next()`).
+//!
+//! The evaluator calls [`Evaluator::note_sanitiser_method`] after every
+//! method call (`note_facts`); the facts travel with the [`Value`] and are
+//! attached to scope components when the value becomes part of a key.
+
+use syn::visit::Visit;
+use syn::{Expr, ExprMethodCall};
+
+use super::{Evaluator, MAX_LOOKUP};
+use crate::analysis::syntax::{last_ident, place_name, short_text, span_of};
+use crate::analysis::value::{Sanitized, Value};
+use crate::analysis::vocab::{is_escape_replacement, KEY_SEPARATORS};
+
+/// Finds what a character predicate strips: a separator literal it compares
+/// with, or an allow-list class (`is_alphanumeric`) that strips them all.
+#[derive(Default)]
+struct PredicateScan {
+    found: Option<String>,
+}
+
+impl<'ast> Visit<'ast> for PredicateScan {
+    fn visit_lit(&mut self, lit: &'ast syn::Lit) {
+        if self.found.is_none() {
+            if let syn::Lit::Char(c) = lit {
+                if KEY_SEPARATORS.contains(&c.value()) {
+                    self.found = Some(short_text(c));
+                }
+            }
+        }
+    }
+
+    fn visit_ident(&mut self, ident: &'ast proc_macro2::Ident) {
+        if self.found.is_none() && is_allow_list_class(&ident.to_string()) {
+            self.found = Some(ident.to_string());
+        }
+    }
+}
+
+fn is_allow_list_class(name: &str) -> bool {
+    matches!(
+        name,
+        "is_alphanumeric" | "is_ascii_alphanumeric" | "is_alphabetic" | "is_ascii_alphabetic"
+    )
+}
+
+impl Evaluator<'_> {
+    /// A method call that strips or truncates at a separator marks its value
+    /// (`String::retain` marks the variable it changes in place).
+    pub(super) fn note_sanitiser_method(
+        &mut self,
+        m: &ExprMethodCall,
+        expr: &Expr,
+        mut value: Value,
+    ) -> Value {
+        let method = m.method.to_string();
+        let args: Vec<&Expr> = m.args.iter().collect();
+        if let Some(separator) = self.sanitiser(m, &method, &args) {
+            let mut origin = self.method_origin(m, expr);
+            if let Expr::MethodCall(split) = &*m.receiver {
+                if matches!(method.as_str(), "next" | "last" | "nth" | "next_back") {
+                    // `split(':').next()`: the truncation starts at `split`.
+                    origin.site.span.start = span_of(split.method.span()).start;
+                    origin.text = format!(
+                        "{}({}).{}",
+                        split.method,
+                        short_text(&split.args),
+                        origin.text
+                    );
+                }
+            }
+            let sanitized = Sanitized { origin, separator };
+            if method == "retain" {
+                if let Some(var) = place_name(&m.receiver) {
+                    self.update(&var, |v| {
+                        if !v.sanitized.contains(&sanitized) {
+                            v.sanitized.push(sanitized.clone());
+                        }
+                    });
+                }
+            } else if !value.sanitized.contains(&sanitized) && value.sanitized.len() < 8 {
+                value.sanitized.push(sanitized);
+            }
+        }
+        value
+    }
+
+    /// The separator a method call strips or truncates at, if it does.
+    fn sanitiser(&self, m: &ExprMethodCall, method: &str, args: &[&Expr]) -> Option<String> {
+        match method {
+            "replace" | "replacen" => {
+                let separator = self.separator(args.first()?, 0)?;
+                let replacement = args.get(1).and_then(|a| self.string_literal(a, 0));
+                if replacement.as_deref().is_some_and(is_escape_replacement) {
+                    return None;
+                }
+                Some(separator)
+            }
+            "trim_matches" | "trim_start_matches" | "trim_end_matches" | "trim_left_matches"
+            | "trim_right_matches" => self.separator(args.first()?, 0),
+            "filter" => {
+                let Expr::MethodCall(inner) = &*m.receiver else {
+                    return None;
+                };
+                if !matches!(inner.method.to_string().as_str(), "chars" | "bytes") {
+                    return None;
+                }
+                self.char_predicate(args.first()?)
+            }
+            "retain" => {
+                // `String::retain` takes one `char`; a map's `retain(|k, v| ..)` takes two.
+                let Expr::Closure(c) = args.first()? else {
+                    return None;
+                };
+                if c.inputs.len() != 1 {
+                    return None;
+                }
+                self.char_predicate(args.first()?)
+            }
+            "next" | "last" | "nth" | "next_back" => {
+                let Expr::MethodCall(split) = &*m.receiver else {
+                    return None;
+                };
+                let at = match split.method.to_string().as_str() {
+                    "split" | "rsplit" | "split_terminator" | "split_inclusive" => 0,
+                    "splitn" | "rsplitn" => 1,
+                    _ => return None,
+                };
+                self.separator(split.args.iter().nth(at)?, 0)
+            }
+            _ => None,
+        }
+    }
+
+    /// A character predicate that strips separators: `|c| *c != ':'`,
+    /// `|c| c.is_ascii_alphanumeric()`, `char::is_alphanumeric`.
+    fn char_predicate(&self, expr: &Expr) -> Option<String> {
+        match expr {
+            Expr::Closure(c) => {
+                let mut scan = PredicateScan::default();
+                scan.visit_expr(&c.body);
+                scan.found
+            }
+            Expr::Path(p) => {
+                let name = last_ident(&p.path);
+                is_allow_list_class(&name).then_some(name)
+            }
+            Expr::Reference(r) => self.char_predicate(&r.expr),
+            _ => None,
+        }
+    }
+
+    /// Whether a pattern argument is a key separator (`':'`, `"\x1e"`,
+    /// `[':', '|']`, a constant holding one, or a predicate matching one).
+    fn separator(&self, expr: &Expr, depth: usize) -> Option<String> {
+        if depth > MAX_LOOKUP {
+            return None;
+        }
+        match expr {
+            Expr::Lit(l) => match &l.lit {
+                syn::Lit::Char(c) => KEY_SEPARATORS.contains(&c.value()).then(|| short_text(l)),
+                syn::Lit::Str(s) => {
+                    let v = s.value();
+                    (!v.is_empty() && v.chars().all(|c| KEY_SEPARATORS.contains(&c)))
+                        .then(|| short_text(l))
+                }
+                _ => None,
+            },
+            Expr::Reference(r) => self.separator(&r.expr, depth + 1),
+            Expr::Paren(p) => self.separator(&p.expr, depth + 1),
+            Expr::Group(g) => self.separator(&g.expr, depth + 1),
+            Expr::Index(i) => self.separator(&i.expr, depth + 1),
+            Expr::Array(a) => a.elems.iter().find_map(|e| self.separator(e, depth + 1)),
+            Expr::Closure(_) => self.char_predicate(expr),
+            Expr::Path(p) => {
+                let name = last_ident(&p.path);
+                if is_allow_list_class(&name) {
+                    return Some(name);
+                }
+                let def = self.index.consts.get(&name)?.first()?;
+                self.separator(def.expr, depth + 1).map(|_| name)
+            }
+            _ => None,
+        }
+    }
+
+    /// The text of a string literal argument, through constants.
+    fn string_literal(&self, expr: &Expr, depth: usize) -> Option<String> {
+        if depth > MAX_LOOKUP {
+            return None;
+        }
+        match expr {
+            Expr::Lit(l) => match &l.lit {
+                syn::Lit::Str(s) => Some(s.value()),
+                _ => None,
+            },
+            Expr::Reference(r) => self.string_literal(&r.expr, depth + 1),
+            Expr::Paren(p) => self.string_literal(&p.expr, depth + 1),
+            Expr::Path(p) => {
+                let def = self.index.consts.get(&last_ident(&p.path))?.first()?;
+                self.string_literal(def.expr, depth + 1)
+            }
+            _ => None,
+        }
+    }
+
+    /// Sanitisers of the arguments of a key constructor
+    /// (`idem_scope::scoped(tenant, principal, route, key)`) become the key's.
+    pub(super) fn constructor_sanitizers(args: &[Value], value: &mut Value) {
+        for (i, arg) in args.iter().enumerate() {
+            // The route (argument 2) is the server's own name; see `resolve_part_facts`.
+            for s in arg.sanitized.iter().filter(|_| i != 2) {
+                if !value.sanitized.contains(s) {
+                    value.sanitized.push(s.clone());
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::analysis::vocab::is_escape_replacement;
+
+    #[test]
+    fn escapes_are_not_sanitisers() {
+        assert!(is_escape_replacement("%3A"));
+        assert!(is_escape_replacement("\\:"));
+        assert!(!is_escape_replacement(""));
+        assert!(!is_escape_replacement("_"));
+        assert!(!is_escape_replacement("%"));
+    }
+}

@@ -1,0 +1,333 @@
+//! Key positions, for all rules: where a value becomes a key ([`KeyEvent`]s
+//! and the pending positions of a summary), and the sinks recognised as
+//! such: storage calls, redis `cmd(..).arg(key)`, and SQL query chains whose
+//! binds reach an idempotency table.
+
+use std::ops::ControlFlow;
+
+use syn::Expr;
+
+use super::{Evaluator, MethodCall};
+use crate::analysis::sql::sql_tables;
+use crate::analysis::syntax::{last_ident, strip_ref};
+use crate::analysis::value::{KeyEvent, Site, SqlChain, Value};
+use crate::analysis::vocab::{STRONG_STORE_WORDS, TRANSPARENT_METHODS};
+
+/// At most this many pending key positions are kept per function summary.
+const MAX_PENDING: usize = 32;
+
+impl Evaluator<'_> {
+    pub(super) fn key_position(&mut self, value: Value, site: Site, raw_ok: bool, strong: bool) {
+        self.key_position_in(value, site, raw_ok, strong, None);
+    }
+
+    /// A key position of the store named `store` (see [`KeyEvent::store`]).
+    pub(super) fn key_position_in(
+        &mut self,
+        value: Value,
+        site: Site,
+        raw_ok: bool,
+        strong: bool,
+        store: Option<String>,
+    ) {
+        // A payload hash is the key by itself: a key-named binding holding
+        // one counts even when nothing was constructed.
+        let hash_only = value.client_key.is_none() && value.payload_hash.is_some();
+        if !raw_ok && value.construct.is_none() && !hash_only {
+            return;
+        }
+        let key_params = value.params & self.key_param_mask;
+        let event = KeyEvent {
+            value,
+            site,
+            raw_ok,
+            strong,
+            store,
+            key_params,
+        };
+        if event.value.params != 0 && self.pending.len() < MAX_PENDING {
+            self.pending.push(event.clone());
+        }
+        // A scoped key carries no client-key taint, but a default or a
+        // sanitiser in its components is still reportable (IDEM005/IDEM006).
+        let scoped_facts = event.value.scoped
+            && (!event.value.fallbacks.is_empty() || !event.value.sanitized.is_empty());
+        let interesting = event.value.client_key.is_some()
+            || scoped_facts
+            || event.value.payload_hash.is_some()
+            || event.value.server_id.is_some()
+            || event.value.client_ns;
+        if interesting && !self.events.contains(&event) {
+            self.events.push(event);
+        }
+    }
+
+    /// `sqlx::query(SQL)` and friends start a query chain.
+    pub(super) fn sql_query_fn(
+        &self,
+        name: &str,
+        args: &[Value],
+        exprs: &[&Expr],
+    ) -> Option<Value> {
+        if !matches!(
+            name,
+            "query" | "query_as" | "query_scalar" | "query_with" | "query_as_with"
+        ) {
+            return None;
+        }
+        let sql = args.first().and_then(|a| a.literal.clone())?;
+        Some(self.sql_root(&sql, exprs[0]))
+    }
+
+    /// SQL: `query(SQL).bind(a).bind(b)`, `client.query_one(SQL, &[&a, &b])`.
+    /// Any other method ends the receiver's query chain.
+    pub(super) fn sql_method(
+        &mut self,
+        call: &MethodCall<'_>,
+        recv: Value,
+    ) -> ControlFlow<Value, Value> {
+        let (method, args, exprs) = (call.method.as_str(), &call.args, &call.exprs);
+        if method == "bind" || method == "push_bind" {
+            let mut value = recv;
+            if let (Some(chain), Some(arg), Some(arg_expr)) =
+                (value.sql.as_mut(), args.first(), exprs.first())
+            {
+                chain.binds.push((arg.clone(), self.site(*arg_expr)));
+            }
+            return ControlFlow::Break(value);
+        }
+        if matches!(
+            method,
+            "query"
+                | "query_one"
+                | "query_opt"
+                | "query_raw"
+                | "execute"
+                | "execute_raw"
+                | "prepare_cached"
+        ) && args.len() >= 2
+        {
+            if let Some(sql) = args[0].literal.clone() {
+                return ControlFlow::Break(self.sql_with_params(&sql, args, exprs));
+            }
+        }
+        ControlFlow::Continue(self.finish_sql(recv))
+    }
+
+    /// `client.query_one(SQL, &[&a, &b])`: the parameter slice binds in order.
+    fn sql_with_params(&mut self, sql: &str, args: &[Value], exprs: &[&Expr]) -> Value {
+        let mut chain = self.sql_root(sql, exprs[0]);
+        if let (Some(c), Some(elems)) = (chain.sql.as_mut(), args[1].elems.as_ref()) {
+            let sites: Vec<Site> = match strip_ref(exprs[1]) {
+                Expr::Array(a) => a.elems.iter().map(|e| self.site(e)).collect(),
+                Expr::Macro(_) | Expr::Reference(_) => {
+                    vec![self.site(exprs[1]); elems.len()]
+                }
+                other => vec![self.site(other); elems.len()],
+            };
+            for (v, site) in elems.iter().zip(sites) {
+                c.binds.push((v.clone(), site));
+            }
+        }
+        self.finish_sql(chain)
+    }
+
+    /// Storage calls: the first argument is the key.
+    pub(super) fn store_call(
+        &mut self,
+        call: &MethodCall<'_>,
+        recv: Value,
+    ) -> ControlFlow<Value, Value> {
+        let (m, args) = (call.m, &call.args);
+        if self.vocab.is_store_method(&call.method) && !args.is_empty() {
+            let name = receiver_name(&m.receiver).unwrap_or_default();
+            let headers = name.to_ascii_lowercase().contains("header");
+            let names_store = self.vocab.is_store_receiver(&name);
+            let key = &args[0];
+            let any_receiver = key.client_key.is_some() || key.payload_hash.is_some();
+            if !headers && (names_store || any_receiver) && !is_self(&m.receiver) {
+                let strong = names_store
+                    && STRONG_STORE_WORDS
+                        .iter()
+                        .any(|s| name.to_lowercase().contains(s));
+                let site = self.site(call.exprs[0]);
+                let store = Some(name.to_ascii_lowercase()).filter(|n| !n.is_empty());
+                self.key_position_in(key.clone(), site, true, strong, store);
+                return ControlFlow::Break(Value::empty());
+            }
+        }
+        ControlFlow::Continue(recv)
+    }
+
+    /// redis: `cmd("SET").arg(&key)`.
+    pub(super) fn redis_arg(
+        &mut self,
+        call: &MethodCall<'_>,
+        recv: Value,
+    ) -> ControlFlow<Value, Value> {
+        if call.method != "arg" || !is_redis_cmd(&call.m.receiver) {
+            return ControlFlow::Continue(recv);
+        }
+        if let (Some(key), Some(e)) = (call.args.first(), call.exprs.first()) {
+            let site = self.site(*e);
+            self.key_position_in(key.clone(), site, true, false, Some("redis".to_string()));
+        }
+        ControlFlow::Break(Value::empty())
+    }
+
+    // ---- SQL --------------------------------------------------------------
+
+    fn sql_root(&self, sql: &str, node: &Expr) -> Value {
+        let lower = sql.to_ascii_lowercase();
+        let tables = sql_tables(&lower);
+        let table = tables
+            .iter()
+            .find(|t| ["idempot", "dedup", "replay"].iter().any(|w| t.contains(w)))
+            .cloned();
+        let idempotency_table = table.is_some();
+        let mut columns = Vec::new();
+        for word in lower.split(|c: char| !c.is_ascii_alphanumeric() && c != '_') {
+            if let Some(component) = self.vocab.component_of_name(word) {
+                if !columns.iter().any(|(c, _)| *c == component)
+                    && word != "path"
+                    && word != "method"
+                {
+                    columns.push((component, self.origin(node)));
+                }
+            }
+        }
+        Value {
+            literal: Some(sql.to_string()),
+            sql: Some(Box::new(SqlChain {
+                idempotency_table,
+                table,
+                columns,
+                binds: Vec::new(),
+            })),
+            ..Value::default()
+        }
+    }
+
+    /// A SQL chain stops growing: judge its binds as one key.
+    pub(super) fn finish_sql(&mut self, mut value: Value) -> Value {
+        let Some(chain) = value.sql.take() else {
+            return value;
+        };
+        if !chain.idempotency_table {
+            return value;
+        }
+        let first_key = chain
+            .binds
+            .iter()
+            .find(|(v, _)| v.client_key.is_some())
+            .or_else(|| chain.binds.iter().find(|(v, _)| v.params != 0))
+            .or_else(|| {
+                chain
+                    .binds
+                    .iter()
+                    .find(|(v, _)| v.server_id.is_some() || v.payload_hash.is_some())
+            });
+        let Some(first_key) = first_key else {
+            return value;
+        };
+        let site = first_key.1;
+        let mut key = Value::empty();
+        for (v, _) in &chain.binds {
+            key.join_as_part(v);
+        }
+        for (component, origin) in &chain.columns {
+            key.add_component(*component, origin.clone());
+        }
+        key.concat = first_key.0.concat;
+        key.construct = first_key.0.construct;
+        key.scoped = chain.binds.iter().any(|(v, _)| v.scoped);
+        let store = chain.table.as_ref().map(|t| format!("sql:{t}"));
+        self.key_position_in(key, site, true, true, store);
+        value
+    }
+
+    /// `sqlx::query!(SQL, a, b)`: the arguments after the SQL bind in order.
+    pub(super) fn sql_macro(&mut self, name: &str, args: &[Expr]) -> Value {
+        let Some(first) = args.first() else {
+            return Value::empty();
+        };
+        let sql_value = self.eval(first);
+        let Some(sql) = sql_value.literal else {
+            return Value::empty();
+        };
+        let mut chain = self.sql_root(&sql, first);
+        let rest: Vec<(Value, Site)> = args[1..]
+            .iter()
+            .filter(|a| !matches!(a, Expr::Path(p) if p.path.segments.len() > 1 && name.contains("as") && p.path.segments.len() == 1))
+            .map(|a| (self.eval(a), self.site(a)))
+            .collect();
+        if let Some(c) = chain.sql.as_mut() {
+            c.binds.extend(rest);
+        }
+        self.finish_sql(chain)
+    }
+}
+
+/// Peels references, parens, `?`, `.await` and clones to find the name of
+/// the thing a method is called on (`state.redis.clone()` → `redis`).
+pub(super) fn receiver_name(expr: &Expr) -> Option<String> {
+    match expr {
+        Expr::Path(p) => Some(last_ident(&p.path)),
+        Expr::Field(f) => match &f.member {
+            syn::Member::Named(name) => Some(name.to_string()),
+            syn::Member::Unnamed(_) => receiver_name(&f.base),
+        },
+        Expr::MethodCall(m) => {
+            let name = m.method.to_string();
+            if TRANSPARENT_METHODS.contains(&name.as_str())
+                || matches!(
+                    name.as_str(),
+                    "lock"
+                        | "read"
+                        | "write"
+                        | "get_mut"
+                        | "borrow_mut"
+                        | "get_connection"
+                        | "get_multiplexed_async_connection"
+                        | "get_async_connection"
+                        | "acquire"
+                        | "begin"
+                        | "conn"
+                        | "connection"
+                        | "await"
+                )
+            {
+                receiver_name(&m.receiver).or(Some(name))
+            } else {
+                Some(name)
+            }
+        }
+        Expr::Reference(r) => receiver_name(&r.expr),
+        Expr::Paren(p) => receiver_name(&p.expr),
+        Expr::Try(t) => receiver_name(&t.expr),
+        Expr::Await(a) => receiver_name(&a.base),
+        Expr::Unary(u) => receiver_name(&u.expr),
+        Expr::Call(c) => match &*c.func {
+            Expr::Path(p) => Some(last_ident(&p.path)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+pub(super) fn is_self(expr: &Expr) -> bool {
+    match expr {
+        Expr::Path(p) => p.path.is_ident("self"),
+        Expr::Reference(r) => is_self(&r.expr),
+        Expr::Paren(p) => is_self(&p.expr),
+        _ => false,
+    }
+}
+
+fn is_redis_cmd(expr: &Expr) -> bool {
+    match expr {
+        Expr::Call(c) => matches!(&*c.func, Expr::Path(p) if last_ident(&p.path) == "cmd"),
+        Expr::Paren(p) => is_redis_cmd(&p.expr),
+        _ => false,
+    }
+}

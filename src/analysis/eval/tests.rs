@@ -1,0 +1,148 @@
+//! Unit tests of the evaluator core: tiny functions evaluated on their own
+//! (one pass, no callee summaries) or through [`crate::analysis::analyze`]
+//! when a call crosses functions, checked by the key events they produce.
+
+use super::{Evaluator, KeyEvent, Summary};
+use crate::analysis::index::{CrateIndex, ParsedFile};
+use crate::analysis::value::{ConstructKind, KeySource};
+use crate::analysis::vocab::Vocabulary;
+
+fn parse(src: &str) -> Vec<ParsedFile> {
+    let ast = syn::parse_file(src).expect("test source parses");
+    vec![ParsedFile { id: 0, ast }]
+}
+
+/// The key events of every function of `src`, each evaluated once.
+fn events(src: &str) -> Vec<KeyEvent> {
+    let files = parse(src);
+    let vocab = Vocabulary::default();
+    let index = CrateIndex::build(&files);
+    let summaries = vec![Summary::default(); index.fns.len()];
+    let mut out = Vec::new();
+    for def in &index.fns {
+        let (_, events) = Evaluator::new(&index, &vocab, &summaries, def).run(def);
+        out.extend(events);
+    }
+    out
+}
+
+fn only(events: &[KeyEvent]) -> &KeyEvent {
+    assert_eq!(events.len(), 1, "{events:#?}");
+    &events[0]
+}
+
+#[test]
+fn formatted_header_key_reaches_a_store() {
+    let events = events(
+        r#"
+        fn handler(headers: HeaderMap, cache: Cache) {
+            let key = headers.get("Idempotency-Key").unwrap();
+            let cache_key = format!("idem:{}", key);
+            cache.set(cache_key, 1);
+        }
+        "#,
+    );
+    // The key-named binding is a position too, but not a storage call.
+    assert_eq!(events.len(), 2, "{events:#?}");
+    assert!(!events[0].raw_ok && events[0].store.is_none());
+    let event = &events[1];
+    assert!(event.raw_ok);
+    assert_eq!(event.store.as_deref(), Some("cache"));
+    let (origin, source) = event.client_key().expect("a client key");
+    assert_eq!(source, KeySource::IdempotencyKey);
+    assert_eq!(origin.text, "key");
+    let construct = event.value.construct.expect("a constructed key");
+    assert_eq!(construct.kind, ConstructKind::Concat);
+    assert!(event.value.concat.is_some());
+}
+
+#[test]
+fn push_str_builds_the_key_in_place() {
+    let events = events(
+        r#"
+        fn handler(idempotency_key: String, store: Store) {
+            let mut k = String::from("idem:");
+            k.push_str(&idempotency_key);
+            store.insert(&k, 1);
+        }
+        "#,
+    );
+    let event = only(&events);
+    assert!(event.client_key().is_some());
+    let construct = event.value.construct.expect("a constructed key");
+    assert_eq!(construct.kind, ConstructKind::Concat);
+}
+
+#[test]
+fn sql_binds_into_an_idempotency_table() {
+    let events = events(
+        r#"
+        async fn handler(idempotency_key: String, pool: Pool) {
+            sqlx::query("INSERT INTO idempotency_keys (key) VALUES ($1)")
+                .bind(&idempotency_key)
+                .execute(&pool)
+                .await;
+        }
+        "#,
+    );
+    let event = only(&events);
+    assert!(event.strong);
+    assert_eq!(event.store.as_deref(), Some("sql:idempotency_keys"));
+    assert!(event.client_key().is_some());
+}
+
+#[test]
+fn redis_arg_is_a_key_position() {
+    let events = events(
+        r#"
+        fn handler(idempotency_key: String, con: Conn) {
+            redis::cmd("SET").arg(&idempotency_key).query(&mut con);
+        }
+        "#,
+    );
+    let event = only(&events);
+    assert_eq!(event.store.as_deref(), Some("redis"));
+    assert!(event.raw_ok);
+}
+
+#[test]
+fn a_default_tenant_travels_into_the_key() {
+    let events = events(
+        r#"
+        fn handler(idempotency_key: String, tenant_id: Option<String>, cache: Cache) {
+            let tenant_id = tenant_id.unwrap_or("anon".to_string());
+            let k = format!("{tenant_id}:{idempotency_key}");
+            cache.set(k, 1);
+        }
+        "#,
+    );
+    let event = only(&events);
+    assert!(event.value.tenant.is_some());
+    assert_eq!(
+        event.value.fallbacks.len(),
+        1,
+        "{:#?}",
+        event.value.fallbacks
+    );
+}
+
+#[test]
+fn a_callee_storing_its_parameter_reports_at_the_caller() {
+    let files = parse(
+        r#"
+        fn save(store: &Store, k: &str) {
+            store.insert(k, 1);
+        }
+        fn handler(idempotency_key: String, store: Store) {
+            save(&store, &idempotency_key);
+        }
+        "#,
+    );
+    let facts = crate::analysis::analyze(&files, &Vocabulary::default());
+    let keyed: Vec<&KeyEvent> = facts.client_key_events().map(|(e, _, _)| e).collect();
+    assert_eq!(keyed.len(), 1, "{:#?}", facts.key_events);
+    // The callee's pending position, substituted with the caller's
+    // argument, is reported at that argument (line 6).
+    assert_eq!(keyed[0].store.as_deref(), Some("store"));
+    assert_eq!(keyed[0].site.span.start.line, 6);
+}

@@ -3,7 +3,7 @@
 //! Pure functions over syntax: the evaluator decides what flows where.
 
 use super::value::Value;
-use super::vocab::{words, Vocabulary};
+use super::vocab::{contains_ci, words, Vocabulary};
 
 /// What a call to a recognised path does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -358,22 +358,6 @@ pub fn names_fingerprint(ident: &str) -> bool {
         && words(ident)
             .iter()
             .any(|w| w == "fingerprint" || w == "fingerprints")
-}
-
-/// Whether `hay` contains `needle` (ASCII, any case), without allocating:
-/// these checks run on every identifier the evaluator sees.
-pub fn contains_ci(hay: &str, needle: &str) -> bool {
-    hay.len() >= needle.len()
-        && hay
-            .as_bytes()
-            .windows(needle.len())
-            .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
-}
-
-/// Whether `hay` ends with `suffix` (ASCII, any case), without allocating.
-pub fn ends_with_ci(hay: &str, suffix: &str) -> bool {
-    hay.len() >= suffix.len()
-        && hay.as_bytes()[hay.len() - suffix.len()..].eq_ignore_ascii_case(suffix.as_bytes())
 }
 
 /// Whether a parameter may hold the client key a caller passes in

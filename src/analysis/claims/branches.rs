@@ -1,0 +1,240 @@
+//! Branches: which claim an `if`/`match` condition tests, which arms mean
+//! "not claimed", and how the open claims of the arms merge.
+
+use std::collections::BTreeSet;
+
+use syn::visit::Visit;
+use syn::{Expr, Pat};
+
+use super::walker::{merge, Walker};
+use crate::analysis::syntax::place_name;
+use crate::analysis::vocab::NOT_CLAIMED_VARIANTS;
+
+impl Walker<'_> {
+    /// Which claim a condition tests, and whether `true` means "claimed".
+    pub(super) fn tested_claim(&self, cond: &Expr) -> Option<(usize, bool)> {
+        match cond {
+            Expr::Unary(u) if matches!(u.op, syn::UnOp::Not(_)) => {
+                self.tested_claim(&u.expr).map(|(id, p)| (id, !p))
+            }
+            Expr::Paren(p) => self.tested_claim(&p.expr),
+            Expr::Await(a) => self.tested_claim(&a.base),
+            Expr::Try(t) => self.tested_claim(&t.expr),
+            Expr::Path(p) => p
+                .path
+                .get_ident()
+                .and_then(|id| self.claim_results.get(&id.to_string()).copied())
+                .map(|id| (id, true)),
+            Expr::MethodCall(m) => {
+                if let Some(&id) = self.claim_at.get(&self.site(cond)) {
+                    return Some((id, true));
+                }
+                match m.method.to_string().as_str() {
+                    "is_some" | "is_ok" | "unwrap" | "expect" | "unwrap_or"
+                    | "unwrap_or_default" | "rows_affected" => self.tested_claim(&m.receiver),
+                    "is_none" | "is_err" => self.tested_claim(&m.receiver).map(|(id, p)| (id, !p)),
+                    _ => None,
+                }
+            }
+            Expr::Call(_) => self.claim_at.get(&self.site(cond)).map(|&id| (id, true)),
+            // `inserted.rows_affected() == 0`, `claimed == false`.
+            Expr::Binary(b) => {
+                let (side, lit, flipped) = match (&*b.left, &*b.right) {
+                    (other, Expr::Lit(l)) => (other, &l.lit, false),
+                    (Expr::Lit(l), other) => (other, &l.lit, true),
+                    _ => return None,
+                };
+                let (id, polarity) = self.tested_claim(side)?;
+                let n: i64 = match lit {
+                    syn::Lit::Int(i) => i.base10_parse().ok()?,
+                    syn::Lit::Bool(v) => i64::from(v.value),
+                    _ => return None,
+                };
+                // Whether the comparison holds when the claim was taken
+                // (count >= 1, flag true).
+                let holds_when_taken = match (&b.op, flipped) {
+                    (syn::BinOp::Eq(_), _) => n >= 1,
+                    (syn::BinOp::Ne(_), _) => n == 0,
+                    (syn::BinOp::Gt(_), false) | (syn::BinOp::Lt(_), true) => n == 0,
+                    (syn::BinOp::Ge(_), false) | (syn::BinOp::Le(_), true) => n <= 1,
+                    (syn::BinOp::Lt(_), false) | (syn::BinOp::Gt(_), true) => n > 1,
+                    (syn::BinOp::Le(_), false) | (syn::BinOp::Ge(_), true) => n >= 1,
+                    _ => return None,
+                };
+                Some((id, holds_when_taken == polarity))
+            }
+            _ => None,
+        }
+    }
+
+    pub(super) fn eval_if(&mut self, i: &syn::ExprIf) {
+        let tail = std::mem::replace(&mut self.tail, false);
+        let (tested, then_claimed, err_binding) = match &*i.cond {
+            Expr::Let(l) => {
+                self.expr(&l.expr);
+                let failure = pat_not_claimed(&l.pat);
+                let binding = pat_is_err(&l.pat).then(|| place_name(&l.expr)).flatten();
+                (
+                    self.tested_claim(&l.expr).map(|(id, _)| id),
+                    !failure,
+                    binding,
+                )
+            }
+            cond => {
+                self.expr(cond);
+                let binding = match cond {
+                    Expr::MethodCall(m) if m.method == "is_err" => place_name(&m.receiver),
+                    _ => None,
+                };
+                match self.tested_claim(cond) {
+                    Some((id, p)) => (Some(id), p, binding),
+                    None => (None, true, binding),
+                }
+            }
+        };
+        if let Some(id) = tested {
+            self.claims[id].tested = true;
+        }
+        let start = self.state.clone();
+        let open_before = self.open_now();
+        if let (Some(id), false) = (tested, then_claimed) {
+            self.close(&BTreeSet::from([id]));
+        }
+        self.tail = tail;
+        self.block(&i.then_branch);
+        if let Some(name) = err_binding {
+            let released: BTreeSet<usize> =
+                open_before.difference(&self.open_now()).copied().collect();
+            if !released.is_empty() {
+                self.err_released.entry(name).or_default().extend(released);
+            }
+        }
+        let then_state = self.state.take();
+        self.state = start;
+        if let (Some(id), true) = (tested, then_claimed) {
+            self.close(&BTreeSet::from([id]));
+        }
+        if let Some((_, else_branch)) = &i.else_branch {
+            self.tail = tail;
+            self.expr(else_branch);
+        }
+        self.state = merge(vec![then_state, self.state.take()]);
+    }
+
+    pub(super) fn eval_match(&mut self, m: &syn::ExprMatch) {
+        let tail = std::mem::replace(&mut self.tail, false);
+        let err = self.expr(&m.expr);
+        let tested = self.tested_claim(&m.expr).map(|(id, _)| id);
+        if let Some(id) = tested {
+            self.claims[id].tested = true;
+        }
+        let classes: Vec<Option<bool>> = m.arms.iter().map(|a| pat_class(&a.pat)).collect();
+        let any_success = classes.contains(&Some(false));
+        let start = self.state.clone();
+        let mut ends = Vec::new();
+        for (arm, class) in m.arms.iter().zip(classes) {
+            self.state = start.clone();
+            let not_claimed = class.unwrap_or(any_success);
+            if let (Some(id), true) = (tested, not_claimed) {
+                self.close(&BTreeSet::from([id]));
+            }
+            if pat_is_err(&arm.pat) {
+                self.close(&err);
+            }
+            if let Some((_, guard)) = &arm.guard {
+                self.expr(guard);
+            }
+            self.tail = tail;
+            self.expr(&arm.body);
+            ends.push(self.state.take());
+        }
+        self.state = if m.arms.is_empty() {
+            start
+        } else {
+            merge(ends)
+        };
+    }
+}
+
+/// `Some(true)` when the pattern means "not claimed" (`None`, `false`,
+/// `Err(..)`, `Outcome::InProgress`), `Some(false)` when it names the
+/// claimed case, `None` for `_` and bare bindings.
+fn pat_class(pat: &Pat) -> Option<bool> {
+    struct Class {
+        failure: bool,
+        success: bool,
+    }
+    impl<'ast> Visit<'ast> for Class {
+        fn visit_path(&mut self, p: &'ast syn::Path) {
+            if let Some(last) = p.segments.last() {
+                let name = last.ident.to_string();
+                if NOT_CLAIMED_VARIANTS.contains(&name.as_str()) {
+                    self.failure = true;
+                } else {
+                    self.success = true;
+                }
+            }
+        }
+        fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+            let name = p.ident.to_string();
+            if NOT_CLAIMED_VARIANTS.contains(&name.as_str()) {
+                self.failure = true;
+            }
+            syn::visit::visit_pat_ident(self, p);
+        }
+        fn visit_lit_bool(&mut self, b: &'ast syn::LitBool) {
+            if b.value {
+                self.success = true;
+            } else {
+                self.failure = true;
+            }
+        }
+    }
+    let mut c = Class {
+        failure: false,
+        success: false,
+    };
+    c.visit_pat(pat);
+    if c.failure {
+        Some(true)
+    } else if c.success {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+fn pat_not_claimed(pat: &Pat) -> bool {
+    pat_class(pat) == Some(true)
+}
+
+/// `Err(..)` patterns.
+fn pat_is_err(pat: &Pat) -> bool {
+    match pat {
+        Pat::TupleStruct(ts) => ts.path.segments.last().is_some_and(|s| s.ident == "Err"),
+        Pat::Paren(p) => pat_is_err(&p.pat),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arm_classes() {
+        let class = |src: &str| {
+            pat_class(
+                &syn::parse_str::<syn::Arm>(&format!("{src} => ()"))
+                    .map(|a| a.pat)
+                    .expect("pattern"),
+            )
+        };
+        assert_eq!(class("Ok(false)"), Some(true));
+        assert_eq!(class("None"), Some(true));
+        assert_eq!(class("Claim::InProgress"), Some(true));
+        assert_eq!(class("Ok(true)"), Some(false));
+        assert_eq!(class("Some(lease)"), Some(false));
+        assert_eq!(class("_"), None);
+    }
+}

@@ -1,0 +1,47 @@
+//! What IDEM004's analysis reports: a claim, its unreleased exits and its
+//! completion.
+
+use crate::analysis::value::Site;
+
+/// How a path leaves the function (or the claim's block).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExitKind {
+    /// `expr?`.
+    Question,
+    /// `return`.
+    Return,
+    /// `break` out of the claim's loop or block.
+    Break,
+    /// `continue` to the next iteration of the claim's loop.
+    Continue,
+    /// A panicking macro (`panic!`, `unreachable!`, `assert!` …) or `resume_unwind`.
+    Panic(String),
+    /// `.unwrap()` / `.expect(..)`.
+    Unwrap(String),
+    /// The function's tail value on a path that neither completed nor released.
+    Tail,
+}
+
+/// One early exit that leaves a claim in progress.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClaimExit {
+    /// What kind of exit.
+    pub kind: ExitKind,
+    /// The exit expression.
+    pub site: Site,
+}
+
+/// A claim that some path leaves in progress before its completion.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClaimFinding {
+    /// The claim call.
+    pub claim: Site,
+    /// The claim's verb (`try_claim`, `set_nx`, `INSERT … 'in_progress'`).
+    pub verb: String,
+    /// Source text of the key argument.
+    pub key_text: String,
+    /// Unreleased exits, in source order.
+    pub exits: Vec<ClaimExit>,
+    /// The first completion of the same key.
+    pub completion: Site,
+}

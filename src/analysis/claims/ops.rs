@@ -1,0 +1,440 @@
+//! Recognising claims, completions and releases (by verb, by SQL text or
+//! redis command, by a response written under the key) and linking them
+//! to their claim by key: the roots a key argument derives from, or the
+//! claim's own result binding.
+
+use std::collections::BTreeSet;
+
+use syn::visit::Visit;
+use syn::Expr;
+
+use super::names::idents;
+use super::walker::{Claim, Walker};
+use crate::analysis::format_string;
+use crate::analysis::syntax::{macro_args, path_string, source_line, strip_ref};
+use crate::analysis::value::Site;
+use crate::analysis::vocab::{words, RESPONSE_WORDS, RESPONSE_WRITE_METHODS};
+
+/// What a call does to the claim of its key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum OpKind {
+    Claim,
+    Complete,
+    Release,
+}
+
+/// A claim, completion or release found at a call.
+pub(super) struct Op {
+    pub(super) kind: OpKind,
+    pub(super) verb: String,
+    pub(super) roots: BTreeSet<String>,
+    pub(super) key_text: String,
+    /// Claims whose result bindings the call mentions (`store.complete(lease, ..)`).
+    pub(super) results: BTreeSet<usize>,
+}
+
+impl Walker<'_> {
+    // ---- keys -----------------------------------------------------------------
+
+    /// The key-ish roots an expression derives from: key-named bindings,
+    /// client keys, key fields, `scoped(..)` calls and key header reads.
+    pub(super) fn roots(&self, expr: &Expr) -> BTreeSet<String> {
+        struct Roots<'w, 'a> {
+            walker: &'w Walker<'a>,
+            out: BTreeSet<String>,
+        }
+        impl<'ast> Visit<'ast> for Roots<'_, '_> {
+            fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
+                if let Some(ident) = p.path.get_ident() {
+                    let name = ident.to_string();
+                    if let Some(roots) = self.walker.keys.get(&name) {
+                        self.out.extend(roots.iter().cloned());
+                    } else if self.walker.is_key_name(&name) {
+                        self.out.insert(name);
+                    }
+                }
+            }
+            fn visit_expr_field(&mut self, f: &'ast syn::ExprField) {
+                if let syn::Member::Named(name) = &f.member {
+                    if self.walker.is_key_name(&name.to_string()) {
+                        self.out.insert(source_line(f));
+                        return;
+                    }
+                }
+                syn::visit::visit_expr_field(self, f);
+            }
+            fn visit_expr_call(&mut self, c: &'ast syn::ExprCall) {
+                if let Expr::Path(p) = &*c.func {
+                    let path = path_string(&p.path);
+                    if self.walker.vocab.is_key_constructor(&path) {
+                        let before = self.out.len();
+                        syn::visit::visit_expr_call(self, c);
+                        if self.out.len() == before {
+                            self.out.insert(source_line(c));
+                        }
+                        return;
+                    }
+                }
+                syn::visit::visit_expr_call(self, c);
+            }
+            fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+                if matches!(
+                    m.method.to_string().as_str(),
+                    "get" | "get_all" | "typed_get"
+                ) {
+                    if let Some(Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Str(s),
+                        ..
+                    })) = m.args.first()
+                    {
+                        if self.walker.vocab.is_key_header(&s.value()) {
+                            self.out
+                                .insert(format!("header:{}", s.value().to_ascii_lowercase()));
+                        }
+                    }
+                }
+                syn::visit::visit_expr_method_call(self, m);
+            }
+            fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+                if let Some(args) = macro_args(mac) {
+                    for arg in &args {
+                        self.visit_expr(arg);
+                    }
+                    // Inline captures: `format!("{key}:lock")`.
+                    if let Some(Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Str(s),
+                        ..
+                    })) = args.first()
+                    {
+                        for name in format_string::named_args(&s.value()) {
+                            if let Some(roots) = self.walker.keys.get(name) {
+                                self.out.extend(roots.iter().cloned());
+                            } else if self.walker.is_key_name(name) {
+                                self.out.insert(name.to_string());
+                            }
+                        }
+                    }
+                }
+            }
+            fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+        }
+        let mut v = Roots {
+            walker: self,
+            out: BTreeSet::new(),
+        };
+        v.visit_expr(expr);
+        v.out
+    }
+
+    /// Claims whose result bindings `expr` mentions.
+    pub(super) fn result_mentions(&self, expr: &Expr) -> BTreeSet<usize> {
+        idents(expr)
+            .iter()
+            .filter_map(|n| self.claim_results.get(n).copied())
+            .collect()
+    }
+
+    /// The first key-ish argument: its roots and text.
+    pub(super) fn key_arg<'e>(
+        &self,
+        args: impl IntoIterator<Item = &'e Expr>,
+    ) -> Option<(BTreeSet<String>, String)> {
+        args.into_iter().find_map(|a| {
+            let roots = self.roots(a);
+            (!roots.is_empty()).then(|| (roots, source_line(strip_ref(a))))
+        })
+    }
+
+    // ---- classification -------------------------------------------------------
+
+    /// Whether a method/function call with these arguments is a claim,
+    /// completion or release of a key.
+    pub(super) fn classify(&self, name: &str, args: &[&Expr]) -> Option<Op> {
+        let results: BTreeSet<usize> = args.iter().flat_map(|a| self.result_mentions(a)).collect();
+        // The configured vocabulary extends the built-in verbs.
+        let kind = if self.vocab.is_claim_verb(name) {
+            OpKind::Claim
+        } else if self.vocab.is_complete_verb(name) {
+            OpKind::Complete
+        } else if self.vocab.is_release_verb(name) {
+            OpKind::Release
+        } else if RESPONSE_WRITE_METHODS.contains(&name)
+            && args.iter().skip(1).any(|a| mentions_response(a))
+        {
+            OpKind::Complete
+        } else if self.unit.releasers.contains(name) {
+            OpKind::Release
+        } else {
+            return None;
+        };
+        match self.key_arg(args.iter().copied()) {
+            Some((roots, key_text)) => Some(Op {
+                kind,
+                verb: name.to_string(),
+                roots,
+                key_text,
+                results,
+            }),
+            None if kind != OpKind::Claim && !results.is_empty() => Some(Op {
+                kind,
+                verb: name.to_string(),
+                roots: BTreeSet::new(),
+                key_text: String::new(),
+                results,
+            }),
+            None => None,
+        }
+    }
+
+    /// A sqlx query or redis command chain ending in an executing call.
+    pub(super) fn classify_chain(&self, m: &syn::ExprMethodCall) -> Option<Op> {
+        const EXEC: &[&str] = &[
+            "execute",
+            "fetch_one",
+            "fetch_optional",
+            "fetch_all",
+            "fetch",
+            "query_async",
+            "query",
+            "exec",
+            "exec_async",
+            "query_one",
+        ];
+        if !EXEC.contains(&m.method.to_string().as_str()) {
+            return None;
+        }
+        let mut binds: Vec<&Expr> = Vec::new();
+        let mut cur: &Expr = &m.receiver;
+        loop {
+            match cur {
+                Expr::MethodCall(inner) => {
+                    if matches!(inner.method.to_string().as_str(), "bind" | "arg") {
+                        binds.extend(inner.args.iter());
+                    }
+                    cur = &inner.receiver;
+                }
+                Expr::Paren(p) => cur = &p.expr,
+                _ => break,
+            }
+        }
+        binds.reverse();
+        let Expr::Call(root) = cur else {
+            return None;
+        };
+        let Expr::Path(func) = &*root.func else {
+            return None;
+        };
+        let last = func.path.segments.last()?.ident.to_string();
+        let Some(Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(text),
+            ..
+        })) = root.args.first()
+        else {
+            return None;
+        };
+        let text = text.value();
+        let (kind, verb) = if last == "cmd" {
+            let cmd = text.trim().to_ascii_uppercase();
+            let nx = binds
+                .iter()
+                .any(|b| lit_text(b).is_some_and(|t| t.eq_ignore_ascii_case("NX")));
+            let (kind, verb) = match cmd.as_str() {
+                "SET" if nx => (OpKind::Claim, "SET … NX"),
+                "SETNX" => (OpKind::Claim, "SETNX"),
+                "SET" if binds.iter().skip(1).any(|b| mentions_response(b)) => {
+                    (OpKind::Complete, "SET")
+                }
+                "DEL" | "UNLINK" => (OpKind::Release, "DEL"),
+                _ => return None,
+            };
+            (kind, verb.to_string())
+        } else if matches!(last.as_str(), "query" | "query_as" | "query_scalar") {
+            sql_kind(&text)?
+        } else {
+            return None;
+        };
+        let (roots, key_text) = self.key_arg(binds.iter().copied())?;
+        Some(Op {
+            kind,
+            verb,
+            roots,
+            key_text,
+            results: BTreeSet::new(),
+        })
+    }
+
+    /// The transaction binding (or enclosing transaction closure) a call runs in.
+    pub(super) fn tx_of(&self, names: &[String]) -> Option<String> {
+        if self.tx_closure > 0 {
+            return Some("transaction".to_string());
+        }
+        names
+            .iter()
+            .find(|n| self.tx_bindings.contains(*n))
+            .cloned()
+    }
+
+    pub(super) fn apply(&mut self, op: Op, site: Site, tx: Option<String>) {
+        match op.kind {
+            OpKind::Claim => {
+                // Claiming a key already held on this path is a probe that
+                // answers "in progress", not a second claim.
+                let held = self
+                    .open_now()
+                    .into_iter()
+                    .any(|id| !self.claims[id].roots.is_disjoint(&op.roots));
+                if held {
+                    return;
+                }
+                let guarded = self.guard_roots.iter().any(|g| !g.is_disjoint(&op.roots));
+                let id = self.claims.len();
+                self.claims.push(Claim {
+                    site,
+                    verb: op.verb,
+                    key_text: op.key_text,
+                    roots: op.roots,
+                    loop_depth: self.loops.len(),
+                    tx,
+                    guarded,
+                    raii: false,
+                    tested: false,
+                    exits: Vec::new(),
+                    completion: None,
+                });
+                self.claim_at.insert(site, id);
+                if let Some(state) = &mut self.state {
+                    state.open.insert(id);
+                }
+            }
+            OpKind::Complete | OpKind::Release => {
+                let linked: Vec<usize> = (0..self.claims.len())
+                    .filter(|&id| {
+                        op.results.contains(&id) || !self.claims[id].roots.is_disjoint(&op.roots)
+                    })
+                    .collect();
+                for id in linked {
+                    if op.kind == OpKind::Complete && self.claims[id].completion.is_none() {
+                        self.claims[id].completion = Some(site);
+                    }
+                    if let Some(state) = &mut self.state {
+                        state.open.remove(&id);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Whether a string literal can make a query or redis command a claim
+/// (`INSERT … 'in_progress'`, `SETNX`, `NX`): the pre-filter's view of
+/// `Walker::classify_chain` and the `query!` macros.
+pub fn is_claim_literal(text: &str) -> bool {
+    let trimmed = text.trim();
+    if trimmed.eq_ignore_ascii_case("setnx") || trimmed.eq_ignore_ascii_case("nx") {
+        return true;
+    }
+    trimmed
+        .get(..6)
+        .is_some_and(|head| head.eq_ignore_ascii_case("insert"))
+        && matches!(sql_kind(text), Some((OpKind::Claim, _)))
+}
+
+/// What a SQL statement does to an idempotency record (claim, completion,
+/// release) and the label a finding shows for it.
+pub(super) fn sql_kind(text: &str) -> Option<(OpKind, String)> {
+    let lower = text.to_ascii_lowercase();
+    let first = lower.split_whitespace().next().unwrap_or_default();
+    let claimed = [
+        "in_progress",
+        "in-progress",
+        "'pending'",
+        "'processing'",
+        "'started'",
+        "'running'",
+    ];
+    let completed = [
+        "completed",
+        "'done'",
+        "'succeeded'",
+        "'finished'",
+        "response",
+    ];
+    let claim = claimed.iter().find(|w| lower.contains(*w));
+    match (first, claim) {
+        // The label quotes the status the query writes.
+        ("insert", Some(status)) => Some((
+            OpKind::Claim,
+            format!("INSERT … '{}'", status.trim_matches('\'')),
+        )),
+        ("insert" | "update", _) if completed.iter().any(|w| lower.contains(w)) => {
+            Some((OpKind::Complete, "UPDATE … 'completed'".to_string()))
+        }
+        ("delete", _) => Some((OpKind::Release, "DELETE".to_string())),
+        _ => None,
+    }
+}
+
+/// Whether a written value is the request's response (by its names).
+fn mentions_response(expr: &Expr) -> bool {
+    if let Some(text) = lit_text(expr) {
+        let lower = text.to_ascii_lowercase();
+        return ["completed", "done", "succeeded"]
+            .iter()
+            .any(|w| lower.contains(w));
+    }
+    idents(expr).iter().any(|n| {
+        words(n)
+            .iter()
+            .any(|w| RESPONSE_WORDS.contains(&w.as_str()))
+    })
+}
+
+fn lit_text(expr: &Expr) -> Option<String> {
+    match strip_ref(expr) {
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(s),
+            ..
+        }) => Some(s.value()),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn claim_literals() {
+        assert!(is_claim_literal(
+            "INSERT INTO idem (k, status) VALUES ($1, 'pending')"
+        ));
+        assert!(is_claim_literal(" NX"));
+        assert!(!is_claim_literal("INSERT INTO orders (id) VALUES ($1)"));
+        assert!(!is_claim_literal("SET"));
+    }
+
+    #[test]
+    fn sql_kinds() {
+        assert_eq!(
+            sql_kind("INSERT INTO idempotency_keys (k, status) VALUES ($1, 'in_progress')")
+                .map(|k| k.0),
+            Some(OpKind::Claim)
+        );
+        assert_eq!(
+            sql_kind("update idempotency_keys set status = 'completed' where k = $1").map(|k| k.0),
+            Some(OpKind::Complete)
+        );
+        assert_eq!(
+            sql_kind("DELETE FROM idempotency_keys WHERE k = $1").map(|k| k.0),
+            Some(OpKind::Release)
+        );
+        assert_eq!(
+            sql_kind("UPDATE orders SET paid = true WHERE id = $1").map(|k| k.0),
+            None
+        );
+        assert_eq!(
+            sql_kind("SELECT status FROM idempotency_keys").map(|k| k.0),
+            None
+        );
+    }
+}

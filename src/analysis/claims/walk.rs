@@ -1,0 +1,673 @@
+//! The walk proper: statements and expressions in source order, where a
+//! path leaves the function (`?`, `return`, `break`, panics, `.unwrap()`,
+//! the tail value) and which code runs elsewhere (closures, spawned
+//! blocks, `catch_unwind`) so that its exits are not the function's.
+
+use std::collections::BTreeSet;
+
+use syn::spanned::Spanned;
+use syn::{Expr, Pat, Stmt};
+
+use super::findings::ExitKind;
+use super::names::{idents, pat_idents, peel, runs_inline, strip_paren};
+use super::ops::{sql_kind, Op};
+use super::walker::{merge, Walker};
+use crate::analysis::syntax::{macro_args, path_string, place_name};
+use crate::analysis::vocab::{words, LOCK_VERBS, TRANSACTION_VERBS};
+
+/// Expressions nested deeper than this are not followed (never a crash).
+const MAX_DEPTH: usize = 200;
+
+impl Walker<'_> {
+    pub(super) fn block(&mut self, block: &syn::Block) {
+        let tail = std::mem::replace(&mut self.tail, false);
+        let count = block.stmts.len();
+        for (i, stmt) in block.stmts.iter().enumerate() {
+            match stmt {
+                Stmt::Local(local) => self.local(local),
+                Stmt::Item(_) => {}
+                Stmt::Expr(expr, semi) => {
+                    self.tail = tail && semi.is_none() && i + 1 == count;
+                    self.expr(expr);
+                    self.tail = false;
+                }
+                Stmt::Macro(m) => self.mac(&m.mac, &m.mac),
+            }
+        }
+    }
+
+    pub(super) fn local(&mut self, local: &syn::Local) {
+        let Some(init) = &local.init else {
+            return;
+        };
+        let before = self.claims.len();
+        let err = self.expr(&init.expr);
+        let new: BTreeSet<usize> = (before..self.claims.len()).collect();
+        if let Some((_, diverge)) = &init.diverge {
+            // The pattern did not match: a claim made by the initialiser was not taken.
+            let saved = self.state.clone();
+            self.close(&new);
+            self.expr(diverge);
+            self.state = saved;
+        }
+        let names = pat_idents(&local.pat);
+        let single = match &local.pat {
+            Pat::Ident(pi) => Some(pi.ident.to_string()),
+            Pat::Type(pt) => match &*pt.pat {
+                Pat::Ident(pi) => Some(pi.ident.to_string()),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(&id) = new.iter().next() {
+            for name in &names {
+                self.claim_results.insert(name.clone(), id);
+            }
+            // `let _guard = locks.lock(&key).await?`: the claim returned a
+            // guard that is held (not tested) until the end of the scope.
+            let held = names.iter().any(|n| {
+                n.len() > 1 && n.starts_with('_')
+                    || words(n).iter().any(|w| w == "guard" || w == "permit")
+            });
+            if held {
+                for &id in &new {
+                    self.claims[id].guarded = true;
+                }
+                self.close(&new);
+            }
+            if !names.is_empty() {
+                for &id in &new {
+                    if LOCK_VERBS.contains(&self.claims[id].verb.as_str()) {
+                        self.claims[id].raii = true;
+                    }
+                }
+            }
+        }
+        if !err.is_empty() {
+            for name in &names {
+                self.err_released
+                    .entry(name.clone())
+                    .or_default()
+                    .extend(err.iter().copied());
+            }
+        }
+        if let Some(name) = single {
+            let roots = self.roots(&init.expr);
+            if new.is_empty() && self.is_tx_open(&init.expr) {
+                self.tx_bindings.insert(name.clone());
+            }
+            if name != "_" && self.is_guard_expr(&init.expr) {
+                self.guard(roots.clone());
+            }
+            if !roots.is_empty() || self.is_key_name(&name) {
+                let mut roots = roots;
+                roots.insert(name.clone());
+                self.keys.insert(name, roots);
+            } else {
+                self.keys.remove(&name);
+            }
+        }
+    }
+
+    /// `pool.begin().await?`, `conn.transaction().await?`.
+    pub(super) fn is_tx_open(&self, expr: &Expr) -> bool {
+        match peel(expr) {
+            Expr::MethodCall(m) => {
+                TRANSACTION_VERBS.contains(&m.method.to_string().as_str())
+                    && m.args.iter().all(|a| self.roots(a).is_empty())
+            }
+            _ => false,
+        }
+    }
+
+    /// Walks an expression; returns the claims its error value releases
+    /// (`.map_err(|e| { release; e })`).
+    pub(super) fn expr(&mut self, expr: &Expr) -> BTreeSet<usize> {
+        if self.depth >= MAX_DEPTH {
+            return BTreeSet::new();
+        }
+        self.depth += 1;
+        // Tail position flows into branches; any other expression in tail
+        // position is the value the function returns on that path.
+        let tail = std::mem::replace(&mut self.tail, false);
+        let branching = matches!(
+            expr,
+            Expr::If(_) | Expr::Match(_) | Expr::Unsafe(_) | Expr::Paren(_)
+        ) || matches!(expr, Expr::Block(b) if b.label.is_none());
+        self.tail = tail && branching;
+        let out = self.expr_inner(expr);
+        self.tail = false;
+        if tail && !branching && self.closure == 0 {
+            let site = self.site(expr);
+            self.exit(ExitKind::Tail, site, &BTreeSet::new());
+        }
+        self.depth -= 1;
+        out
+    }
+
+    pub(super) fn expr_inner(&mut self, expr: &Expr) -> BTreeSet<usize> {
+        let none = BTreeSet::new();
+        match expr {
+            Expr::Try(t) => {
+                let before = self.claims.len();
+                self.propagated = runs_inline(&t.expr);
+                let err = self.expr(&t.expr);
+                self.propagated = false;
+                let mut exclude: BTreeSet<usize> = (before..self.claims.len()).collect();
+                exclude.extend(err);
+                let site = self.site(&t.question_token);
+                self.exit(ExitKind::Question, site, &exclude);
+                none
+            }
+            Expr::Return(r) => {
+                if let Some(e) = &r.expr {
+                    self.expr(e);
+                }
+                let site = self.site(r);
+                self.exit(ExitKind::Return, site, &none);
+                if self.closure == 0 {
+                    self.state = None;
+                }
+                none
+            }
+            Expr::Break(b) => {
+                if let Some(e) = &b.expr {
+                    self.expr(e);
+                }
+                self.loop_exit(b.label.as_ref(), ExitKind::Break, b);
+                none
+            }
+            Expr::Continue(c) => {
+                self.loop_exit(c.label.as_ref(), ExitKind::Continue, c);
+                none
+            }
+            Expr::Paren(p) => self.expr(&p.expr),
+            Expr::Group(g) => self.expr(&g.expr),
+            Expr::Reference(r) => self.expr(&r.expr),
+            Expr::Unary(u) => self.expr(&u.expr),
+            Expr::Cast(c) => self.expr(&c.expr),
+            Expr::Field(f) => self.expr(&f.base),
+            Expr::Await(a) => match &*a.base {
+                // Awaited right here: its panics are the function's, and its
+                // `?`s and `return`s too when the block's result is
+                // propagated at once (`async { .. }.await?`).
+                Expr::Async(block) => {
+                    self.run_block(|w| w.block(&block.block));
+                    none
+                }
+                base => self.expr(base),
+            },
+            Expr::Async(block) => {
+                // Spawned or stored: it runs later, and its panics unwind
+                // another task, not this function.
+                self.catch += 1;
+                self.detached(|w| w.block(&block.block));
+                self.catch -= 1;
+                none
+            }
+            Expr::Closure(_) => none, // only defined: nothing in it runs here
+            Expr::Block(b) => {
+                if let Some(label) = &b.label {
+                    // `break 'label` leaves this block like a loop.
+                    self.loops.push(Some(label.name.ident.to_string()));
+                    self.block(&b.block);
+                    self.loops.pop();
+                } else {
+                    self.block(&b.block);
+                }
+                none
+            }
+            Expr::Unsafe(u) => {
+                self.block(&u.block);
+                none
+            }
+            Expr::Const(c) => {
+                self.block(&c.block);
+                none
+            }
+            Expr::If(i) => {
+                self.eval_if(i);
+                none
+            }
+            Expr::Match(m) => {
+                self.eval_match(m);
+                none
+            }
+            Expr::Let(l) => {
+                self.expr(&l.expr);
+                none
+            }
+            Expr::Loop(l) => {
+                let entry = self.state.clone();
+                self.loops
+                    .push(l.label.as_ref().map(|x| x.name.ident.to_string()));
+                self.block(&l.body);
+                self.loops.pop();
+                self.state = merge(vec![self.state.take(), entry]);
+                none
+            }
+            Expr::While(w) => {
+                self.expr(&w.cond);
+                let entry = self.state.clone();
+                self.loops
+                    .push(w.label.as_ref().map(|x| x.name.ident.to_string()));
+                self.block(&w.body);
+                self.loops.pop();
+                self.state = merge(vec![self.state.take(), entry]);
+                none
+            }
+            Expr::ForLoop(f) => {
+                self.expr(&f.expr);
+                let entry = self.state.clone();
+                self.loops
+                    .push(f.label.as_ref().map(|x| x.name.ident.to_string()));
+                self.block(&f.body);
+                self.loops.pop();
+                self.state = merge(vec![self.state.take(), entry]);
+                none
+            }
+            Expr::Assign(a) => {
+                self.expr(&a.right);
+                self.expr(&a.left);
+                if let (Expr::Path(p), true) = (&*a.left, self.is_tx_open(&a.right)) {
+                    if let Some(id) = p.path.get_ident() {
+                        self.tx_bindings.insert(id.to_string());
+                    }
+                }
+                none
+            }
+            Expr::Binary(b) => {
+                self.expr(&b.left);
+                self.expr(&b.right);
+                none
+            }
+            Expr::Index(i) => {
+                self.expr(&i.expr);
+                self.expr(&i.index);
+                none
+            }
+            Expr::Tuple(t) => {
+                for e in &t.elems {
+                    self.expr(e);
+                }
+                none
+            }
+            Expr::Array(a) => {
+                for e in &a.elems {
+                    self.expr(e);
+                }
+                none
+            }
+            Expr::Struct(s) => {
+                for f in &s.fields {
+                    self.expr(&f.expr);
+                }
+                if let Some(rest) = &s.rest {
+                    self.expr(rest);
+                }
+                none
+            }
+            Expr::Range(r) => {
+                if let Some(e) = &r.start {
+                    self.expr(e);
+                }
+                if let Some(e) = &r.end {
+                    self.expr(e);
+                }
+                none
+            }
+            Expr::Repeat(r) => {
+                self.expr(&r.expr);
+                none
+            }
+            Expr::Macro(m) => {
+                self.mac(&m.mac, m);
+                none
+            }
+            Expr::Path(p) => p
+                .path
+                .get_ident()
+                .and_then(|id| self.err_released.get(&id.to_string()).cloned())
+                .unwrap_or_default(),
+            Expr::Call(c) => self.call(c, expr),
+            Expr::MethodCall(m) => self.method_call(m, expr),
+            _ => none,
+        }
+    }
+
+    /// Runs an async block awaited, or a closure called, right here. Its
+    /// `?`/`return` leave the function only when its result is propagated
+    /// straight away; otherwise the caller handles that error value.
+    pub(super) fn run_block(&mut self, f: impl FnOnce(&mut Self)) {
+        let propagated = std::mem::replace(&mut self.propagated, false);
+        // Outer loops cannot be left from in here: keep their depth, hide their labels.
+        let masked = vec![None; self.loops.len()];
+        let loops = std::mem::replace(&mut self.loops, masked);
+        let saved = self.state.clone();
+        if !propagated {
+            self.closure += 1;
+        }
+        f(self);
+        if !propagated {
+            self.closure -= 1;
+        }
+        self.loops = loops;
+        if self.state.is_none() {
+            self.state = saved;
+        }
+    }
+
+    /// Runs `f` as code that runs elsewhere or later (a spawned task, a
+    /// combinator closure): its `?`/`return` leave it, not the function.
+    pub(super) fn detached(&mut self, f: impl FnOnce(&mut Self)) {
+        let saved = self.state.clone();
+        // Outer loops cannot be left from in here: keep their depth, hide their labels.
+        let masked = vec![None; self.loops.len()];
+        let loops = std::mem::replace(&mut self.loops, masked);
+        self.closure += 1;
+        f(self);
+        self.closure -= 1;
+        self.loops = loops;
+        if self.state.is_none() {
+            self.state = saved;
+        }
+    }
+
+    pub(super) fn loop_exit(
+        &mut self,
+        label: Option<&syn::Lifetime>,
+        kind: ExitKind,
+        node: &impl Spanned,
+    ) {
+        let site = self.site(node);
+        let depth = match label {
+            Some(l) => {
+                let name = l.ident.to_string();
+                self.loops
+                    .iter()
+                    .rposition(|x| x.as_deref() == Some(name.as_str()))
+                    .map_or(0, |i| i + 1)
+            }
+            None => self.loops.len(),
+        };
+        let saved = std::mem::take(&mut self.loops);
+        self.loops = saved[..depth.min(saved.len())].to_vec();
+        self.exit(kind, site, &BTreeSet::new());
+        self.loops = saved;
+        self.state = None;
+    }
+
+    pub(super) fn closure_body(&mut self, c: &syn::ExprClosure) {
+        self.detached(|w| {
+            w.expr(&c.body);
+        });
+    }
+
+    pub(super) fn call(&mut self, c: &syn::ExprCall, expr: &Expr) -> BTreeSet<usize> {
+        let none = BTreeSet::new();
+        // `(|| { .. })()` runs right here.
+        let func = strip_paren(&c.func);
+        if let Expr::Closure(cl) = func {
+            let propagated = std::mem::replace(&mut self.propagated, false);
+            for a in &c.args {
+                self.expr(a);
+            }
+            self.propagated = propagated;
+            self.run_block(|w| {
+                w.expr(&cl.body);
+            });
+            return none;
+        }
+        let Expr::Path(p) = func else {
+            self.expr(func);
+            for a in &c.args {
+                self.expr(a);
+            }
+            return none;
+        };
+        let path = path_string(&p.path);
+        let last = p
+            .path
+            .segments
+            .last()
+            .map(|s| s.ident.to_string())
+            .unwrap_or_default();
+        if self.is_guard_expr(expr) {
+            // The closure inside runs on drop, not here.
+            for a in &c.args {
+                if !matches!(a, Expr::Closure(_)) {
+                    self.expr(a);
+                }
+            }
+            return none;
+        }
+        if last == "catch_unwind" {
+            self.catch += 1;
+            for a in &c.args {
+                self.run_arg(a);
+            }
+            self.catch -= 1;
+            return none;
+        }
+        if last == "resume_unwind" || (last == "exit" && path.contains("process")) {
+            for a in &c.args {
+                self.expr(a);
+            }
+            let site = self.site(expr);
+            self.exit(ExitKind::Panic(path), site, &BTreeSet::new());
+            self.state = None;
+            return none;
+        }
+        if last == "AssertUnwindSafe" {
+            for a in &c.args {
+                self.run_arg(a);
+            }
+            return none;
+        }
+        let mut err = BTreeSet::new();
+        for a in &c.args {
+            match a {
+                Expr::Closure(cl) => self.closure_body(cl),
+                _ => err.extend(self.expr(a)),
+            }
+        }
+        let args: Vec<&Expr> = c.args.iter().collect();
+        if let Some(op) = self.classify(&last, &args) {
+            let tx = self.tx_of(&idents(expr));
+            self.apply(op, self.site(expr), tx);
+        }
+        if matches!(last.as_str(), "Ok" | "Some" | "Box::new") {
+            return err;
+        }
+        none
+    }
+
+    /// An argument that runs right here (the body given to `catch_unwind`).
+    pub(super) fn run_arg(&mut self, a: &Expr) {
+        match strip_paren(a) {
+            Expr::Closure(cl) => {
+                self.closure += 1;
+                self.expr(&cl.body);
+                self.closure -= 1;
+            }
+            Expr::Async(b) => {
+                self.closure += 1;
+                self.block(&b.block);
+                self.closure -= 1;
+            }
+            other => {
+                self.expr(other);
+            }
+        }
+    }
+
+    pub(super) fn method_call(&mut self, m: &syn::ExprMethodCall, expr: &Expr) -> BTreeSet<usize> {
+        let method = m.method.to_string();
+        let before = self.claims.len();
+        let mut err = if method == "catch_unwind" {
+            self.catch += 1;
+            self.run_arg(&m.receiver);
+            self.catch -= 1;
+            BTreeSet::new()
+        } else {
+            self.expr(&m.receiver)
+        };
+        let error_handler = matches!(
+            method.as_str(),
+            "map_err" | "or_else" | "inspect_err" | "unwrap_or_else" | "map_or_else" | "or"
+        );
+        for a in &m.args {
+            match a {
+                Expr::Closure(cl) if error_handler => {
+                    // Runs only on the error path: what it releases is
+                    // released for a `?` on this value, not on the Ok path.
+                    let saved = self.state.clone();
+                    let open = self.open_now();
+                    self.detached(|w| {
+                        w.expr(&cl.body);
+                    });
+                    let after = self.open_now();
+                    err.extend(open.difference(&after).copied());
+                    self.state = saved;
+                }
+                Expr::Closure(cl) if TRANSACTION_VERBS.contains(&method.as_str()) => {
+                    self.tx_closure += 1;
+                    self.closure_body(cl);
+                    self.tx_closure -= 1;
+                }
+                Expr::Closure(cl) => self.closure_body(cl),
+                _ => {
+                    self.expr(a);
+                }
+            }
+        }
+        match method.as_str() {
+            "unwrap" | "expect" | "unwrap_unchecked" => {
+                let mut exclude: BTreeSet<usize> = (before..self.claims.len()).collect();
+                exclude.extend(err.iter().copied());
+                let site = self.site(expr);
+                self.exit(ExitKind::Unwrap(method.clone()), site, &exclude);
+                return BTreeSet::new();
+            }
+            "commit" => {
+                if let Some(tx) = place_name(&m.receiver).filter(|n| self.tx_bindings.contains(n)) {
+                    if let Some(state) = &mut self.state {
+                        state.committed.insert(tx);
+                    }
+                    return BTreeSet::new();
+                }
+            }
+            "rollback" => {
+                if let Some(tx) = place_name(&m.receiver).filter(|n| self.tx_bindings.contains(n)) {
+                    let held: BTreeSet<usize> = self
+                        .open_now()
+                        .into_iter()
+                        .filter(|&id| self.claims[id].tx.as_deref() == Some(tx.as_str()))
+                        .collect();
+                    self.close(&held);
+                    return BTreeSet::new();
+                }
+            }
+            _ => {}
+        }
+        // A method on the claim's own result: `lease.complete(..)` means the
+        // claim returned a guard; `lease.release()` releases it.
+        let on_result = self.result_mentions(&m.receiver);
+        let completes = self.vocab.is_complete_verb(&method);
+        if !on_result.is_empty() && (completes || self.vocab.is_release_verb(&method)) {
+            for id in on_result {
+                if completes {
+                    self.claims[id].guarded = true;
+                }
+                if let Some(state) = &mut self.state {
+                    state.open.remove(&id);
+                }
+            }
+            return err;
+        }
+        let op = self.classify_chain(m).or_else(|| {
+            let args: Vec<&Expr> = m.args.iter().collect();
+            self.classify(&method, &args)
+        });
+        if let Some(op) = op {
+            let tx = self.tx_of(&idents(expr));
+            self.apply(op, self.site(expr), tx);
+        }
+        if matches!(
+            method.as_str(),
+            "map_err"
+                | "or_else"
+                | "inspect_err"
+                | "context"
+                | "with_context"
+                | "wrap_err"
+                | "map"
+                | "ok_or"
+                | "ok_or_else"
+        ) {
+            err
+        } else {
+            BTreeSet::new()
+        }
+    }
+
+    pub(super) fn mac(&mut self, mac: &syn::Macro, node: &impl Spanned) {
+        let name = mac
+            .path
+            .segments
+            .last()
+            .map(|s| s.ident.to_string())
+            .unwrap_or_default();
+        let site = self.site(node);
+        match name.as_str() {
+            "panic" | "unreachable" | "todo" | "unimplemented" => {
+                self.exit(ExitKind::Panic(format!("{name}!")), site, &BTreeSet::new());
+                self.state = None;
+                return;
+            }
+            "defer" => {
+                self.guard(BTreeSet::new());
+                return;
+            }
+            _ => {}
+        }
+        let Some(args) = macro_args(mac) else {
+            return;
+        };
+        if matches!(name.as_str(), "query" | "query_as" | "query_scalar") {
+            if let Some(Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(text),
+                ..
+            })) = args.first()
+            {
+                for a in args.iter().skip(1) {
+                    self.expr(a);
+                }
+                if let Some((kind, verb)) = sql_kind(&text.value()) {
+                    if let Some((roots, key_text)) = self.key_arg(args.iter().skip(1)) {
+                        let op = Op {
+                            kind,
+                            verb: verb.to_string(),
+                            roots,
+                            key_text,
+                            results: BTreeSet::new(),
+                        };
+                        let names: Vec<String> = args.iter().skip(1).flat_map(idents).collect();
+                        let tx = self.tx_of(&names);
+                        self.apply(op, site, tx);
+                    }
+                }
+                return;
+            }
+        }
+        let before = self.claims.len();
+        for a in &args {
+            self.expr(a);
+        }
+        if matches!(name.as_str(), "assert" | "assert_eq" | "assert_ne") {
+            // An assertion on the claim's own outcome fails only when no claim was taken.
+            let exclude: BTreeSet<usize> = (before..self.claims.len()).collect();
+            self.exit(ExitKind::Panic(format!("{name}!")), site, &exclude);
+        }
+    }
+}

@@ -1,0 +1,252 @@
+//! The path-sensitive walker's state: the claims found so far, which of
+//! them are open on the current path, and how an exit, a close or a guard
+//! changes that. The walk itself is spread by concern over `walk`
+//! (statements and expressions), `branches` (`if`/`match`), `ops`
+//! (recognising claims and their keys) and `guards` (values that release
+//! on drop); each adds methods to [`Walker`].
+
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+use syn::spanned::Spanned;
+use syn::Pat;
+
+use super::findings::{ClaimExit, ClaimFinding, ExitKind};
+use crate::analysis::index::FnDef;
+use crate::analysis::syntax::span_of;
+use crate::analysis::value::Site;
+use crate::analysis::vocab::Vocabulary;
+
+/// A claim made in the function, and what became of it on the paths walked.
+pub(super) struct Claim {
+    pub(super) site: Site,
+    pub(super) verb: String,
+    pub(super) key_text: String,
+    pub(super) roots: BTreeSet<String>,
+    pub(super) loop_depth: usize,
+    /// Made inside this (uncommitted) database transaction.
+    pub(super) tx: Option<String>,
+    pub(super) guarded: bool,
+    /// A lock-style claim whose result is bound: an RAII guard unless the
+    /// binding is tested like a flag (`if !acquired { .. }`).
+    pub(super) raii: bool,
+    pub(super) tested: bool,
+    pub(super) exits: Vec<ClaimExit>,
+    pub(super) completion: Option<Site>,
+}
+
+/// What holds on the current path.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(super) struct State {
+    pub(super) open: BTreeSet<usize>,
+    pub(super) committed: BTreeSet<String>,
+}
+
+/// The state where paths join: a claim open on any arriving path stays
+/// open; a diverged path (`None`) arrives nowhere.
+pub(super) fn merge(states: Vec<Option<State>>) -> Option<State> {
+    let mut out: Option<State> = None;
+    for state in states.into_iter().flatten() {
+        out = Some(match out {
+            None => state,
+            Some(mut acc) => {
+                acc.open.extend(state.open);
+                acc.committed.extend(state.committed);
+                acc
+            }
+        });
+    }
+    out
+}
+
+/// What is computed once per unit and shared by the functions' walks.
+pub(super) struct Unit {
+    /// Types whose `Drop` releases.
+    pub(super) drop_guards: HashSet<String>,
+    /// Crate-local helpers that release.
+    pub(super) releasers: HashSet<String>,
+    /// Memo for [`Walker::is_key_name`].
+    pub(super) key_names: RefCell<HashMap<String, bool>>,
+}
+
+/// Walks one function body path by path (see the `claims` module docs).
+pub(super) struct Walker<'a> {
+    pub(super) vocab: &'a Vocabulary,
+    pub(super) file: u32,
+    pub(super) unit: &'a Unit,
+    pub(super) claims: Vec<Claim>,
+    /// `None`: the current path has diverged.
+    pub(super) state: Option<State>,
+    /// Key-ish bindings and the roots they derive from (themselves included).
+    pub(super) keys: HashMap<String, BTreeSet<String>>,
+    /// Bindings holding a claim call's result.
+    pub(super) claim_results: HashMap<String, usize>,
+    /// Bindings holding an open database transaction.
+    pub(super) tx_bindings: HashSet<String>,
+    /// Bindings whose error path releases these claims (`if r.is_err() { release }`).
+    pub(super) err_released: HashMap<String, BTreeSet<usize>>,
+    /// Roots of guards made so far: later claims on those keys are guarded too.
+    pub(super) guard_roots: Vec<BTreeSet<String>>,
+    /// Claim calls by span, to recognise `claim(..)?` and `if !claim(..)`.
+    pub(super) claim_at: HashMap<Site, usize>,
+    /// Enclosing loops and labelled blocks, innermost last, by label.
+    pub(super) loops: Vec<Option<String>>,
+    /// Inside a closure or un-awaited async block: `?`/`return` leave it, not the function.
+    pub(super) closure: usize,
+    /// Inside `catch_unwind`: panics are caught.
+    pub(super) catch: usize,
+    /// Inside a closure passed to `.transaction(..)`.
+    pub(super) tx_closure: usize,
+    /// The expression being walked is the function's value (tail position).
+    pub(super) tail: bool,
+    /// The expression being walked is the operand of a `?`.
+    pub(super) propagated: bool,
+    pub(super) depth: usize,
+}
+
+impl<'a> Walker<'a> {
+    pub(super) fn new(vocab: &'a Vocabulary, file: u32, unit: &'a Unit) -> Self {
+        Walker {
+            vocab,
+            file,
+            unit,
+            claims: Vec::new(),
+            state: Some(State::default()),
+            keys: HashMap::new(),
+            claim_results: HashMap::new(),
+            tx_bindings: HashSet::new(),
+            err_released: HashMap::new(),
+            guard_roots: Vec::new(),
+            claim_at: HashMap::new(),
+            loops: Vec::new(),
+            closure: 0,
+            catch: 0,
+            tx_closure: 0,
+            tail: false,
+            propagated: false,
+            depth: 0,
+        }
+    }
+
+    pub(super) fn run(&mut self, def: &FnDef<'_>) {
+        for input in &def.sig.inputs {
+            if let syn::FnArg::Typed(pt) = input {
+                if let Pat::Ident(pi) = &*pt.pat {
+                    let name = pi.ident.to_string();
+                    if self.is_key_name(&name) {
+                        self.keys.insert(name.clone(), BTreeSet::from([name]));
+                    }
+                }
+            }
+        }
+        self.tail = true;
+        self.block(def.block);
+    }
+
+    pub(super) fn findings(self) -> Vec<ClaimFinding> {
+        self.claims
+            .into_iter()
+            .filter(|c| {
+                let held_by_guard = c.guarded || (c.raii && !c.tested);
+                !held_by_guard && !c.exits.is_empty()
+            })
+            .filter_map(|c| {
+                let completion = c.completion?;
+                let mut exits = c.exits;
+                exits.sort_by_key(|e| e.site);
+                Some(ClaimFinding {
+                    claim: c.site,
+                    verb: c.verb,
+                    key_text: c.key_text,
+                    exits,
+                    completion,
+                })
+            })
+            .collect()
+    }
+
+    pub(super) fn site(&self, node: &impl Spanned) -> Site {
+        Site {
+            file: self.file,
+            span: span_of(node.span()),
+        }
+    }
+
+    pub(super) fn is_key_name(&self, name: &str) -> bool {
+        // Asked for every identifier of every `let`: the vocabulary splits
+        // names into words, so remember the answers.
+        if let Some(&known) = self.unit.key_names.borrow().get(name) {
+            return known;
+        }
+        let answer = self.vocab.is_client_key_name(name) || self.vocab.is_key_position_name(name);
+        self.unit
+            .key_names
+            .borrow_mut()
+            .insert(name.to_string(), answer);
+        answer
+    }
+
+    pub(super) fn exit(&mut self, kind: ExitKind, site: Site, exclude: &BTreeSet<usize>) {
+        let Some(state) = &self.state else {
+            return;
+        };
+        let is_panic = matches!(kind, ExitKind::Panic(_) | ExitKind::Unwrap(_));
+        if is_panic && self.catch > 0 {
+            return;
+        }
+        if !is_panic && self.closure > 0 && matches!(kind, ExitKind::Question | ExitKind::Return) {
+            return;
+        }
+        let target = match &kind {
+            ExitKind::Break | ExitKind::Continue => Some(self.loops.len()),
+            _ => None,
+        };
+        for &id in &state.open {
+            if exclude.contains(&id) {
+                continue;
+            }
+            let claim = &mut self.claims[id];
+            if let Some(tx) = &claim.tx {
+                if !state.committed.contains(tx) {
+                    continue;
+                }
+            }
+            if let Some(depth) = target {
+                if claim.loop_depth < depth || depth == 0 {
+                    continue;
+                }
+            }
+            if !claim.exits.iter().any(|e| e.site == site) {
+                claim.exits.push(ClaimExit {
+                    kind: kind.clone(),
+                    site,
+                });
+            }
+        }
+    }
+
+    pub(super) fn open_now(&self) -> BTreeSet<usize> {
+        self.state
+            .as_ref()
+            .map(|s| s.open.clone())
+            .unwrap_or_default()
+    }
+
+    pub(super) fn close(&mut self, ids: &BTreeSet<usize>) {
+        if let Some(state) = &mut self.state {
+            for id in ids {
+                state.open.remove(id);
+            }
+        }
+    }
+
+    /// From here on the open claims (and later claims on the same keys) are
+    /// held by a guard: exits before this point still count.
+    pub(super) fn guard(&mut self, roots: BTreeSet<String>) {
+        let open = self.open_now();
+        self.close(&open);
+        if !roots.is_empty() {
+            self.guard_roots.push(roots);
+        }
+    }
+}

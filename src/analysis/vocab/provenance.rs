@@ -1,0 +1,115 @@
+//! Names that tell where a value comes from: server-minted ids and the
+//! server key namespace (IDEM007), and the request payload (IDEM003).
+
+use super::text::{contains_ci, ends_with_ci, snake, words};
+use super::vocabulary::Vocabulary;
+
+pub(super) const SERVER_PREFIXES: &[&str] = &["s:"];
+
+impl Vocabulary {
+    /// Literal prefixes reserved for server-minted keys (`s:` by default).
+    pub fn server_prefixes(&self) -> &[String] {
+        &self.server_prefixes
+    }
+
+    /// Whether a literal key prefix puts a key in the server namespace.
+    pub fn has_server_prefix(&self, literal: &str) -> bool {
+        self.server_prefixes
+            .iter()
+            .any(|p| !p.is_empty() && literal.starts_with(p.as_str()))
+    }
+
+    /// Whether a literal starts with a server-only namespace prefix (`"s:"`).
+    pub fn has_server_namespace_prefix(&self, literal: &str) -> bool {
+        self.server_namespaces
+            .iter()
+            .chain(&self.server_prefixes)
+            .any(|p| !p.is_empty() && literal.starts_with(p.as_str()))
+    }
+
+    /// Whether an identifier names a server-minted key: an event, delivery,
+    /// webhook, message, job or replay id (`event_id`, `evt_id`, `msgId`).
+    pub fn is_server_id_name(&self, ident: &str) -> bool {
+        let cheap_reject = self.server_ids.is_empty()
+            && !["id", "uuid", "ulid"]
+                .iter()
+                .any(|s| ends_with_ci(ident, s));
+        if cheap_reject {
+            return false;
+        }
+        let name = snake(ident.trim_start_matches("r#"));
+        let name = name.trim_start_matches('_');
+        if self.server_ids.iter().any(|n| n == name) {
+            return true;
+        }
+        let w = words(name);
+        let [.., entity, last] = w.as_slice() else {
+            return false;
+        };
+        matches!(last.as_str(), "id" | "uuid" | "ulid")
+            && is_server_entity_word(entity)
+            && !w.iter().any(|x| x == "request" || x == "req")
+    }
+
+    /// Whether an identifier names the request payload (`body`, `raw_body`,
+    /// `body_bytes`, `payload`, `req_bytes`).
+    pub fn is_payload_name(&self, ident: &str) -> bool {
+        let cheap_reject = self.payload.is_empty()
+            && !["body", "payload", "bytes"]
+                .iter()
+                .any(|s| contains_ci(ident, s));
+        if cheap_reject {
+            return false;
+        }
+        let name = snake(ident.trim_start_matches("r#"));
+        let name = name.trim_start_matches('_');
+        if self.payload.iter().any(|n| n == name) {
+            return true;
+        }
+        let w = words(name);
+        let has = |s: &str| w.iter().any(|x| x == s);
+        if has("hash") || has("digest") || has("fingerprint") || has("len") || has("size") {
+            return false;
+        }
+        // Only names made of request-body words: `payload_b64` (a JWT part)
+        // or `webhook_payload_sig` are something else.
+        (has("body") || has("payload") || has("bytes"))
+            && w.iter().all(|x| {
+                matches!(
+                    x.as_str(),
+                    "body"
+                        | "payload"
+                        | "bytes"
+                        | "req"
+                        | "request"
+                        | "raw"
+                        | "json"
+                        | "full"
+                        | "buf"
+                        | "http"
+                        | "incoming"
+                )
+            })
+    }
+}
+
+/// Things whose ids the server (or an upstream system) mints: their
+/// redeliveries must never share key space with client keys.
+pub fn is_server_entity_word(word: &str) -> bool {
+    matches!(
+        word,
+        "event"
+            | "evt"
+            | "delivery"
+            | "webhook"
+            | "hook"
+            | "message"
+            | "msg"
+            | "job"
+            | "replay"
+            | "redelivery"
+            | "outbox"
+            | "notification"
+            | "task"
+    )
+}

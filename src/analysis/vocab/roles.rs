@@ -1,0 +1,559 @@
+//! The user-extendable roles of names: which identifiers and literals name
+//! a tenant, principal or route (the scope components), a client
+//! idempotency key, a request id, a key position or the key header.
+
+use serde::Serialize;
+
+use super::sentinels::SENTINEL_WORDS;
+use super::text::{snake, words};
+use super::vocabulary::Vocabulary;
+
+/// A scope component of an idempotency key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Component {
+    /// The tenant (organisation, account, workspace…).
+    Tenant,
+    /// The caller inside the tenant.
+    Principal,
+    /// The operation.
+    Route,
+}
+
+impl Component {
+    /// All components, in tuple order.
+    pub const ALL: [Component; 3] = [Component::Tenant, Component::Principal, Component::Route];
+
+    /// Lower-case name used in messages.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Component::Tenant => "tenant",
+            Component::Principal => "principal",
+            Component::Route => "route",
+        }
+    }
+}
+
+pub(super) const TENANT: &[&str] = &[
+    "tenant",
+    "tenant_id",
+    "tenantid",
+    "org",
+    "org_id",
+    "orgid",
+    "organization",
+    "organization_id",
+    "organisation",
+    "organisation_id",
+    "account_id",
+    "workspace",
+    "workspace_id",
+    "project_id",
+    "merchant",
+    "merchant_id",
+    "team_id",
+    "company_id",
+    "namespace_id",
+];
+
+pub(super) const PRINCIPAL: &[&str] = &[
+    "principal",
+    "principal_id",
+    "user",
+    "user_id",
+    "userid",
+    "uid",
+    "caller",
+    "caller_id",
+    "api_key_id",
+    "subject",
+    "sub",
+    "actor",
+    "actor_id",
+    "client_id",
+    "customer_id",
+    "owner_id",
+    "member_id",
+    "username",
+    "login",
+];
+
+pub(super) const ROUTE: &[&str] = &[
+    "route",
+    "route_name",
+    "endpoint",
+    "operation",
+    "operation_id",
+    "op",
+    "action",
+    "method",
+    "handler",
+    "matched_path",
+    "path",
+    "uri",
+];
+
+pub(super) const CLIENT_KEY: &[&str] = &[
+    "idempotency_key",
+    "idempotencykey",
+    "idem_key",
+    "idemkey",
+    "idempotency",
+    "idem",
+    "x_idempotency_key",
+    "idempotency_token",
+    "client_idempotency_key",
+    "raw_idempotency_key",
+];
+
+pub(super) const HEADERS: &[&str] = &["idempotency-key", "x-idempotency-key"];
+
+const GENERIC_WORDS: &[&str] = &[
+    "idem",
+    "idempotency",
+    "idempotent",
+    "idempotence",
+    "idempotency_key",
+    "key",
+    "keys",
+    "cache",
+    "cached",
+    "lock",
+    "locks",
+    "dedup",
+    "dedupe",
+    "replay",
+    "scope",
+    "prefix",
+    "tenant",
+    "tenants",
+    "org",
+    "user",
+    "users",
+    "principal",
+    "caller",
+    "client",
+    "server",
+    "request",
+    "requests",
+    "req",
+    "resp",
+    "response",
+    "responses",
+    "record",
+    "records",
+    "result",
+    "results",
+    "status",
+    "state",
+    "redis",
+    "store",
+    "data",
+    "body",
+    "value",
+    "values",
+    "claim",
+    "claims",
+    "inflight",
+    "in_progress",
+    "progress",
+    "pending",
+    "done",
+    "completed",
+    "id",
+    "ids",
+    "uuid",
+    "api",
+    "app",
+    "service",
+    "default",
+    "global",
+    "none",
+    "null",
+    "the",
+    "and",
+    "for",
+    "with",
+    "http",
+    "https",
+    "idempotency-key",
+];
+
+/// What a name says, memoised per thread: the same identifiers recur on
+/// every line of a crate, and splitting them into words dominated profiles.
+#[derive(Clone, Copy)]
+struct NameInfo {
+    client_key: bool,
+    request_id: bool,
+    key_position: bool,
+    component: Option<Component>,
+}
+
+thread_local! {
+    static NAME_CACHE: std::cell::RefCell<std::collections::HashMap<(u64, String), NameInfo>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+impl Vocabulary {
+    fn name_info(&self, ident: &str) -> NameInfo {
+        let key = (self.id, ident.to_string());
+        if let Some(info) = NAME_CACHE.with(|c| c.borrow().get(&key).copied()) {
+            return info;
+        }
+        let info = NameInfo {
+            client_key: self.client_key_name_uncached(ident),
+            request_id: self.request_id_name_uncached(ident),
+            key_position: self.key_position_name_uncached(ident),
+            component: self.component_of_name_uncached(ident),
+        };
+        NAME_CACHE.with(|c| {
+            let mut cache = c.borrow_mut();
+            if cache.len() > 32_768 {
+                cache.clear();
+            }
+            cache.insert(key, info);
+        });
+        info
+    }
+
+    /// Whether an identifier names a client idempotency key value
+    /// (`idempotency_key`, `idemKey`, `x_idempotency_key`, `IdempotencyKey`…).
+    pub fn is_client_key_name(&self, ident: &str) -> bool {
+        self.name_info(ident).client_key
+    }
+
+    /// Whether an identifier names a key in key position (`cache_key`, `key`).
+    /// Names of client key values are sources, not key positions.
+    pub fn is_key_position_name(&self, ident: &str) -> bool {
+        self.name_info(ident).key_position
+    }
+
+    /// Which scope component an identifier names, if any.
+    pub fn component_of_name(&self, ident: &str) -> Option<Component> {
+        self.name_info(ident).component
+    }
+
+    /// Whether an identifier names a request id (`request_id`, `req_id`).
+    pub fn is_request_id_name(&self, ident: &str) -> bool {
+        self.name_info(ident).request_id
+    }
+
+    fn client_key_name_uncached(&self, ident: &str) -> bool {
+        // `IDEMPOTENCY_KEY_HEADER` is a constant holding the header's name.
+        if ident.ends_with("HEADER")
+            && ident
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        {
+            return false;
+        }
+        let name = snake(ident.trim_start_matches("r#"));
+        let name = name.trim_start_matches('_');
+        if self.client_key.iter().any(|n| n == name) {
+            return true;
+        }
+        // `idempotency_key_str`, `req_idempotency_key`, `maybe_idem_key`.
+        let w = words(name);
+        let has = |s: &str| w.iter().any(|x| x == s);
+        let idem = has("idempotency") || has("idem") || has("idempotencykey");
+        idem && (has("key") || has("idempotencykey") || w.len() == 1)
+            && !w.iter().any(|x| {
+                matches!(
+                    x.as_str(),
+                    "storage"
+                        | "cache"
+                        | "cached"
+                        | "redis"
+                        | "db"
+                        | "scoped"
+                        | "lock"
+                        | "dedup"
+                        | "record"
+                        | "store"
+                        | "composite"
+                        | "full"
+                        | "header"
+                        | "name"
+                        | "prefix"
+                        | "ttl"
+                        | "config"
+                        | "layer"
+                        | "service"
+                        | "middleware"
+                        | "table"
+                        | "column"
+                        | "len"
+                        | "length"
+                        | "max"
+                        | "min"
+                        | "error"
+                        | "err"
+                        | "missing"
+                        | "invalid"
+                        | "is"
+                        | "has"
+                        | "required"
+                        | "enabled"
+                        | "options"
+                )
+            })
+    }
+
+    fn key_position_name_uncached(&self, ident: &str) -> bool {
+        let name = snake(ident.trim_start_matches("r#"));
+        let name = name.trim_start_matches('_');
+        if self.client_key_name_uncached(name) {
+            return false;
+        }
+        let w = words(name);
+        let Some(last) = w.last() else {
+            return false;
+        };
+        const CREDENTIALS: &[&str] = &[
+            "api",
+            "secret",
+            "private",
+            "public",
+            "access",
+            "signing",
+            "encryption",
+            "hmac",
+            "license",
+            "sort",
+            "primary",
+            "foreign",
+            "map",
+            "json",
+            "header",
+            "env",
+            "config",
+            "ssh",
+            "pem",
+            "crypto",
+            "master",
+            "session_secret",
+            "jwt",
+            "aes",
+            "rsa",
+            "ed25519",
+            "stripe",
+            "publishable",
+            "partition",
+            "object",
+            "s3",
+            // Key derivation in cryptographic code hashes bytes into keys
+            // that are never storage keys (ring's `nonce_key`).
+            "nonce",
+            "ephemeral",
+            "derived",
+            "verifying",
+            "verification",
+            "decryption",
+            "cipher",
+            "wrapping",
+            "sealing",
+            "opening",
+            "hkdf",
+            "ecdh",
+            "ecdsa",
+            "x25519",
+        ];
+        let credential = w.len() >= 2 && CREDENTIALS.contains(&w[w.len() - 2].as_str());
+        (last == "key" && !credential)
+            || (w.len() >= 2
+                && last == "keys"
+                && matches!(w[0].as_str(), "cache" | "storage" | "dedup" | "idem"))
+            || (w.first().is_some_and(|f| f == "idem" || f == "dedup")
+                && w.iter()
+                    .any(|x| x == "key" || x == "storage" || x == "cache"))
+    }
+
+    /// Whether a function's name says it builds a key (`cache_key`, `make_idem_key`).
+    pub fn is_key_maker_fn(&self, ident: &str) -> bool {
+        let w = words(ident);
+        let extractor = w.iter().any(|x| {
+            matches!(
+                x.as_str(),
+                "extract" | "parse" | "read" | "header" | "from" | "validate" | "check" | "is"
+            )
+        });
+        !extractor
+            && w.iter()
+                .any(|x| x == "key" || x == "dedup" || x == "idem" || x == "idempotency")
+    }
+
+    fn component_of_name_uncached(&self, ident: &str) -> Option<Component> {
+        let name = snake(ident.trim_start_matches("r#"));
+        let name = name.trim_start_matches('_').trim_start_matches("get_");
+        if self.client_key_name_uncached(name) {
+            return None;
+        }
+        let lists = [
+            (Component::Tenant, &self.tenant),
+            (Component::Principal, &self.principal),
+            (Component::Route, &self.route),
+        ];
+        for (component, list) in lists {
+            if list.iter().any(|n| n == name) {
+                return Some(component);
+            }
+        }
+        // Qualified forms: `current_tenant_id`, `auth_user_id`, `tenant_slug`.
+        let w = words(name);
+        let has = |s: &str| w.iter().any(|x| x == s);
+        if has("tenant") || has("organization") || has("organisation") || has("workspace") {
+            return Some(Component::Tenant);
+        }
+        if has("principal") || (has("user") && !has("agent")) || has("caller") {
+            return Some(Component::Principal);
+        }
+        if has("route") || has("endpoint") || has("operation") {
+            return Some(Component::Route);
+        }
+        None
+    }
+
+    /// Whether a string literal is the name of the idempotency-key header.
+    pub fn is_key_header(&self, literal: &str) -> bool {
+        let lower = literal.trim().to_ascii_lowercase();
+        self.headers.contains(&lower)
+    }
+
+    /// Whether a string literal names a request-id header used for dedup.
+    pub fn is_request_id_header(&self, literal: &str) -> bool {
+        matches!(
+            literal.trim().to_ascii_lowercase().as_str(),
+            "x-request-id" | "request-id"
+        )
+    }
+
+    fn request_id_name_uncached(&self, ident: &str) -> bool {
+        matches!(
+            snake(ident).as_str(),
+            "request_id" | "req_id" | "x_request_id" | "requestid"
+        )
+    }
+
+    /// Whether a string literal (or a literal piece of a format string)
+    /// names an operation: `"charge"`, `"/v1/refunds"`, `"POST /charges"`.
+    pub fn literal_names_route(&self, literal: &str) -> bool {
+        let text = literal.trim();
+        if text.starts_with('/') && text.chars().any(|c| c.is_ascii_alphabetic()) {
+            return true;
+        }
+        // Log and error messages are sentences, not operation names.
+        if text.split_whitespace().count() > 2 {
+            return false;
+        }
+        words(text).iter().any(|w| {
+            w.len() >= 3
+                && w.chars().all(|c| c.is_ascii_alphanumeric())
+                && w.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+                && !GENERIC_WORDS.contains(&w.as_str())
+                && !SENTINEL_WORDS.contains(&w.as_str())
+                && !is_version_word(w)
+                && !self.tenant.contains(w)
+                && !self.principal.contains(w)
+                && !self.is_client_key_name(w)
+        })
+    }
+}
+
+fn is_version_word(word: &str) -> bool {
+    let mut chars = word.chars();
+    chars.next() == Some('v') && chars.as_str().chars().all(|c| c.is_ascii_digit())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn client_key_names() {
+        let v = Vocabulary::default();
+        for name in [
+            "idempotency_key",
+            "idem_key",
+            "IdempotencyKey",
+            "idempotencyKey",
+            "idem",
+            "req_idempotency_key",
+        ] {
+            assert!(v.is_client_key_name(name), "{name}");
+        }
+        for name in [
+            "cache_key",
+            "idem_storage_key",
+            "key",
+            "IDEMPOTENCY_KEY_HEADER",
+            "idempotency_key_len",
+        ] {
+            assert!(!v.is_client_key_name(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn key_position_names() {
+        let v = Vocabulary::default();
+        for name in [
+            "key",
+            "cache_key",
+            "storage_key",
+            "dedup_key",
+            "lock_key",
+            "redis_key",
+            "idem_storage_key",
+        ] {
+            assert!(v.is_key_position_name(name), "{name}");
+        }
+        for name in [
+            "idempotency_key",
+            "idem_key",
+            "api_key",
+            "secret_key",
+            "keyboard",
+            "monkey",
+        ] {
+            assert!(!v.is_key_position_name(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn components() {
+        let v = Vocabulary::default();
+        assert_eq!(v.component_of_name("tenant_id"), Some(Component::Tenant));
+        assert_eq!(
+            v.component_of_name("current_tenant"),
+            Some(Component::Tenant)
+        );
+        assert_eq!(v.component_of_name("sub"), Some(Component::Principal));
+        assert_eq!(v.component_of_name("operation"), Some(Component::Route));
+        assert_eq!(v.component_of_name("amount"), None);
+    }
+
+    #[test]
+    fn route_literals() {
+        let v = Vocabulary::default();
+        for lit in [
+            "charge",
+            "refund",
+            "/v1/refunds",
+            "POST /charges",
+            ":charges:",
+        ] {
+            assert!(v.literal_names_route(lit), "{lit}");
+        }
+        for lit in [
+            "idem",
+            "idempotency",
+            "v1",
+            "cache",
+            ":",
+            "idem:",
+            "",
+            "key {} already used by another request",
+        ] {
+            assert!(!v.literal_names_route(lit), "{lit}");
+        }
+    }
+}

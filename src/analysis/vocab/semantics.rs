@@ -1,0 +1,78 @@
+//! How the evaluator reads methods and replacements: calls that pass a
+//! key's value through, getters that say nothing about it, and the
+//! separators and escapes of component sanitising (IDEM006).
+
+/// Method names that leave the value of their receiver unchanged as far as
+/// key provenance is concerned.
+pub const TRANSPARENT_METHODS: &[&str] = &[
+    "clone",
+    "cloned",
+    "copied",
+    "to_string",
+    "to_owned",
+    "as_str",
+    "as_bytes",
+    "as_ref",
+    "as_deref",
+    "as_mut",
+    "borrow",
+    "into",
+    "try_into",
+    "to_str",
+    "to_string_lossy",
+    "into_owned",
+    "into_string",
+    "into_bytes",
+    "to_vec",
+    "trim",
+    "trim_start",
+    "trim_end",
+    "to_lowercase",
+    "to_uppercase",
+    "to_ascii_lowercase",
+    "to_ascii_uppercase",
+    "unwrap",
+    "expect",
+    "unwrap_or_default",
+    "unwrap_unchecked",
+    "ok",
+    "err",
+    "map_err",
+    "ok_or",
+    "ok_or_else",
+    "context",
+    "with_context",
+    "wrap_err",
+    "inspect_err",
+    "iter",
+    "into_iter",
+    "as_slice",
+    "parse",
+    "into_inner",
+    "inner",
+    "value",
+    "get_ref",
+    "deref",
+    "as_deref_mut",
+    "to_owned_string",
+    "storage_key",
+    "as_key",
+    "key",
+    "columns",
+];
+
+/// Zero-argument methods whose result says nothing about the key's text.
+pub const OPAQUE_GETTERS: &[&str] = &[
+    "len", "is_empty", "is_some", "is_none", "is_ok", "is_err", "count", "capacity", "hash",
+    "finish", "elapsed", "now", "lock", "read", "write", "await",
+];
+
+/// Characters used to join key components; stripping one of them from a
+/// component instead of rejecting it makes two components collide.
+pub const KEY_SEPARATORS: &[char] = &['\0', '\u{1e}', ':', '|', '/', '#'];
+
+/// Whether a replacement text is an escape sequence (`"%3A"`, `"\\:"`)
+/// rather than a lossy substitute: escaping keeps components distinct.
+pub fn is_escape_replacement(text: &str) -> bool {
+    text.chars().count() >= 2 && (text.starts_with('%') || text.starts_with('\\'))
+}

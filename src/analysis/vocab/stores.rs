@@ -1,0 +1,167 @@
+//! Where keys are stored: store receivers and methods, the key
+//! constructors that build correctly scoped keys, and the SQL tables and
+//! columns of an idempotency store (IDEM008).
+
+use super::text::words;
+use super::vocabulary::Vocabulary;
+
+pub(super) const STORE_RECEIVERS: &[&str] = &[
+    "idem",
+    "dedup",
+    "dedupe",
+    "replay",
+    "store",
+    "cache",
+    "cacher",
+    "session",
+    "redis",
+    "kv",
+    "conn",
+    "connection",
+    "records",
+    "db",
+    "pool",
+    "tx",
+    "txn",
+    "backend",
+    "storage",
+    "repo",
+    "repository",
+    "table",
+    "map",
+    "memory",
+    "inflight",
+    "in_flight",
+    "locks",
+    "lock",
+    "pipe",
+    "pipeline",
+];
+
+pub(super) const STORE_METHODS: &[&str] = &[
+    "get",
+    "get_del",
+    "getdel",
+    "get_ex",
+    "set",
+    "set_nx",
+    "setnx",
+    "set_ex",
+    "setex",
+    "pset_ex",
+    "set_options",
+    "insert",
+    "put",
+    "claim",
+    "try_claim",
+    "begin",
+    "obtain",
+    "reserve",
+    "reserve_or_fetch",
+    "lookup",
+    "load",
+    "save",
+    "entry",
+    "contains_key",
+    "exists",
+    "del",
+    "delete",
+    "remove",
+    "upsert",
+    "try_insert",
+    "insert_if_absent",
+    "hget",
+    "hset",
+    "hset_nx",
+];
+
+/// Functions whose calls build a correctly scoped key.
+pub(super) const KEY_CONSTRUCTORS: &[&str] = &[
+    "scoped",
+    "scoped_server",
+    "idem_scope::scoped",
+    "idem_scope::scoped_server",
+];
+
+/// Fragments of table names that make a SQL table an idempotency table.
+pub(super) const IDEMPOTENCY_TABLES: &[&str] = &["idempot", "dedup", "replay"];
+
+/// Words in a store receiver's name that make it an idempotency store,
+/// where request ids count as client keys (the evaluator and the
+/// pre-filter both ask).
+pub const STRONG_STORE_WORDS: &[&str] = &["idem", "dedup", "replay"];
+
+impl Vocabulary {
+    /// Whether a receiver name denotes a store.
+    pub fn is_store_receiver(&self, ident: &str) -> bool {
+        let w = words(ident);
+        w.iter().any(|x| {
+            self.store_receivers
+                .iter()
+                .any(|r| x == r || (r.len() >= 4 && x.starts_with(r.as_str())))
+        })
+    }
+
+    /// Whether a method uses its first argument as a storage key.
+    pub fn is_store_method(&self, method: &str) -> bool {
+        self.store_methods.iter().any(|m| m == method)
+    }
+
+    /// Whether a call path names a correctly scoped key constructor. A
+    /// configured `acme::keys::idem_key` also matches the call `keys::idem_key(..)`
+    /// or `idem_key(..)` written after a `use`; a bare configured name matches
+    /// any path ending in it.
+    pub fn is_key_constructor(&self, path: &str) -> bool {
+        let last = path.rsplit("::").next().unwrap_or(path);
+        self.key_constructors.iter().any(|c| {
+            c == path
+                || (c.rsplit("::").next() == Some(last) && !c.contains("::"))
+                || c.strip_suffix(path)
+                    .is_some_and(|head| head.ends_with("::"))
+        })
+    }
+}
+
+impl Vocabulary {
+    /// Whether a SQL table name marks an idempotency table
+    /// (`idempotency_keys`, `request_dedup`, `ReplayLog`, `idem_records`).
+    pub fn is_idempotency_table(&self, table: &str) -> bool {
+        let lower = table.to_lowercase();
+        // `idem` only as a whole word: `idem_keys`, but not `epidemics`.
+        words(table).iter().any(|w| w == "idem")
+            || self
+                .idempotency_tables
+                .iter()
+                .any(|fragment| lower.contains(fragment.as_str()))
+    }
+
+    /// Whether a SQL column holds the client key: a client key name
+    /// (`idem_key`, `idempotency_key`), a request id, a bare `key`, or an
+    /// `idem*`/`dedup*`/`replay*` key, token or id column (`dedup_key`).
+    pub fn is_key_column(&self, column: &str) -> bool {
+        if self.is_client_key_name(column) || self.is_request_id_name(column) {
+            return true;
+        }
+        let w = words(column);
+        match w.as_slice() {
+            [only] => only == "key",
+            [first, .., last] => {
+                let idem = matches!(
+                    first.as_str(),
+                    "idem" | "idempotency" | "dedup" | "dedupe" | "replay"
+                );
+                // `client_id` is a principal, `client_key` is the client's key.
+                let client = matches!(first.as_str(), "client" | "request");
+                ((idem && matches!(last.as_str(), "key" | "token" | "id"))
+                    || (client && matches!(last.as_str(), "key" | "token")))
+                    && !w.iter().any(|x| {
+                        matches!(
+                            x.as_str(),
+                            "storage" | "scoped" | "hash" | "hashed" | "composite"
+                        )
+                    })
+            }
+            [] => false,
+        }
+    }
+}

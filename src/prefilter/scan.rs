@@ -17,8 +17,7 @@ use crate::analysis::eval::sql_tables;
 use crate::analysis::format_string;
 use crate::lex::{self, Token};
 
-use super::blank::TableScan;
-use super::triggers::{may_be_ddl, Fact, FactSet, Hits, TokenFact, Trigger};
+use super::triggers::{may_be_ddl, Fact, FactSet, Hits, TableScan, TokenFact, Trigger};
 use super::Prefilter;
 
 /// A use of a name that the index may resolve to a crate-local item.

@@ -1,6 +1,7 @@
 //! What the pre-filter looks for: the fact kinds rules declare
 //! ([`Fact`], from `Rule::needs`), how far each reaches through the call
-//! graph, and the word, identifier and literal predicates that find them.
+//! graph, and the word, identifier and literal predicates that find them;
+//! and what cannot hold a fact at all (large inert tables, [`TableScan`]).
 //!
 //! Every predicate here is the cheap mirror of one the analysis applies
 //! (`analysis::vocab`, `analysis::hashing`, `analysis::sql_literals`): a
@@ -308,6 +309,70 @@ impl Prefilter {
             TokenPlace::ParamType => TokenFact::HasherParam,
             _ => TokenFact::Holds(Fact::HashCalls),
         }
+    }
+}
+
+/// The least size of a table worth blanking (see `FileScan::inert_tables`).
+const INERT_TABLE_BYTES: usize = 16 * 1024;
+
+/// What an open `[` bracket of the scan holds so far.
+pub struct TableScan<'t> {
+    /// Where its interior starts.
+    start: usize,
+    /// A literal, or too many different identifiers: not inert.
+    mixed: bool,
+    /// Its different identifiers (at most `MAX_TABLE_IDENTS`).
+    idents: Vec<&'t str>,
+}
+
+const MAX_TABLE_IDENTS: usize = 16;
+
+impl<'t> TableScan<'t> {
+    /// A table whose interior starts at `start`.
+    pub fn new(start: usize) -> TableScan<'t> {
+        TableScan {
+            start,
+            mixed: false,
+            idents: Vec::new(),
+        }
+    }
+
+    /// Counts an identifier of its interior.
+    pub fn ident(&mut self, ident: &'t str) {
+        if self.mixed || self.idents.contains(&ident) {
+            return;
+        }
+        if self.idents.len() == MAX_TABLE_IDENTS {
+            self.mixed = true;
+            self.idents.clear();
+        } else {
+            self.idents.push(ident);
+        }
+    }
+
+    /// A nested table's contents are its own too.
+    pub fn absorb(&mut self, inner: &TableScan<'t>) {
+        if inner.mixed {
+            self.mixed = true;
+            self.idents.clear();
+        }
+        for ident in &inner.idents {
+            self.ident(ident);
+        }
+    }
+
+    /// A literal in its interior: it is evaluated as written.
+    pub fn literal(&mut self) {
+        self.mixed = true;
+    }
+
+    /// Its interior, closed at `end`, if it is large and inert (see
+    /// `FileScan::inert_tables`); `inert` judges an identifier.
+    pub fn inert_interior(&self, end: usize, inert: impl Fn(&str) -> bool) -> Option<Range<usize>> {
+        (end >= self.start + INERT_TABLE_BYTES
+            && !self.mixed
+            && self.idents.iter().all(|i| inert(i)))
+        .then_some(self.start..end)
     }
 }
 

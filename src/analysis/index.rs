@@ -103,9 +103,9 @@ impl<'a> CrateIndex<'a> {
             .collect()
     }
 
-    /// Resolves a method call `recv.f(..)`. On `self` the current `impl`
-    /// wins; elsewhere a name shared by several types is ambiguous and
-    /// resolves to nothing (without types we cannot tell which one runs).
+    /// Resolves a method call `recv.f(..)` by [`method_targets`]: on `self`
+    /// the current `impl` wins; elsewhere a name shared by several types is
+    /// ambiguous and resolves to nothing.
     pub fn resolve_method(
         &self,
         name: &str,
@@ -120,27 +120,48 @@ impl<'a> CrateIndex<'a> {
             .copied()
             .filter(|&id| self.fns[id].has_receiver())
             .collect();
-        if on_self {
-            let own: Vec<usize> = methods
-                .iter()
-                .copied()
-                .filter(|&id| self.fns[id].self_ty.as_deref() == current_self)
-                .collect();
-            if !own.is_empty() {
-                return own;
-            }
-        }
-        let mut owners: Vec<Option<&str>> = methods
+        let owners: Vec<Option<&str>> = methods
             .iter()
             .map(|&id| self.fns[id].self_ty.as_deref())
             .collect();
-        owners.sort();
-        owners.dedup();
-        if owners.len() <= 1 {
-            methods
-        } else {
-            Vec::new()
+        match method_targets(&owners, on_self.then_some(current_self)) {
+            MethodTargets::Own(ty) => methods
+                .into_iter()
+                .filter(|&id| self.fns[id].self_ty.as_deref() == ty)
+                .collect(),
+            MethodTargets::All => methods,
+            MethodTargets::Ambiguous => Vec::new(),
         }
+    }
+}
+
+/// Which receiver methods of one name a call `recv.name(..)` reaches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MethodTargets<O> {
+    /// Those of this owner: called on `self` inside one of its blocks.
+    Own(O),
+    /// All of them: at most one owner defines the name.
+    All,
+    /// None: several owners define it, and without types we cannot tell
+    /// which one runs.
+    Ambiguous,
+}
+
+/// The method-resolution rule, over the owners (`impl` types) of the
+/// receiver methods named like the call, one per definition: on `self`
+/// (`on_self` is the current block's owner) the own method wins; elsewhere
+/// a name shared by several owners resolves to nothing. The index applies
+/// it to syntax trees and the pre-filter to token scans, so both agree on
+/// which calls link.
+pub fn method_targets<O: Copy + PartialEq>(owners: &[O], on_self: Option<O>) -> MethodTargets<O> {
+    if let Some(current) = on_self {
+        if owners.contains(&current) {
+            return MethodTargets::Own(current);
+        }
+    }
+    match owners.split_first() {
+        Some((first, rest)) if rest.iter().any(|o| o != first) => MethodTargets::Ambiguous,
+        _ => MethodTargets::All,
     }
 }
 

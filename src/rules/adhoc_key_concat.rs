@@ -13,6 +13,7 @@ pub const RULE: Rule = Rule {
     level: Severity::Error,
     summary: "idempotency key built by ad-hoc string concatenation",
     docs: include_str!("../../rules/adhoc-key-concat.md"),
+    needs: &[super::Fact::KeyEvents],
 };
 
 /// Reports every concatenation that builds a key in key position from a client key.

@@ -14,6 +14,8 @@ pub const RULE: Rule = Rule {
     level: Severity::Error,
     summary: "tenant or principal of an idempotency key defaults to a shared sentinel when identity is missing",
     docs: include_str!("../../rules/global-scope-fallback.md"),
+    // Defaults and sanitisers count inside client keys and `scoped(..)` keys.
+    needs: &[super::Fact::KeyEvents],
 };
 
 /// Reports every defaulting expression whose sentinel becomes the tenant or

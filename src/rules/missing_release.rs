@@ -13,6 +13,7 @@ pub const RULE: Rule = Rule {
     level: Severity::Error,
     summary: "idempotency claim left in progress by an early exit",
     docs: include_str!("../../rules/missing-release.md"),
+    needs: &[super::Fact::Claims],
 };
 
 /// Exits labelled one by one; the rest are counted in the last label.

@@ -14,6 +14,7 @@ pub const RULE: Rule = Rule {
     level: Severity::Error,
     summary: "idempotency key scope lacks tenant, principal or route",
     docs: include_str!("../../rules/missing-scope-component.md"),
+    needs: &[super::Fact::KeyEvents],
 };
 
 /// Reports every key in key position whose scope misses a component.

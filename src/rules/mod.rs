@@ -30,6 +30,42 @@ pub struct Rule {
     pub summary: &'static str,
     /// The Markdown documentation (`rules/<name>.md`).
     pub docs: &'static str,
+    /// The facts its findings cannot exist without: the pre-filter keeps
+    /// the items that may hold one of them (`tests/prefilter.rs` checks
+    /// that findings are identical with `--no-prefilter`). A fact no
+    /// [`Fact`] covers needs a new variant, taught to the pre-filter.
+    pub needs: &'static [Fact],
+}
+
+/// A kind of fact a rule reads, as the pre-filter can find it in source
+/// text (how it finds each is in `prefilter::triggers`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fact {
+    /// Nothing: the rule reports what happens before the filter runs
+    /// (unreadable and unparsable files).
+    Nothing,
+    /// Key events: items holding a client-key source of the vocabulary
+    /// (names, headers, key constructors such as `scoped`; request ids
+    /// where an idempotency store is named), their callers and callees.
+    KeyEvents,
+    /// Hash calls as the evaluator recognises them
+    /// (`analysis::hashing::is_hash_token`): `Sha256::digest`,
+    /// `DefaultHasher::new()`, `xxh3_64(..)`, a hasher-typed parameter.
+    /// Names that merely mention a hash (`content_md5`) do not count.
+    HashCalls,
+    /// Claims: a claim verb call or a claiming literal (`INSERT …
+    /// 'in_progress'`, `NX`) in an item that names a key, and, in a unit
+    /// with one, the `Drop` impls that release (guards).
+    Claims,
+    /// Key namespaces: `Namespace::Server` / `Namespace::Client` paths.
+    Namespaces,
+    /// Storage calls on a receiver that keyed items also store into.
+    SharedStores,
+    /// String literals that look like DDL, in an item or at file level.
+    Ddl,
+    /// Suppression comments: files carrying one are always parsed (see
+    /// `lint::lint_unit`).
+    Suppressions,
 }
 
 impl Rule {

@@ -10,4 +10,5 @@ pub const RULE: Rule = Rule {
     level: Severity::Warning,
     summary: "a file could not be analysed",
     docs: include_str!("../../rules/parse-error.md"),
+    needs: &[super::Fact::Nothing],
 };

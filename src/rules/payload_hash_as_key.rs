@@ -12,6 +12,7 @@ pub const RULE: Rule = Rule {
     level: Severity::Error,
     summary: "hash of the request payload used as the idempotency key",
     docs: include_str!("../../rules/payload-hash-as-key.md"),
+    needs: &[super::Fact::KeyEvents, super::Fact::HashCalls],
 };
 
 /// Reports every payload hash that reaches a key position on its own, i.e.

@@ -12,6 +12,8 @@ pub const RULE: Rule = Rule {
     level: Severity::Error,
     summary: "key component stripped of the separator instead of being rejected",
     docs: include_str!("../../rules/separator-sanitized.md"),
+    // Sanitisers count inside client keys and `scoped(..)` keys.
+    needs: &[super::Fact::KeyEvents],
 };
 
 /// Reports every sanitising call whose result is built into a key that

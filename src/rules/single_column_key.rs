@@ -14,6 +14,7 @@ pub const RULE: Rule = Rule {
     level: Severity::Error,
     summary: "idempotency table keyed on the client key column instead of the scope tuple",
     docs: include_str!("../../rules/single-column-key.md"),
+    needs: &[super::Fact::Ddl],
 };
 
 /// Reports every incomplete key constraint, and every idempotency DDL

@@ -11,4 +11,5 @@ pub const RULE: Rule = Rule {
     level: Severity::Warning,
     summary: "a suppression comment does not say why",
     docs: include_str!("../../rules/suppression-without-reason.md"),
+    needs: &[super::Fact::Suppressions],
 };

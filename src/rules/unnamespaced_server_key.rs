@@ -17,6 +17,11 @@ pub const RULE: Rule = Rule {
     level: Severity::Error,
     summary: "server-minted key shares a store with client keys without a server namespace",
     docs: include_str!("../../rules/unnamespaced-server-key.md"),
+    needs: &[
+        super::Fact::KeyEvents,
+        super::Fact::Namespaces,
+        super::Fact::SharedStores,
+    ],
 };
 
 /// Whether a client key (raw, concatenated or scoped into the client

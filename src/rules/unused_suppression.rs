@@ -12,4 +12,5 @@ pub const RULE: Rule = Rule {
     level: Severity::Warning,
     summary: "a suppression comment suppresses nothing",
     docs: include_str!("../../rules/unused-suppression.md"),
+    needs: &[super::Fact::Suppressions],
 };

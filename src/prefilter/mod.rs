@@ -1,0 +1,463 @@
+//! The lexical pre-filter: a byte scan that decides which items of a unit
+//! can contribute to a finding, so most files are read but never parsed and
+//! most of the rest is blanked before syn sees it.
+//!
+//! Rules declare the facts they need (`Rule::needs`, a [`Fact`] list); the
+//! pre-filter reads `rules::ALL` and looks only for those. An item (`fn`,
+//! `const` or `static`) is *relevant* when its code or string literals
+//! (not its comments) hold such a fact: a client-key word of
+//! `analysis::vocab`, a hash call, a claim, DDL … Findings must not depend
+//! on the filter, so relevance is closed over the crate-local call graph
+//! approximated by names; the other items cannot see a client key or a
+//! fact, and nothing they define is referenced by a kept item: they are
+//! blanked ([`FilePlan`]).
+//!
+//! - `triggers.rs`: the fact kinds and how far each reaches, the word,
+//!   identifier and literal predicates that find them;
+//! - `scan.rs`: the per-file token scan into items, their facts, names and calls;
+//! - `select.rs`: the selection closed over callers, callees and stores;
+//! - `blank.rs`: what is left of a file for syn.
+//!
+//! Adding a rule whose facts exist: list them in its `RULE.needs`. A fact
+//! no [`Fact`] covers needs a variant and its predicates in `triggers.rs`.
+//! `tests/prefilter.rs` checks that findings are identical with
+//! `--no-prefilter`.
+
+mod blank;
+mod scan;
+mod select;
+mod triggers;
+
+use aho_corasick::AhoCorasick;
+use rustc_hash::FxHashSet as HashSet;
+
+use crate::analysis::vocab::{Vocabulary, STRONG_STORE_WORDS};
+use crate::lex;
+
+pub use blank::{blank, FilePlan};
+pub use scan::{FileScan, Item, Owner};
+pub use triggers::{Fact, FactSet};
+
+use blank::file_plan;
+use select::{defined_names, WordMatcher};
+use triggers::{gate_words, FACTS};
+
+/// The compiled trigger words.
+#[derive(Debug, Clone)]
+pub struct Prefilter {
+    /// Client-key and store words, asked token by token; `None` when they
+    /// could not be compiled, and then every token is asked.
+    matcher: Option<AhoCorasick>,
+    /// Every word a selected item could contain (client-key words, hash
+    /// names, claim verbs, DDL): a file without one is not scanned unless
+    /// the selection reaches it. `None`: every file is scanned.
+    gate: Option<AhoCorasick>,
+    /// The client-key words alone: a word holding one is a candidate.
+    client: Option<AhoCorasick>,
+    /// Store and table words (`idem`, `dedup`, `replay`).
+    stores: Option<AhoCorasick>,
+    /// What this build's rules need found.
+    needs: FactSet,
+    vocab: Vocabulary,
+}
+
+impl Prefilter {
+    /// Compiles the trigger words of every registered rule and of the vocabulary.
+    pub fn new(vocab: &Vocabulary) -> Prefilter {
+        let needs = FactSet::of(
+            crate::rules::ALL
+                .iter()
+                .flat_map(|r| r.needs.iter().copied()),
+        );
+        let client_words: Vec<String> = vocab.client_key_triggers();
+        let mut store_words: Vec<String> =
+            STRONG_STORE_WORDS.iter().map(|w| w.to_string()).collect();
+        store_words.extend(vocab.idempotency_table_words());
+        // Store and table names that make request ids count (see `plan`).
+        let words: Vec<String> = client_words.iter().chain(&store_words).cloned().collect();
+        let mut gate_words_all = client_words.clone();
+        for fact in FACTS.into_iter().filter(|f| needs.contains(*f)) {
+            gate_words_all.extend(gate_words(fact, vocab));
+        }
+        let compile = |mut words: Vec<String>| {
+            // `request_id` in snake_case is `RequestId` in CamelCase.
+            let joined: Vec<String> = words.iter().map(|w| w.replace(['_', '-'], "")).collect();
+            words.extend(joined);
+            words.retain(|w| !w.is_empty());
+            words.sort();
+            words.dedup();
+            // Only absurd configured word lists can exceed the automaton's
+            // limits; matching everything is the safe fallback.
+            AhoCorasick::builder()
+                .ascii_case_insensitive(true)
+                .build(&words)
+                .ok()
+        };
+        Prefilter {
+            matcher: compile(words),
+            client: compile(client_words),
+            stores: compile(store_words),
+            gate: compile(gate_words_all),
+            needs,
+            vocab: vocab.clone(),
+        }
+    }
+
+    /// Whether a word that can start a selectable fact occurs anywhere in
+    /// `text`, comments included. `false` proves the file irrelevant without
+    /// tokenizing it. Each candidate is judged by the whole word around it
+    /// (`[A-Za-z0-9_]` and non-ASCII), so `Reserved` is no claim verb and
+    /// `SHA256_CTX` no hash call.
+    pub fn may_match(&self, text: &str) -> bool {
+        let Some(gate) = &self.gate else {
+            return true;
+        };
+        let bytes = text.as_bytes();
+        let mut at = 0;
+        while at < bytes.len() {
+            let hit = match gate.try_find(aho_corasick::Input::new(text).span(at..text.len())) {
+                Ok(Some(hit)) => hit,
+                Ok(None) => return false,
+                Err(_) => return true,
+            };
+            let mut start = hit.start();
+            while start > 0 && lex::is_ident_continue(bytes[start - 1]) {
+                start -= 1;
+            }
+            let mut end = hit.end();
+            while end < bytes.len() && lex::is_ident_continue(bytes[end]) {
+                end += 1;
+            }
+            // Word edges are ASCII bytes (or the text's ends): char boundaries.
+            let follow = bytes[end..].trim_ascii_start();
+            if text
+                .get(start..end)
+                .is_none_or(|word| self.word_may_start_fact(word, follow))
+            {
+                return true;
+            }
+            at = end.max(hit.start() + 1);
+        }
+        false
+    }
+
+    /// Whether `text` names an idempotency store or table anywhere
+    /// (comments too): then request ids count as client keys in its unit.
+    pub fn names_store(&self, text: &str) -> bool {
+        self.stores.as_ref().is_none_or(|m| m.is_match(text))
+    }
+
+    /// Which of a unit's Rust files must be parsed (see the module docs).
+    pub fn select(&self, texts: &[&str]) -> Vec<bool> {
+        self.plan(texts)
+            .iter()
+            .map(|plan| matches!(plan, FilePlan::Parse { .. }))
+            .collect()
+    }
+
+    /// Which of a unit's Rust files must be parsed, and which parts of them
+    /// nothing selected needs (see the module docs).
+    ///
+    /// Files in which no trigger word occurs ("cold" files) are not
+    /// tokenized unless the selection reaches into them: a cold file is
+    /// scanned when it defines a `fn`/`const`/`static` named like an
+    /// identifier of a selected item (a callee, a constant, or a definition
+    /// that makes a method name ambiguous), or mentions a keyed item (a
+    /// caller or user) or a store keyed items write to. Cold files hold no
+    /// trigger or local fact of their own, so repeating this until no cold
+    /// file is reached gives the selection a scan of every file would.
+    pub fn plan(&self, texts: &[&str]) -> Vec<FilePlan> {
+        let skip_all = || vec![FilePlan::Skip; texts.len()];
+        let hot: Vec<bool> = texts.iter().map(|t| self.may_match(t)).collect();
+        if !hot.iter().any(|h| *h) {
+            return skip_all();
+        }
+        let mut scans: Vec<Option<FileScan<'_>>> = texts
+            .iter()
+            .zip(&hot)
+            .map(|(text, hot)| hot.then(|| self.scan(text)))
+            .collect();
+        let mut cold_defs: Vec<Option<HashSet<&str>>> = vec![None; texts.len()];
+        // Request ids only count where a store or table is named for
+        // idempotency (a comment naming one makes the filter keep more).
+        let names_store = texts.iter().any(|t| self.names_store(t));
+        loop {
+            let Some(choice) = self.choose(&scans, names_store) else {
+                return skip_all();
+            };
+            let mut words: Vec<&str> = choice.mentions.clone();
+            words.extend(choice.tables.iter().map(String::as_str));
+            let mentions = WordMatcher::new(&words);
+            let mut reached = Vec::new();
+            for (f, text) in texts.iter().enumerate() {
+                if scans[f].is_some() {
+                    continue;
+                }
+                let defs = cold_defs[f].get_or_insert_with(|| defined_names(text));
+                if defs.iter().any(|d| choice.defs.contains(d)) || mentions.is_match(text) {
+                    reached.push(f);
+                }
+            }
+            if reached.is_empty() {
+                let mut selected = choice.selected.iter();
+                return scans
+                    .iter()
+                    .map(|scan| match scan {
+                        Some(scan) => {
+                            let mine: Vec<bool> =
+                                selected.by_ref().take(scan.items.len()).copied().collect();
+                            file_plan(scan, &mine)
+                        }
+                        None => FilePlan::Skip,
+                    })
+                    .collect();
+            }
+            for f in reached {
+                scans[f] = Some(self.scan(texts[f]));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::scan::Mention;
+    use super::*;
+
+    fn select(texts: &[&str]) -> Vec<bool> {
+        Prefilter::new(&Vocabulary::default()).select(texts)
+    }
+
+    #[test]
+    fn hash_calls_select_and_hash_names_do_not() {
+        let digest = "fn k(body: &[u8]) -> String { hex::encode(Sha256::digest(body)) }";
+        let finishes = "fn fin(b: &[u8], h: &mut DefaultHasher) -> u64 { b.hash(h); h.finish() }";
+        let fields = "fn f(o: &Output) -> Option<&str> { o.content_md5.as_deref() }";
+        let consts = "const SHA256_CTX_LEN: usize = 104; fn g() { let d = digest_len(); }";
+        assert_eq!(
+            select(&[digest, finishes, fields, consts]),
+            [true, true, false, false]
+        );
+        // A helper that only feeds its hasher parameter matters to a caller
+        // that makes and finishes the hasher, and is kept as its callee.
+        let feed = "fn feed(b: &[u8], h: &mut DefaultHasher) { b.hash(h) }";
+        let maker = "fn key(b: &[u8]) -> u64 { let mut h = DefaultHasher::new(); feed(b, &mut h); h.finish() }";
+        assert_eq!(select(&[feed]), [false]);
+        assert_eq!(select(&[feed, maker]), [true, true]);
+        // Paths select where they are called, not in bounds and imports.
+        let bound = "fn hash<H: ::core::hash::Hasher>(&self, _s: &mut H) {}";
+        let import = "fn f() { use sha2::{Digest, Sha256}; }";
+        let full = "fn g(b: &[u8]) -> Vec<u8> { sha2::Sha256::digest(b).to_vec() }";
+        let qualified = "fn q(b: &[u8]) -> Vec<u8> { <Sha256 as Digest>::digest(b).to_vec() }";
+        let variant = "fn v() -> UnionHasher { UnionHasher::H2(H2::default()) }";
+        assert_eq!(
+            select(&[bound, import, full, qualified, variant]),
+            [false, false, true, true, false]
+        );
+    }
+
+    #[test]
+    fn claims_by_verb_or_literal_and_guards_only_where_claimed() {
+        let verb = "fn a(s: &S, key: &str) { s.acquire(key); }";
+        let sql = "fn b(p: &P, key: &str) { query(\"INSERT INTO t (k, s) VALUES ($1, 'pending')\").bind(key); }";
+        let no_key = "fn c(s: &S, slot: u8) { s.acquire(slot); }";
+        let guard = "impl Drop for G { fn drop(&mut self) { self.s.release(&self.k); } }";
+        assert_eq!(
+            select(&[verb, sql, no_key, guard]),
+            [true, true, false, true]
+        );
+        // A releasing `Drop` is no guard of anything in a unit without claims.
+        assert_eq!(select(&[no_key, guard]), [false, false]);
+    }
+
+    #[test]
+    fn ddl_outside_items_is_parsed() {
+        let migration = "sql_macro!(\"CREATE TABLE idem (k TEXT PRIMARY KEY)\");";
+        assert_eq!(select(&[migration]), [true]);
+        // DDL without the word TABLE, on a table no trigger word names.
+        let index = "const I: &str = \"CREATE UNIQUE INDEX u ON request_log (k)\";";
+        assert_eq!(select(&[index]), [true]);
+    }
+
+    #[test]
+    fn sql_writes_to_a_table_keyed_code_writes_are_kept() {
+        let client = "fn c(p: &P, idem_key: &str) { query(\"INSERT INTO idempotency_keys (k) VALUES ($1)\").bind(idem_key); }";
+        let server = "fn s(p: &P) { query(\"INSERT INTO idempotency_keys (k) VALUES ($1)\").bind(Uuid::new_v4()); }";
+        let other = "fn o(p: &P) { query(\"INSERT INTO replay_log (k) VALUES ($1)\").bind(Uuid::new_v4()); }";
+        assert_eq!(select(&[client, server, other]), [true, true, false]);
+    }
+
+    #[test]
+    fn ambiguous_methods_link_nothing_but_keep_two_witnesses() {
+        // `send` exists on two types: `.send()` resolves to nothing, so the
+        // caller of the keyed `A::send` is not keyed; two definitions stay
+        // so that the index still finds the name ambiguous.
+        let a = "impl A { fn send(&self, idempotency_key: &str) -> String { idempotency_key.to_string() } }";
+        let b = "impl B { fn send(&self) {} }";
+        let c = "impl C { fn send(&self) {} }";
+        let caller = "fn call(x: &X) { let k = x.send(); }";
+        let keyed_caller = "fn user(idem_key: &str, x: &X) { x.send(); }";
+        let chosen = select(&[a, b, c, caller, keyed_caller]);
+        assert!(!chosen[3], "a caller through an ambiguous name");
+        assert!(chosen[0] && chosen[4]);
+        assert_eq!(chosen[1..3].iter().filter(|c| **c).count(), 1);
+        // Called on `self` inside `impl A`, the own method resolves.
+        let own = "impl A { fn send(&self, idempotency_key: &str) -> String { idempotency_key.to_string() } fn go(&self) { self.send(\"\"); } }";
+        let scan = Prefilter::new(&Vocabulary::default()).scan(own);
+        assert!(scan
+            .calls_of(&scan.items[1])
+            .contains(&Mention::SelfMethod(Owner::Type("A"), "send")));
+    }
+
+    #[test]
+    fn defined_names_are_items_not_types() {
+        let names = defined_names(
+            "pub const A: u8 = 1; static mut B: u8 = 0; const fn c<T>() {}\n\
+             fn d (x: *const core::ffi::c_void, s: &'static str) {} const _: () = ();\n\
+             let e: fn(u8); r#fn f();",
+        );
+        let mut names: Vec<&str> = names.into_iter().collect();
+        names.sort();
+        // `r#fn f` is no definition, but an extra name only costs a scan.
+        assert_eq!(names, ["A", "B", "_", "c", "d", "f"]);
+    }
+
+    #[test]
+    fn large_inert_tables_are_blanked() {
+        let numbers = "1, 2, 3, ".repeat(3000);
+        let structs = "D { l: 0, t: 1 }, ".repeat(1500);
+        let named = "D { tenant: 0 }, ".repeat(1500);
+        let strings = "\"a\", ".repeat(5000);
+        let plan = |table: &str| {
+            let text = format!(
+                "static T: [D; 9] = [{table}];\nfn k(idempotency_key: &str) -> u8 {{ T[0].l }}"
+            );
+            let FilePlan::Parse { blank } = Prefilter::new(&Vocabulary::default())
+                .plan(&[text.as_str()])
+                .remove(0)
+            else {
+                panic!("skipped");
+            };
+            let interior = text.find("= [").map(|at| at + 3);
+            blank.iter().any(|r| Some(r.start) == interior)
+        };
+        assert!(plan(&numbers));
+        assert!(plan(&structs));
+        // A name the vocabulary knows, or a literal: evaluated as written.
+        assert!(!plan(&named));
+        assert!(!plan(&strings));
+        // Small tables are left alone.
+        assert!(!plan("1, 2, 3"));
+    }
+
+    #[test]
+    fn receivers() {
+        let scan = Prefilter::new(&Vocabulary::default()).scan(
+            "impl A { fn a(&self) {} fn b<'x, F: Fn(u8)>(&'x mut self, f: F) {} fn c(mut self: Box<Self>) {} fn d(x: Self) {} fn e() {} }",
+        );
+        let receivers: Vec<bool> = scan.items.iter().map(|i| i.receiver).collect();
+        assert_eq!(receivers, [true, true, true, false, false]);
+    }
+
+    #[test]
+    fn comments_do_not_make_a_file_relevant() {
+        assert_eq!(select(&["// idempotent\nfn a() {}"]), [false]);
+        assert_eq!(select(&["fn a() { let s = \"Idempotency-Key\"; }"]), [true]);
+        assert_eq!(select(&["fn a(IdemKey: u8) {}"]), [true]);
+        // `IDEMATCHCASE` is not a client-key name.
+        assert_eq!(select(&["fn a() { let x = IDEMATCHCASE; }"]), [false]);
+    }
+
+    #[test]
+    fn request_ids_need_an_idempotency_store() {
+        assert_eq!(select(&["fn a() { let x = RequestId::new(); }"]), [false]);
+        let store = "fn s(dedup: &S) { dedup.get(\"k\"); }";
+        // The store file itself may be selected by other rules' triggers
+        // (`dedup`); what matters is that it makes the request id relevant.
+        assert!(select(&["fn a() { let x = request_id(); }", store])[0]);
+        assert_eq!(select(&["fn a() { let x = request_id(); }"]), [false]);
+    }
+
+    #[test]
+    fn helpers_callers_and_unrelated_files() {
+        let relevant = "fn h(idempotency_key: &str) { store(helper(idempotency_key)); }";
+        let helper = "pub fn helper(k: &str) -> String { inner(k) }";
+        let inner = "fn inner(k: &str) -> String { k.to_string() }";
+        let caller = "fn c() { h(\"x\") }";
+        let unrelated = "fn other() { let v = vec![1]; helper2(); } fn helper2() {}";
+        // `Other::inner` is not `inner`: only a file naming `Other` can define it.
+        let assoc = "fn d() { Other::inner() } fn e() {}";
+        assert_eq!(
+            select(&[relevant, helper, inner, caller, unrelated, assoc]),
+            [true, true, true, true, false, false]
+        );
+    }
+
+    #[test]
+    fn constants_are_followed_both_ways() {
+        let header = "pub const HDR: &str = \"Idempotency-Key\";";
+        let user = "fn h(m: &M) { let k = m.get(HDR); }";
+        let other = "fn z() { let k = 1; }";
+        assert_eq!(select(&[header, user, other]), [true, true, false]);
+    }
+
+    #[test]
+    fn definitions_after_const_static_and_fn() {
+        let scan = Prefilter::new(&Vocabulary::default()).scan(
+            "const fn a() {} static mut B: u8 = 0; const _: () = (); const C: u8 = { 1; 2 };\n\
+                   fn f<const N: usize>(p: *const u8, q: *mut u8, s: &'static str) {}",
+        );
+        let names: Vec<(&str, bool)> = scan.items.iter().map(|i| (i.name, i.is_fn)).collect();
+        assert_eq!(
+            names,
+            [("a", true), ("B", false), ("C", false), ("f", true)]
+        );
+    }
+
+    #[test]
+    fn owners_follow_the_index() {
+        let scan = Prefilter::new(&Vocabulary::default()).scan(
+            "impl<T: Fn() -> u8> a::Foo<T> where T: X { fn m(&self) { fn inner() {} Self::m2() } }\n\
+             impl<'a> From<&'a str> for &'a Bar<'a> { fn from(s: &str) -> Self { todo!() } }\n\
+             pub(crate) trait Tr: Sized { fn d(&self) {} }\n\
+             impl dyn Tr { fn q() {} }\n\
+             fn free(x: impl Tr) -> impl Tr { x }",
+        );
+        let owners: Vec<(&str, Owner<'_>)> = scan.items.iter().map(|i| (i.name, i.owner)).collect();
+        assert_eq!(
+            owners,
+            [
+                ("m", Owner::Type("Foo")),
+                ("inner", Owner::Free),
+                ("from", Owner::Type("Bar")),
+                ("d", Owner::Type("Tr")),
+                ("q", Owner::Unknown),
+                ("free", Owner::Free),
+            ]
+        );
+        assert!(scan
+            .calls_of(&scan.items[0])
+            .contains(&Mention::Assoc("Foo", "m2")));
+    }
+
+    #[test]
+    fn item_extents() {
+        let scan = Prefilter::new(&Vocabulary::default()).scan(
+            "trait T { fn a(&self); fn b(&self) { x(); } }\nfn c() where A: B { { y(); } z() }\nfn d() {}",
+        );
+        let calls = |n: usize| -> Vec<&str> {
+            let mut v: Vec<&str> = scan
+                .calls_of(&scan.items[n])
+                .iter()
+                .map(|m| m.name())
+                .collect();
+            v.sort();
+            v.dedup();
+            v
+        };
+        assert!(calls(0).is_empty());
+        assert_eq!(calls(1), ["x"]);
+        assert_eq!(calls(2), ["y", "z"]);
+        assert!(calls(3).is_empty());
+    }
+}

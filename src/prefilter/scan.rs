@@ -1,0 +1,778 @@
+//! The per-file token scan: splits a file into items (`fn`, `const`,
+//! `static`), and records per item the facts it holds, the names it uses,
+//! the calls it makes and the stores it writes to ([`FileScan`]).
+//!
+//! The scan is one pass over `lex::lex`'s tokens. Brackets, `;` and item
+//! keywords move a small state ([`Scanner`]): which items are open, at
+//! which bracket depth, which `impl`/`trait` block owns them. Every other
+//! identifier and string literal is asked by the predicates of
+//! `triggers.rs` and counted for every open item, so nested items share
+//! their facts with the items around them.
+
+use std::ops::Range;
+
+use rustc_hash::FxHashSet as HashSet;
+
+use crate::analysis::eval::sql_tables;
+use crate::analysis::format_string;
+use crate::lex::{self, Token};
+
+use super::triggers::{may_be_ddl, Fact, FactSet, Hits, TableScan, TokenFact, Trigger};
+use super::Prefilter;
+
+/// A use of a name that the index may resolve to a crate-local item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Mention<'t> {
+    /// `name(..)` or `module::name(..)`: a free function (`CrateIndex::resolve_path`).
+    Call(&'t str),
+    /// `.name(..)`: a method of any type (`CrateIndex::resolve_method`).
+    Method(&'t str),
+    /// `self.name(..)` in a block of this type: its own method first.
+    SelfMethod(Owner<'t>, &'t str),
+    /// `Type::name(..)` (or `Self::name(..)` inside `impl Type`): only a
+    /// function in an `impl` or `trait` block of `Type`.
+    Assoc(&'t str, &'t str),
+}
+
+impl<'t> Mention<'t> {
+    /// The name called.
+    pub fn name(self) -> &'t str {
+        match self {
+            Mention::Call(n)
+            | Mention::Method(n)
+            | Mention::SelfMethod(_, n)
+            | Mention::Assoc(_, n) => n,
+        }
+    }
+}
+
+/// The `impl`/`trait` block a function is defined in, as the index sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Owner<'t> {
+    /// Not directly in such a block.
+    Free,
+    /// In a block of this type (the last path segment).
+    Type(&'t str),
+    /// In a block whose type the token scan cannot name: links to any call.
+    Unknown,
+}
+
+/// Evidence toward a fact that one token does not prove alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Clue {
+    /// A request id: a key event only where the unit names an idempotency store.
+    RequestId,
+    /// It calls a claim verb.
+    ClaimCall,
+    /// It calls a release verb (a `Drop` impl that does is a guard).
+    ReleaseCall,
+    /// It holds a literal that can make a query a claim (`INSERT …
+    /// 'in_progress'`, `NX`).
+    ClaimLiteral,
+    /// A parameter's type is a hasher (`&mut Sha256`).
+    HasherParam,
+    /// It calls a method that finishes a hasher (`.finalize()`, `.finish()`).
+    Finalizes,
+    /// It makes a hasher object (`Sha256::new()`). A hasher is finished
+    /// where it is made, or by a caller it is returned to: either holds a
+    /// hash fact, a function that makes one and does neither does not.
+    MakesHasher,
+}
+
+/// A set of [`Clue`]s.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Clues(u8);
+
+impl Clues {
+    fn insert(&mut self, clue: Clue) {
+        self.0 |= 1 << clue as u8;
+    }
+
+    fn has(self, clue: Clue) -> bool {
+        self.0 & (1 << clue as u8) != 0
+    }
+}
+
+/// A `fn`, `const` or `static` item: what the crate index holds.
+#[derive(Debug)]
+pub struct Item<'t> {
+    /// Its name.
+    pub name: &'t str,
+    /// A function (else a constant or static).
+    pub is_fn: bool,
+    /// Where a function is defined.
+    pub owner: Owner<'t>,
+    /// A function whose first parameter is `self` (a method the index
+    /// resolves `.name(..)` calls to).
+    pub receiver: bool,
+    /// The facts it holds on its own (a request id is a clue, not yet a
+    /// key event: see [`Item::holds`]).
+    found: FactSet,
+    clues: Clues,
+    /// Its identifiers (signature and body; constants are found by name),
+    /// as a range of `FileScan::idents`.
+    idents: Range<u32>,
+    /// Calls that may resolve to a crate-local function, as a range of
+    /// `FileScan::calls`.
+    calls: Range<u32>,
+    /// Its bytes, from just after the previous item (so its attributes,
+    /// visibility and doc comments are included) to its `}` or `;`.
+    pub extent: Range<usize>,
+    /// Where its name starts: what precedes it is attributes and qualifiers.
+    pub head: usize,
+    /// The innermost item (of this scan) it is nested in.
+    pub parent: Option<usize>,
+    /// Receivers of its storage calls (`idem_store` in `idem_store.put(..)`).
+    pub stores: HashSet<&'t str>,
+    /// Idempotency tables its SQL literals name (a SQL bind is a storage call).
+    pub tables: Vec<String>,
+}
+
+impl Item<'_> {
+    /// Whether the item holds `fact`; request ids are key events only in a
+    /// unit that `names_store`.
+    pub fn holds(&self, fact: Fact, names_store: bool) -> bool {
+        self.found.contains(fact)
+            || (fact == Fact::KeyEvents && names_store && self.clues.has(Clue::RequestId))
+    }
+
+    /// Whether the item is the `drop` of a type that releases: a guard,
+    /// which is a claim fact where the unit claims.
+    pub fn releasing_drop(&self) -> bool {
+        self.is_fn && self.name == "drop" && self.clues.has(Clue::ReleaseCall)
+    }
+
+    /// Whether it makes a hasher object (`Sha256::new()`): a hash fact
+    /// where it, or a caller it returns the hasher to, finishes it.
+    pub fn makes_hasher(&self) -> bool {
+        self.clues.has(Clue::MakesHasher)
+    }
+
+    /// Whether it finishes a hasher.
+    pub fn finalizes(&self) -> bool {
+        self.clues.has(Clue::Finalizes)
+    }
+}
+
+/// What the pre-filter learns from one file.
+#[derive(Debug, Default)]
+pub struct FileScan<'t> {
+    /// Items with their extent's names and calls.
+    pub items: Vec<Item<'t>>,
+    /// Byte ranges of its doc comments (blanked outside kept items).
+    pub doc_comments: Vec<Range<usize>>,
+    /// A DDL literal outside every item (in a module-level macro call).
+    pub ddl_outside_items: bool,
+    /// The identifiers inside items, in order (an item's are a range, so
+    /// nested items share their parents' storage).
+    idents: Vec<&'t str>,
+    /// The calls inside items, in order.
+    calls: Vec<Mention<'t>>,
+    /// Interiors of large `[ .. ]` tables that cannot hold a fact: no
+    /// string or char literal, and only a few identifiers, none of which
+    /// the vocabulary knows (`[D { l: 0, t: 1 }, ..]`, numbers). Their
+    /// elements evaluate to nothing, so they are blanked like unselected
+    /// items: generated lookup tables are most of the syntax tree of the
+    /// crates that have them.
+    pub inert_tables: Vec<Range<usize>>,
+}
+
+impl<'t> FileScan<'t> {
+    /// An item's identifiers (with repeats).
+    pub fn idents_of(&self, item: &Item<'t>) -> &[&'t str] {
+        self.idents
+            .get(item.idents.start as usize..item.idents.end as usize)
+            .unwrap_or_default()
+    }
+
+    /// An item's calls (with repeats).
+    pub fn calls_of(&self, item: &Item<'t>) -> &[Mention<'t>] {
+        self.calls
+            .get(item.calls.start as usize..item.calls.end as usize)
+            .unwrap_or_default()
+    }
+
+    /// Ends item `n` where the scan is now.
+    fn close(&mut self, n: usize, end: usize) {
+        let (idents, calls) = (self.idents.len() as u32, self.calls.len() as u32);
+        let item = &mut self.items[n];
+        item.extent.end = end;
+        item.idents.end = idents;
+        item.calls.end = calls;
+    }
+}
+
+/// Keywords that may follow `const`/`static` without being the item name.
+const NOT_A_NAME: &[&str] = &["fn", "unsafe", "async", "extern", "mut", "_"];
+
+/// An item still open in the scan.
+#[derive(Debug, Clone, Copy)]
+struct Open {
+    /// Its index in `FileScan::items`.
+    item: usize,
+    /// The bracket depth of its keyword.
+    depth: usize,
+    /// Inside its body (a function's `{`).
+    body: bool,
+}
+
+/// The state of one file's scan.
+struct Scanner<'p, 't> {
+    prefilter: &'p Prefilter,
+    text: &'t str,
+    tokens: &'p [Token<'t>],
+    /// Whether the file holds a trigger word at all (else only items,
+    /// names and calls are recorded).
+    check: bool,
+    out: FileScan<'t>,
+    /// Where trigger words occur.
+    hits: Hits,
+    /// Open `[` brackets, for inert tables.
+    tables: Vec<TableScan<'t>>,
+    depth: usize,
+    /// Per bracket depth, where an item starting there would begin: after
+    /// the `{` that opened the depth, or the last `}` or `;` at it.
+    item_start: Vec<usize>,
+    open: Vec<Open>,
+    /// `impl`/`trait` blocks: (owner, depth inside the body).
+    blocks: Vec<(Owner<'t>, usize)>,
+    /// A block header waiting for its `{`: (owner, depth of the keyword).
+    header: Option<(Owner<'t>, usize)>,
+}
+
+impl Prefilter {
+    /// Tokenizes `text` into items: their triggers (comments do not
+    /// count), the names they use and the calls they make.
+    pub fn scan<'t>(&self, text: &'t str) -> FileScan<'t> {
+        let lex::Lexed {
+            tokens,
+            spans,
+            doc_comments,
+        } = lex::lex(text);
+        let mut scanner = Scanner {
+            prefilter: self,
+            text,
+            tokens: &tokens,
+            check: self.may_match(text),
+            out: FileScan {
+                doc_comments,
+                ..FileScan::default()
+            },
+            hits: Hits::new(self.matcher.as_ref(), text),
+            tables: Vec::new(),
+            depth: 0,
+            item_start: vec![0],
+            open: Vec::new(),
+            blocks: Vec::new(),
+            header: None,
+        };
+        for (i, span) in spans.iter().enumerate() {
+            scanner.token(i, span);
+        }
+        scanner.finish()
+    }
+}
+
+impl<'t> Scanner<'_, 't> {
+    /// The token `n` before `tokens[i]`.
+    fn before(&self, i: usize, n: usize) -> Option<Token<'t>> {
+        i.checked_sub(n).and_then(|j| self.tokens.get(j)).copied()
+    }
+
+    /// Indices of the open items.
+    fn open_items(&self) -> impl Iterator<Item = usize> + '_ {
+        self.open.iter().map(|o| o.item)
+    }
+
+    /// Applies `f` to every open item.
+    fn for_open(&mut self, mut f: impl FnMut(&mut Item<'t>)) {
+        for o in &self.open {
+            f(&mut self.out.items[o.item]);
+        }
+    }
+
+    fn token(&mut self, i: usize, span: &Range<usize>) {
+        let token = self.tokens[i];
+        match token {
+            Token::Open(b) => return self.open_bracket(b, span),
+            Token::Close(b) => return self.close_bracket(b, span),
+            Token::Punct(";") => return self.semicolon(span),
+            Token::Punct(_) => return,
+            Token::Ident(ident) => self.ident_structure(i, ident, span),
+            Token::Str(literal) => self.literal_facts(literal),
+        }
+        // Inline captures (`format!("{idempotency_key}")`) read names as
+        // the evaluator does: they link and trigger like identifiers.
+        let captured = self.out.idents.len();
+        if let Token::Str(literal) = token {
+            if !self.open.is_empty() && literal.contains('{') {
+                let names = format_string::named_args(literal).filter(|n| lex::is_ident(n));
+                self.out.idents.extend(names);
+            }
+        }
+        if self.check && self.hits.token(span) {
+            self.key_words(token, captured);
+        }
+        if let Token::Ident(ident) = token {
+            self.ident_uses(i, ident);
+        }
+    }
+
+    fn open_bracket(&mut self, b: u8, span: &Range<usize>) {
+        if b == b'[' {
+            self.tables.push(TableScan::new(span.end));
+        }
+        let depth = self.depth;
+        if let Some(top) = self.open.last_mut() {
+            if b == b'{' && !top.body && top.depth == depth && self.out.items[top.item].is_fn {
+                top.body = true;
+            }
+        }
+        if b == b'{' && self.header.is_some_and(|(_, d)| d == depth) {
+            if let Some((owner, _)) = self.header.take() {
+                self.blocks.push((owner, depth + 1));
+            }
+        }
+        self.depth += 1;
+        set_start(&mut self.item_start, self.depth, span.end);
+    }
+
+    fn close_bracket(&mut self, b: u8, span: &Range<usize>) {
+        if b == b']' {
+            self.close_table(span.start);
+        }
+        self.depth = self.depth.saturating_sub(1);
+        let depth = self.depth;
+        if b == b'}' {
+            set_start(&mut self.item_start, depth, span.end);
+        }
+        while self.blocks.last().is_some_and(|(_, d)| depth < *d) {
+            self.blocks.pop();
+        }
+        if self.header.is_some_and(|(_, d)| depth < d) {
+            self.header = None;
+        }
+        while let Some(&Open {
+            item,
+            depth: at,
+            body,
+        }) = self.open.last()
+        {
+            // Its own `}`, or its enclosing bracket closed early.
+            let end = if body && depth == at {
+                span.end
+            } else if depth < at {
+                span.start
+            } else {
+                break;
+            };
+            self.out.close(item, end);
+            self.open.pop();
+        }
+    }
+
+    /// A `]` at `end`: its table may be inert, and is part of the one around it.
+    fn close_table(&mut self, end: usize) {
+        let Some(table) = self.tables.pop() else {
+            return;
+        };
+        let prefilter = self.prefilter;
+        if let Some(interior) = table.inert_interior(end, |i| prefilter.ident_is_inert(i)) {
+            self.out.inert_tables.push(interior);
+        }
+        if let Some(outer) = self.tables.last_mut() {
+            outer.absorb(&table);
+        }
+    }
+
+    fn semicolon(&mut self, span: &Range<usize>) {
+        let depth = self.depth;
+        set_start(&mut self.item_start, depth, span.end);
+        while let Some(&Open {
+            item,
+            depth: at,
+            body,
+        }) = self.open.last()
+        {
+            if body || depth != at {
+                break;
+            }
+            self.out.close(item, span.end);
+            self.open.pop();
+        }
+        if self.header.is_some_and(|(_, d)| d == depth) {
+            self.header = None;
+        }
+    }
+
+    /// What an identifier does to the item structure: counts in a table,
+    /// opens an `impl`/`trait` header, or names a new item.
+    fn ident_structure(&mut self, i: usize, ident: &'t str, span: &Range<usize>) {
+        if let Some(table) = self.tables.last_mut() {
+            table.ident(ident);
+        }
+        let item_level = matches!(
+            self.before(i, 1),
+            None | Some(Token::Close(_))
+                | Some(Token::Open(b'{'))
+                | Some(Token::Punct(";"))
+                | Some(Token::Ident("unsafe" | "pub" | "default" | "auto"))
+        );
+        if (ident == "impl" || ident == "trait") && item_level && self.header.is_none() {
+            let owner = block_owner(&self.tokens[i..], ident == "trait");
+            self.header = Some((owner, self.depth));
+        }
+        if let Some(is_fn) = self.defines_item(i, ident) {
+            self.open_item(i, ident, is_fn, span);
+        }
+    }
+
+    /// Whether `tokens[i]` names a new item: `Some(true)` after `fn`,
+    /// `Some(false)` for `const NAME:` / `static [mut] NAME:`, but not
+    /// `*const T`, `&'static T` or a const generic `<const N: usize>`.
+    fn defines_item(&self, i: usize, ident: &str) -> Option<bool> {
+        if self.before(i, 1) == Some(Token::Ident("fn")) {
+            return Some(true);
+        }
+        let keyword_at = match self.before(i, 1) {
+            Some(Token::Ident("mut")) => 2,
+            _ => 1,
+        };
+        let item_keyword = match self.before(i, keyword_at) {
+            Some(Token::Ident("const")) => keyword_at == 1,
+            Some(Token::Ident("static")) => true,
+            _ => false,
+        };
+        let is_const = item_keyword
+            && !NOT_A_NAME.contains(&ident)
+            && self.tokens.get(i + 1) == Some(&Token::Punct(":"))
+            && self.tokens.get(i + 2) != Some(&Token::Punct(":"))
+            && !matches!(
+                self.before(i, keyword_at + 1),
+                Some(Token::Punct("*" | "'" | "<" | ","))
+            );
+        is_const.then_some(false)
+    }
+
+    fn open_item(&mut self, i: usize, name: &'t str, is_fn: bool, span: &Range<usize>) {
+        let depth = self.depth;
+        // Directly in an `impl`/`trait` body, or free (a fn nested in a
+        // function body is free, as in the index).
+        let in_fn = self
+            .open
+            .iter()
+            .rev()
+            .find(|o| o.body)
+            .map_or(0, |o| o.depth + 1);
+        let owner = match self.blocks.last() {
+            Some(&(owner, d)) if d == depth && d > in_fn => owner,
+            _ => Owner::Free,
+        };
+        let start = self.item_start.get(depth).copied().unwrap_or(0);
+        let parent = self.open.last().map(|o| o.item);
+        let (idents, calls) = (self.out.idents.len() as u32, self.out.calls.len() as u32);
+        self.open.push(Open {
+            item: self.out.items.len(),
+            depth,
+            body: false,
+        });
+        self.out.items.push(Item {
+            name,
+            is_fn,
+            owner,
+            receiver: is_fn && takes_self(&self.tokens[i + 1..]),
+            found: FactSet::default(),
+            clues: Clues::default(),
+            idents: idents..idents,
+            calls: calls..calls,
+            // Items still open at the end run to the end.
+            extent: start.min(span.start)..self.text.len(),
+            head: span.start,
+            parent,
+            stores: HashSet::default(),
+            tables: Vec::new(),
+        });
+    }
+
+    /// Facts a string literal holds by itself: DDL, a claiming literal.
+    fn literal_facts(&mut self, literal: &str) {
+        if let Some(table) = self.tables.last_mut() {
+            table.literal();
+        }
+        if !self.check {
+            return;
+        }
+        let prefilter = self.prefilter;
+        if prefilter.needs(Fact::Ddl) && may_be_ddl(literal) {
+            self.for_open(|item| item.found.insert(Fact::Ddl));
+            self.out.ddl_outside_items |= self.open.is_empty();
+        }
+        if prefilter.needs(Fact::Claims) && crate::analysis::claims::is_claim_literal(literal) {
+            self.for_open(|item| item.clues.insert(Clue::ClaimLiteral));
+        }
+    }
+
+    /// A token holding a trigger word: the client-key trigger it and the
+    /// names it captures make, and the idempotency tables its SQL writes.
+    fn key_words(&mut self, token: Token<'t>, captured: usize) {
+        let prefilter = self.prefilter;
+        // SQL writing to an idempotency table: a store shared with keyed code.
+        if let Token::Str(t) = token {
+            if !self.open.is_empty() && prefilter.names_store(t) {
+                let tables: Vec<String> = sql_tables(&t.to_ascii_lowercase())
+                    .into_iter()
+                    .filter(|t| prefilter.vocab.is_idempotency_table(t))
+                    .collect();
+                self.for_open(|item| item.tables.extend(tables.iter().cloned()));
+            }
+        }
+        let trigger = self.out.idents[captured..]
+            .iter()
+            .map(|name| prefilter.trigger_of(Token::Ident(name)))
+            .fold(prefilter.trigger_of(token), Trigger::max);
+        match trigger {
+            Trigger::Strong => self.for_open(|item| item.found.insert(Fact::KeyEvents)),
+            Trigger::Weak => self.for_open(|item| item.clues.insert(Clue::RequestId)),
+            Trigger::None => {}
+        }
+    }
+
+    /// What an identifier uses: the call it makes, the facts it starts,
+    /// the store it writes to; recorded for every open item.
+    fn ident_uses(&mut self, i: usize, ident: &'t str) {
+        let prefilter = self.prefilter;
+        // `Self::f` inside `impl T` resolves like `T::f`.
+        let self_owner = self
+            .open
+            .iter()
+            .rev()
+            .find(|o| self.out.items[o.item].is_fn)
+            .map(|o| self.out.items[o.item].owner);
+        let call = call_mention(prefilter, self.tokens, i, ident, self_owner);
+        let called = self.tokens.get(i + 1) == Some(&Token::Open(b'('))
+            && self.before(i, 1) != Some(Token::Ident("fn"));
+        if self.check {
+            self.token_fact(i);
+        }
+        let mut clues = Clues::default();
+        if called && prefilter.vocab.is_claim_verb(ident) {
+            clues.insert(Clue::ClaimCall);
+        }
+        if called && prefilter.vocab.is_release_verb(ident) {
+            clues.insert(Clue::ReleaseCall);
+        }
+        let store = match (self.before(i, 2), self.before(i, 1)) {
+            (Some(Token::Ident(receiver)), Some(Token::Punct(".")))
+                if called && prefilter.vocab.is_store_method(ident) =>
+            {
+                Some(receiver)
+            }
+            _ => None,
+        };
+        if !self.open.is_empty() {
+            self.out.idents.push(ident);
+            self.out.calls.extend(call);
+        }
+        self.for_open(|item| {
+            item.stores.extend(store);
+            item.clues.0 |= clues.0;
+        });
+    }
+
+    /// Records the fact identifier `tokens[i]` starts, if any.
+    fn token_fact(&mut self, i: usize) {
+        // Inside the parentheses of a signature: a parameter's type.
+        let in_params = self
+            .open
+            .last()
+            .is_some_and(|o| !o.body && self.out.items[o.item].is_fn && self.depth > o.depth);
+        match self.prefilter.token_fact(self.tokens, i, in_params) {
+            TokenFact::None => {}
+            TokenFact::Holds(fact) => self.for_open(|item| item.found.insert(fact)),
+            TokenFact::HasherParam => {
+                if let Some(o) = self.open.last() {
+                    self.out.items[o.item].clues.insert(Clue::HasherParam);
+                }
+            }
+            TokenFact::Finalizes => self.for_open(|item| item.clues.insert(Clue::Finalizes)),
+            TokenFact::MakesHasher => self.for_open(|item| item.clues.insert(Clue::MakesHasher)),
+        }
+    }
+
+    /// Closes the items still open and settles the facts that need a
+    /// whole item: finished hashers, claims that name a key.
+    fn finish(mut self) -> FileScan<'t> {
+        let end = self.text.len();
+        let open: Vec<usize> = self.open_items().collect();
+        for item in open {
+            self.out.close(item, end);
+        }
+        let mut scan = self.out;
+        // A function finishing its hasher parameter makes a digest: it and
+        // the items around it hold a hash fact.
+        for n in 0..scan.items.len() {
+            let clues = scan.items[n].clues;
+            let makes = clues.has(Clue::HasherParam) || clues.has(Clue::MakesHasher);
+            if makes && clues.has(Clue::Finalizes) {
+                let mut at = Some(n);
+                while let Some(m) = at {
+                    scan.items[m].found.insert(Fact::HashCalls);
+                    at = scan.items[m].parent;
+                }
+            }
+        }
+        // Claims are linked to keys by name, so an item that names no key
+        // cannot hold one.
+        let vocab = &self.prefilter.vocab;
+        for n in 0..scan.items.len() {
+            let item = &scan.items[n];
+            let claiming = item.clues.has(Clue::ClaimCall) || item.clues.has(Clue::ClaimLiteral);
+            if claiming
+                && scan
+                    .idents_of(item)
+                    .iter()
+                    .any(|i| vocab.is_client_key_name(i) || vocab.is_key_position_name(i))
+            {
+                scan.items[n].found.insert(Fact::Claims);
+            }
+        }
+        scan
+    }
+}
+
+/// The call `tokens[i]` makes, if it is the name of one the index may
+/// resolve to a crate-local function.
+fn call_mention<'t>(
+    prefilter: &Prefilter,
+    tokens: &[Token<'t>],
+    i: usize,
+    ident: &'t str,
+    self_owner: Option<Owner<'t>>,
+) -> Option<Mention<'t>> {
+    let before = |n: usize| i.checked_sub(n).and_then(|j| tokens.get(j)).copied();
+    let called = match tokens.get(i + 1) {
+        Some(Token::Open(b'(')) => true,
+        // Turbofish `f::<T>(..)`.
+        Some(Token::Punct(":")) => tokens.get(i + 3) == Some(&Token::Punct("<")),
+        _ => false,
+    };
+    if !called || matches!(before(1), Some(Token::Ident("fn"))) {
+        return None;
+    }
+    // `Type::name` tokenizes as `Type` `:` `:` `name`.
+    let owner = match (before(3), before(2), before(1)) {
+        (Some(Token::Ident("Self")), Some(Token::Punct(":")), Some(Token::Punct(":"))) => {
+            match self_owner {
+                Some(Owner::Type(t)) => Some(t),
+                // Unknown `Self`: any function of that name.
+                _ => return Some(Mention::Method(ident)),
+            }
+        }
+        (Some(Token::Ident(t)), Some(Token::Punct(":")), Some(Token::Punct(":")))
+            if t.starts_with(|c: char| c.is_ascii_uppercase()) =>
+        {
+            Some(t)
+        }
+        _ => None,
+    };
+    let method = before(1) == Some(Token::Punct("."));
+    let on_self = method && before(2) == Some(Token::Ident("self"));
+    // The evaluator never resolves these on another receiver.
+    let builtin = crate::analysis::vocab::TRANSPARENT_METHODS.contains(&ident)
+        || prefilter.vocab.is_store_method(ident);
+    if method && builtin && !on_self {
+        return None;
+    }
+    Some(match owner {
+        Some(owner) => Mention::Assoc(owner, ident),
+        None if on_self => Mention::SelfMethod(self_owner.unwrap_or(Owner::Unknown), ident),
+        None if method => Mention::Method(ident),
+        None => Mention::Call(ident),
+    })
+}
+
+/// Whether the signature after a function's name (`tokens`) takes `self`
+/// first: `(self`, `(&self`, `(&'a mut self`, `(mut self: Box<Self>`.
+/// Generic parameters (`<F: Fn(u8)>`) are skipped; a miss only makes the
+/// filter keep more.
+fn takes_self(tokens: &[Token<'_>]) -> bool {
+    let mut angle = 0usize;
+    let mut k = 0;
+    while let Some(token) = tokens.get(k) {
+        match *token {
+            Token::Punct("<") => angle += 1,
+            Token::Punct(">") if k > 0 && tokens[k - 1] != Token::Punct("-") => {
+                angle = angle.saturating_sub(1)
+            }
+            Token::Open(b'(') if angle == 0 => break,
+            Token::Open(b'{') | Token::Punct(";") => return false,
+            _ => {}
+        }
+        k += 1;
+        if k > 256 {
+            return false;
+        }
+    }
+    for token in tokens.iter().skip(k + 1).take(6) {
+        match *token {
+            Token::Punct("&" | "'") | Token::Ident("mut") => {}
+            Token::Ident("self") => return true,
+            // A lifetime's name follows its quote.
+            Token::Ident(_) => {}
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// Records where an item at `depth` would start.
+fn set_start(starts: &mut Vec<usize>, depth: usize, at: usize) {
+    if starts.len() <= depth {
+        starts.resize(depth + 1, 0);
+    }
+    starts[depth] = at;
+}
+
+/// The type an `impl` (or the name a `trait`) block at `tokens[0]` is for,
+/// as `CrateIndex` names it: the last segment of a type path, through
+/// references. Anything the scan cannot name is `Unknown`.
+fn block_owner<'t>(tokens: &[Token<'t>], is_trait: bool) -> Owner<'t> {
+    if is_trait {
+        return match tokens.get(1) {
+            Some(Token::Ident(name)) => Owner::Type(name),
+            _ => Owner::Unknown,
+        };
+    }
+    let mut angle = 0usize;
+    let mut last: Option<&'t str> = None;
+    let mut done = false;
+    for (k, token) in tokens.iter().enumerate().skip(1) {
+        match *token {
+            Token::Open(b'{') | Token::Punct(";") => break,
+            Token::Ident("where") if angle == 0 => break,
+            Token::Punct("<") => angle += 1,
+            // `->` inside generics is not a closing angle.
+            Token::Punct(">") if tokens.get(k - 1) != Some(&Token::Punct("-")) => {
+                angle = angle.saturating_sub(1)
+            }
+            Token::Ident("for") if angle == 0 => {
+                last = None;
+                done = false;
+            }
+            Token::Ident("dyn" | "impl" | "fn") if angle == 0 => return Owner::Unknown,
+            Token::Open(b'(' | b'[') if angle == 0 => return Owner::Unknown,
+            Token::Ident(name) if angle == 0 && !done => {
+                last = Some(name);
+                // A lifetime's name (`&'a T`) is followed by the type.
+                if tokens.get(k - 1) == Some(&Token::Punct("'")) {
+                    last = None;
+                }
+            }
+            _ => {}
+        }
+        if angle > 0 && last.is_some() {
+            done = true;
+        }
+    }
+    last.map_or(Owner::Unknown, Owner::Type)
+}

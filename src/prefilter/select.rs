@@ -1,0 +1,552 @@
+//! The selection: which items of a unit's scanned files to keep, closed
+//! over the crate-local call graph the index will build.
+//!
+//! Items holding a fact an enabled rule needs are the seeds. A fact that
+//! reaches callers (`triggers::Reach::Callers`: a key, a digest, a
+//! namespace) makes their callers and the users of a constant holding it
+//! keyed too; items that store where keyed items store join them; and
+//! every function or constant a kept item may resolve to is kept, since
+//! callee summaries shape values and every definition of a name decides
+//! whether a method name is ambiguous. Calls link by the index's own rule
+//! (`analysis::index::method_targets`), names stand in for paths.
+
+use std::collections::HashSet as StdHashSet;
+
+use aho_corasick::AhoCorasick;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+
+use crate::analysis::index::{method_targets, MethodTargets};
+use crate::lex;
+
+use super::scan::{FileScan, Item, Mention, Owner};
+use super::triggers::{reach, Fact, Reach, FACTS};
+use super::Prefilter;
+
+/// What `Prefilter::choose` decided for the files scanned so far.
+pub(super) struct Choice<'t> {
+    /// Per item of the scanned files, in order: keep it.
+    pub selected: Vec<bool>,
+    /// Names whose definition in a cold file the choice would follow.
+    pub defs: HashSet<&'t str>,
+    /// Names whose mention in a cold file the choice would follow (keyed
+    /// items and the stores they write to).
+    pub mentions: Vec<&'t str>,
+    /// Idempotency tables keyed items write to (a cold file writing one
+    /// shares the store).
+    pub tables: Vec<String>,
+}
+
+/// Which facts count in one unit.
+struct Held {
+    /// Request ids count as key events (an idempotency store is named).
+    names_store: bool,
+    /// Some item claims: releasing `Drop` impls are guards.
+    unit_claims: bool,
+}
+
+impl Prefilter {
+    /// Whether `item` holds a fact an enabled rule needs that reaches `how`.
+    fn holds(&self, item: &Item<'_>, held: &Held, how: Reach) -> bool {
+        FACTS.iter().any(|&fact| {
+            self.needs(fact)
+                && reach(fact) == how
+                && (item.holds(fact, held.names_store)
+                    // A guard is a claim fact where the unit claims.
+                    || (fact == Fact::Claims && held.unit_claims && item.releasing_drop()))
+        })
+    }
+
+    /// The items of the scanned files to keep, numbered across files in
+    /// order, and what cold files the choice depends on; `None` when no
+    /// item holds a fact.
+    pub(super) fn choose<'t>(
+        &self,
+        scans: &[Option<FileScan<'t>>],
+        names_store: bool,
+    ) -> Option<Choice<'t>> {
+        let scans: Vec<&FileScan<'t>> = scans.iter().flatten().collect();
+        let items: Vec<(usize, &Item<'t>)> = scans
+            .iter()
+            .enumerate()
+            .flat_map(|(f, s)| s.items.iter().map(move |item| (f, item)))
+            .collect();
+        let unit_claims = self.needs(Fact::Claims)
+            && items
+                .iter()
+                .any(|(_, item)| item.holds(Fact::Claims, names_store));
+        let held = Held {
+            names_store,
+            unit_claims,
+        };
+        let seeds: Vec<bool> = items
+            .iter()
+            .map(|(_, item)| self.holds(item, &held, Reach::Callers))
+            .collect();
+        let local = |item: &Item<'_>| self.holds(item, &held, Reach::Local);
+        let ddl_outside = scans.iter().any(|s| s.ddl_outside_items);
+        if !ddl_outside
+            && !items
+                .iter()
+                .zip(&seeds)
+                .any(|((_, item), seed)| *seed || local(item))
+        {
+            return None;
+        }
+        let graph = Graph::new(scans, items);
+        let mut keyed = seeds.clone();
+        graph.finish_hashers(&mut keyed);
+        graph.close_over_users(&mut keyed);
+        let keyed_at_first = keyed.clone();
+        let stores = Stores::of(&graph, &keyed);
+        let mut selected = keyed;
+        let mut work: Vec<usize> = (0..graph.items.len()).filter(|&n| selected[n]).collect();
+        // Items with a local fact (a claim, a guard, DDL) need no client
+        // key, but their callees' releases matter.
+        for (n, (_, item)) in graph.items.iter().enumerate() {
+            let shares = self.holds_shared(item, &stores);
+            if (local(item) || shares) && !selected[n] {
+                selected[n] = true;
+                work.push(n);
+            }
+        }
+        let witness = graph.close_over_callees(&mut selected, work);
+        let mut choice = graph.cold_dependencies(&selected, &keyed_at_first, &stores);
+        if unit_claims {
+            // A guard in a cold file is found by its name.
+            choice.defs.insert("drop");
+        }
+        for (n, w) in witness.iter().enumerate() {
+            selected[n] |= *w;
+        }
+        if std::env::var_os("IDEM_LINT_UNIT_STATS").is_some() {
+            graph.report(&seeds, &keyed_at_first, &selected);
+        }
+        choice.selected = selected;
+        Some(choice)
+    }
+
+    /// Whether `item` stores where keyed items store, for a rule that
+    /// needs such stores (a server-minted key beside client keys).
+    fn holds_shared(&self, item: &Item<'_>, stores: &Stores) -> bool {
+        FACTS
+            .iter()
+            .any(|&fact| self.needs(fact) && reach(fact) == Reach::SharedStores)
+            && stores.shares(item)
+    }
+}
+
+/// The receivers and idempotency tables keyed items store into.
+struct Stores<'t> {
+    /// Receivers, lowercased.
+    receivers: StdHashSet<String>,
+    tables: StdHashSet<&'t str>,
+}
+
+impl<'t> Stores<'t> {
+    fn of<'s>(graph: &Graph<'s, 't>, keyed: &[bool]) -> Stores<'s> {
+        let keyed_items = || {
+            (0..graph.items.len())
+                .filter(|&n| keyed[n])
+                .map(|n| graph.items[n].1)
+        };
+        Stores {
+            receivers: keyed_items()
+                .flat_map(|item| item.stores.iter().map(|s| s.to_ascii_lowercase()))
+                .collect(),
+            tables: keyed_items()
+                .flat_map(|item| item.tables.iter().map(String::as_str))
+                .collect(),
+        }
+    }
+
+    /// Whether `item` stores into one of them.
+    fn shares(&self, item: &Item<'_>) -> bool {
+        item.stores
+            .iter()
+            .any(|s| self.receivers.contains(&s.to_ascii_lowercase()))
+            || item.tables.iter().any(|t| self.tables.contains(t.as_str()))
+    }
+}
+
+/// The items of the scanned files, numbered across files, and the names
+/// that link them.
+struct Graph<'s, 't> {
+    scans: Vec<&'s FileScan<'t>>,
+    /// (file among `scans`, item).
+    items: Vec<(usize, &'s Item<'t>)>,
+    fns_named: HashMap<&'t str, Vec<usize>>,
+    consts_named: HashMap<&'t str, Vec<usize>>,
+    /// Items calling a name (each once).
+    callers_of: HashMap<&'t str, Vec<usize>>,
+    /// Items using a constant's name (each once).
+    users_of: HashMap<&'t str, Vec<usize>>,
+    methods: Methods<'t>,
+}
+
+const NONE: &[usize] = &[];
+
+impl<'s, 't> Graph<'s, 't> {
+    fn new(scans: Vec<&'s FileScan<'t>>, items: Vec<(usize, &'s Item<'t>)>) -> Graph<'s, 't> {
+        let mut graph = Graph {
+            methods: Methods::new(items.iter().map(|(_, item)| *item)),
+            scans,
+            items,
+            fns_named: HashMap::default(),
+            consts_named: HashMap::default(),
+            callers_of: HashMap::default(),
+            users_of: HashMap::default(),
+        };
+        // Each list gets an item once, however often it names the key.
+        let add = |list: &mut Vec<usize>, n: usize| {
+            if list.last() != Some(&n) {
+                list.push(n);
+            }
+        };
+        for (n, (_, item)) in graph.items.iter().enumerate() {
+            let named = if item.is_fn {
+                &mut graph.fns_named
+            } else {
+                &mut graph.consts_named
+            };
+            named.entry(item.name).or_default().push(n);
+            let (f, item) = graph.items[n];
+            for call in graph.scans[f].calls_of(item) {
+                add(graph.callers_of.entry(call.name()).or_default(), n);
+            }
+        }
+        for n in 0..graph.items.len() {
+            let (f, item) = graph.items[n];
+            for ident in graph.scans[f].idents_of(item) {
+                if graph.consts_named.contains_key(ident) {
+                    add(graph.users_of.entry(ident).or_default(), n);
+                }
+            }
+        }
+        graph
+    }
+
+    fn idents(&self, n: usize) -> &'s [&'t str] {
+        let (f, item) = self.items[n];
+        self.scans[f].idents_of(item)
+    }
+
+    fn calls(&self, n: usize) -> &'s [Mention<'t>] {
+        let (f, item) = self.items[n];
+        self.scans[f].calls_of(item)
+    }
+
+    /// Whether item `caller` has a call that may resolve to fn item `callee`.
+    fn links(&self, caller: usize, callee: usize) -> bool {
+        let def = self.items[callee].1;
+        self.calls(caller)
+            .iter()
+            .any(|m| m.name() == def.name && self.methods.links(*m, def))
+    }
+
+    /// The items whose calls may resolve to fn item `n`.
+    fn callers(&self, n: usize) -> impl Iterator<Item = usize> + '_ {
+        let callers = self.callers_of.get(self.items[n].1.name);
+        callers
+            .map_or(NONE, Vec::as_slice)
+            .iter()
+            .copied()
+            .filter(move |&c| self.links(c, n))
+    }
+
+    /// A function finishing a hasher that a callee (or its callee …) makes
+    /// and returns holds a hash fact: it becomes keyed.
+    fn finish_hashers(&self, keyed: &mut [bool]) {
+        let mut makers: Vec<bool> = self.items.iter().map(|(_, i)| i.makes_hasher()).collect();
+        let mut work: Vec<usize> = (0..self.items.len()).filter(|&n| makers[n]).collect();
+        while let Some(n) = work.pop() {
+            let callers = self.callers_of.get(self.items[n].1.name);
+            for &c in callers.map_or(NONE, Vec::as_slice) {
+                if !makers[c] && self.links(c, n) {
+                    makers[c] = true;
+                    if self.items[c].1.finalizes() {
+                        keyed[c] = true;
+                    }
+                    work.push(c);
+                }
+            }
+        }
+    }
+
+    /// Makes keyed, transitively, the callers of keyed functions and the
+    /// users of keyed constants (a key returned by a helper or held in a
+    /// constant).
+    fn close_over_users(&self, keyed: &mut [bool]) {
+        let mut work: Vec<usize> = (0..self.items.len()).filter(|&n| keyed[n]).collect();
+        while let Some(n) = work.pop() {
+            let item = self.items[n].1;
+            let users: Vec<usize> = if item.is_fn {
+                self.callers(n).collect()
+            } else {
+                self.users_of
+                    .get(item.name)
+                    .map_or(NONE, Vec::as_slice)
+                    .to_vec()
+            };
+            for m in users {
+                if !keyed[m] {
+                    keyed[m] = true;
+                    work.push(m);
+                }
+            }
+        }
+    }
+
+    /// Selects, transitively from `work`, every function and constant a
+    /// selected item may resolve to. Returns the definitions kept only so
+    /// that the index still finds a method name ambiguous: parsed, but
+    /// what they call is not followed.
+    fn close_over_callees(&self, selected: &mut [bool], mut work: Vec<usize>) -> Vec<bool> {
+        let mut witness = vec![false; self.items.len()];
+        while let Some(n) = work.pop() {
+            let mut next: Vec<usize> = Vec::new();
+            for call in self.calls(n) {
+                let defs = self.fns_named.get(call.name()).map_or(NONE, Vec::as_slice);
+                next.extend(defs.iter().copied().filter(|&d| self.links(n, d)));
+                if let Some(pair) = self.methods.witnesses(*call, defs, &self.items) {
+                    for d in pair {
+                        witness[d] = true;
+                    }
+                }
+            }
+            for ident in self.idents(n) {
+                next.extend(self.consts_named.get(ident).map_or(NONE, Vec::as_slice));
+            }
+            for m in next {
+                if !selected[m] {
+                    selected[m] = true;
+                    work.push(m);
+                }
+            }
+        }
+        witness
+    }
+
+    /// What cold files the choice depends on: definitions of the names
+    /// selected items use, mentions of keyed items and their stores.
+    fn cold_dependencies(
+        &self,
+        selected: &[bool],
+        keyed: &[bool],
+        stores: &Stores<'_>,
+    ) -> Choice<'t> {
+        let mut defs: HashSet<&'t str> = HashSet::default();
+        let mut mentions: Vec<&'t str> = Vec::new();
+        for n in (0..self.items.len()).filter(|&n| selected[n]) {
+            defs.extend(self.idents(n).iter().copied());
+        }
+        for n in (0..self.items.len()).filter(|&n| keyed[n]) {
+            mentions.push(self.items[n].1.name);
+            mentions.extend(self.items[n].1.stores.iter().copied());
+        }
+        Choice {
+            selected: Vec::new(),
+            defs,
+            mentions,
+            tables: stores.tables.iter().map(|t| t.to_string()).collect(),
+        }
+    }
+
+    /// The `IDEM_LINT_UNIT_STATS` lines of one choice.
+    fn report(&self, seeds: &[bool], keyed: &[bool], selected: &[bool]) {
+        let triggered = (0..self.items.len()).filter(|&n| seeds[n]);
+        for n in triggered.take(3) {
+            eprintln!(
+                "[idem-lint prefilter] triggered item `{}`",
+                self.items[n].1.name
+            );
+        }
+        let chosen: Vec<&str> = (0..self.items.len())
+            .filter(|&n| selected[n])
+            .map(|n| self.items[n].1.name)
+            .take(20)
+            .collect();
+        eprintln!(
+            "[idem-lint prefilter] {} keyed, {} selected of {} items in {} scanned files: {chosen:?}",
+            keyed.iter().filter(|k| **k).count(),
+            selected.iter().filter(|s| **s).count(),
+            self.items.len(),
+            self.scans.len()
+        );
+    }
+}
+
+/// Which method names the index resolves, by its rule
+/// (`analysis::index::method_targets`) over the owners the scan knows.
+/// Types the scan cannot name (`Owner::Unknown`) could be any type, so a
+/// name with such a definition is never taken as ambiguous.
+struct Methods<'t> {
+    /// Per name: the known owners of its receiver methods (up to two) and
+    /// whether an unnamed owner defines it.
+    by_name: HashMap<&'t str, (Vec<Owner<'t>>, bool)>,
+}
+
+impl<'t> Methods<'t> {
+    fn new<'a>(items: impl Iterator<Item = &'a Item<'t>>) -> Methods<'t>
+    where
+        't: 'a,
+    {
+        let mut by_name: HashMap<&'t str, (Vec<Owner<'t>>, bool)> = HashMap::default();
+        for item in items.filter(|i| i.is_fn) {
+            let entry = by_name.entry(item.name).or_default();
+            match item.owner {
+                // A receiver method outside an `impl` is one in an `impl`
+                // nested in a function body: the index may name its type.
+                Owner::Unknown | Owner::Free if item.receiver => entry.1 = true,
+                Owner::Unknown => entry.1 = true,
+                // Two owners tell that a name is ambiguous. A third is not
+                // kept, so `self.name()` in its block does not link to its
+                // own method as it does in the index (the filter has always
+                // done so; changing it changes which files are parsed).
+                owner if item.receiver && entry.0.len() < 2 && !entry.0.contains(&owner) => {
+                    entry.0.push(owner)
+                }
+                _ => {}
+            }
+        }
+        Methods { by_name }
+    }
+
+    /// What a method call may resolve to; `None` for a path call.
+    fn targets(&self, mention: Mention<'t>) -> Option<MethodTargets<Owner<'t>>> {
+        let (name, on_self) = match mention {
+            Mention::Method(name) => (name, None),
+            Mention::SelfMethod(owner, name) => (name, Some(owner)),
+            Mention::Call(_) | Mention::Assoc(..) => return None,
+        };
+        let Some((owners, unknown)) = self.by_name.get(name) else {
+            return Some(MethodTargets::All);
+        };
+        // An unnamed owner, or an unnamed `Self`, may be any type.
+        if *unknown || on_self == Some(Owner::Unknown) {
+            return Some(MethodTargets::All);
+        }
+        Some(method_targets(owners, on_self))
+    }
+
+    /// Whether a call may resolve to `def` (a function of the same name).
+    fn links(&self, mention: Mention<'t>, def: &Item<'t>) -> bool {
+        match (self.targets(mention), mention) {
+            (Some(MethodTargets::Own(ty)), _) => def.owner == ty,
+            (Some(MethodTargets::All), _) => true,
+            (Some(MethodTargets::Ambiguous), _) => false,
+            _ if def.owner == Owner::Unknown => true,
+            (None, Mention::Assoc(ty, _)) => def.owner == Owner::Type(ty),
+            (None, _) => def.owner == Owner::Free,
+        }
+    }
+
+    /// For a call the index finds ambiguous, two receiver methods of
+    /// different types among `defs`: kept, the index still finds it so.
+    fn witnesses(
+        &self,
+        mention: Mention<'t>,
+        defs: &[usize],
+        items: &[(usize, &Item<'t>)],
+    ) -> Option<[usize; 2]> {
+        if self.targets(mention) != Some(MethodTargets::Ambiguous) {
+            return None;
+        }
+        let receivers = || defs.iter().copied().filter(|&d| items[d].1.receiver);
+        let first = receivers().next()?;
+        let second = receivers().find(|&d| items[d].1.owner != items[first].1.owner)?;
+        Some([first, second])
+    }
+}
+
+/// The names `fn`, `const` and `static` items of `text` may define: the
+/// word after the keyword (after `mut`), when followed by `(` or `<` (a
+/// function) or by a single `:` (a constant). Comments and strings count
+/// too; more names only make the filter scan more. `*const T` and
+/// `&'static T` are types, not definitions.
+pub(super) fn defined_names(text: &str) -> HashSet<&str> {
+    let bytes = text.as_bytes();
+    let mut out = HashSet::default();
+    for keyword in ["fn", "const", "static"] {
+        for at in memchr::memmem::find_iter(bytes, keyword.as_bytes()) {
+            let end = at + keyword.len();
+            let starts_word = at == 0 || !lex::is_ident_continue(bytes[at - 1]);
+            let ends_word = bytes.get(end).is_some_and(|b| b.is_ascii_whitespace());
+            if !starts_word || !ends_word {
+                continue;
+            }
+            let before = text[..at].trim_end().as_bytes().last().copied();
+            if keyword != "fn" && matches!(before, Some(b'*' | b'\'')) {
+                continue;
+            }
+            let mut rest = text[end..].trim_start();
+            if keyword == "static" {
+                if let Some(after) = rest.strip_prefix("mut") {
+                    if after.starts_with(|c: char| c.is_ascii_whitespace()) {
+                        rest = after.trim_start();
+                    }
+                }
+            }
+            let word_end = rest
+                .bytes()
+                .position(|b| !lex::is_ident_continue(b))
+                .unwrap_or(rest.len());
+            let word = &rest[..word_end];
+            let next = rest[word_end..].trim_start();
+            let defines = if keyword == "fn" {
+                next.starts_with('(') || next.starts_with('<')
+            } else {
+                next.starts_with(':') && !next.starts_with("::")
+            };
+            if !word.is_empty() && defines {
+                out.insert(word.strip_prefix("r#").unwrap_or(word));
+            }
+        }
+    }
+    out
+}
+
+/// Whole-word search (ASCII case ignored) for any of a set of identifiers.
+pub(super) struct WordMatcher {
+    automaton: Option<AhoCorasick>,
+    /// The words could not be compiled: everything matches.
+    all: bool,
+}
+
+impl WordMatcher {
+    /// A matcher for `words`.
+    pub(super) fn new(words: &[&str]) -> WordMatcher {
+        if words.is_empty() {
+            return WordMatcher {
+                automaton: None,
+                all: false,
+            };
+        }
+        // Any case: SQL names its tables as it likes.
+        let automaton = AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(words)
+            .ok();
+        WordMatcher {
+            all: automaton.is_none(),
+            automaton,
+        }
+    }
+
+    /// Whether one of the words occurs in `text` as a whole word.
+    pub(super) fn is_match(&self, text: &str) -> bool {
+        let Some(automaton) = &self.automaton else {
+            return self.all;
+        };
+        let bytes = text.as_bytes();
+        let Ok(mut hits) = automaton.try_find_overlapping_iter(text) else {
+            return true;
+        };
+        hits.any(|hit| {
+            let before = hit.start() == 0 || !lex::is_ident_continue(bytes[hit.start() - 1]);
+            let after = bytes
+                .get(hit.end())
+                .is_none_or(|b| !lex::is_ident_continue(*b));
+            before && after
+        })
+    }
+}

@@ -1,8 +1,12 @@
-//! The result cache as one unit sees it: the unit's key, and a warm run's
-//! replay of an unchanged unit without reading most of its files.
+//! The result cache in a run: opened once per run ([`RunCache`]), seen by
+//! each unit as [`Cached`] (the unit's key, and a warm run's replay of an
+//! unchanged unit without reading most of its files).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
+
+// Keys are the user's own settings: no HashDoS to defend against.
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::cache::{self, Cache, Memo, Stamp};
 use crate::config::PlannedUnit;
@@ -11,6 +15,73 @@ use crate::source;
 
 use super::options::LintOptions;
 use super::output::UnitOutput;
+
+/// The result cache for a whole run.
+pub(super) struct RunCache {
+    cache: Cache,
+    memo: Memo,
+    /// Hash of the options that can change findings.
+    config: u128,
+    /// Each distinct configuration's part of the key (by the address of its
+    /// shared settings), hashed once, not per unit.
+    settings: HashMap<usize, u128>,
+}
+
+impl RunCache {
+    /// Opens the cache of `options.cache_dir` (`None`: no cache).
+    pub fn open(options: &LintOptions, planned: &[PlannedUnit]) -> Option<RunCache> {
+        let cache = Cache::open(options.cache_dir.as_deref()?)?;
+        // Everything that can change a unit's findings, by its `Debug` form
+        // so that new options are covered by default. Filters applied after
+        // the analysis (select, ignore, exclude) and `jobs` are left out.
+        let normalized = LintOptions {
+            jobs: 0,
+            select: Vec::new(),
+            ignore: Vec::new(),
+            exclude: Vec::new(),
+            cache_dir: None,
+            ..options.clone()
+        };
+        let config = cache::config_hash(&format!("{normalized:?}"));
+        let memo = cache.load_memo();
+        let mut settings: HashMap<usize, u128> = HashMap::default();
+        for plan in planned {
+            settings
+                .entry(Arc::as_ptr(&plan.settings) as usize)
+                .or_insert_with(|| cache::config_hash(&format!("{:?}", plan.settings)));
+        }
+        Some(RunCache {
+            cache,
+            memo,
+            config,
+            settings,
+        })
+    }
+
+    /// The cache as the unit `plan` sees it.
+    pub fn for_unit(&self, plan: &PlannedUnit) -> Cached<'_> {
+        let settings = self
+            .settings
+            .get(&(Arc::as_ptr(&plan.settings) as usize))
+            .copied()
+            .unwrap_or_else(|| cache::config_hash(&format!("{:?}", plan.settings)));
+        Cached {
+            cache: &self.cache,
+            memo: &self.memo,
+            config: self.config,
+            settings,
+        }
+    }
+
+    /// Remembers the stamps of the files read this run (taking them from
+    /// `outputs`), for the next run's replay.
+    pub fn store_memo(self, outputs: &mut [UnitOutput]) {
+        let stamps = outputs
+            .iter_mut()
+            .flat_map(|o| std::mem::take(&mut o.stamps));
+        self.cache.store_memo(self.memo, stamps.collect());
+    }
+}
 
 /// The result cache as one unit sees it.
 #[derive(Clone, Copy)]

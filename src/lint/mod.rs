@@ -27,9 +27,8 @@ use rustc_hash::FxHashMap as HashMap;
 use rayon::prelude::*;
 
 use crate::analysis::{self, index::ParsedFile};
-use crate::cache::{self, Cache};
-use crate::config::{self, ConfigError, Resolver};
-use crate::discover::{self, DiscoverOptions};
+use crate::config::{self, ConfigError, PlannedUnit, Resolver};
+use crate::discover::{self, DiscoverOptions, WalkProblem};
 use crate::lex;
 use crate::memory_budget::Budget;
 use crate::model::Diagnostic;
@@ -38,7 +37,7 @@ use crate::rules::{self, Sink};
 use crate::source;
 use crate::suppress;
 
-use cached::Cached;
+use cached::RunCache;
 use output::UnitOutput;
 use parse::parse_planned;
 use problems::{file_problem, parse_problem};
@@ -77,69 +76,51 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintResult
         .build()
         .map_err(|e| LintError::ThreadPool(e.to_string()))?;
     let prefilter = options.prefilter.then(|| Prefilter::new(&options.vocab));
-    let cache = options
-        .cache_dir
-        .as_deref()
-        .and_then(Cache::open)
-        .map(|cache| {
-            // Everything that can change a unit's findings, by its `Debug` form
-            // so that new options are covered by default. Filters applied after
-            // the analysis (select, ignore, exclude) and `jobs` are left out.
-            let normalized = LintOptions {
-                jobs: 0,
-                select: Vec::new(),
-                ignore: Vec::new(),
-                exclude: Vec::new(),
-                cache_dir: None,
-                ..options.clone()
-            };
-            (cache, cache::config_hash(&format!("{normalized:?}")))
-        });
-    let memo = cache.as_ref().map(|(cache, _)| cache.load_memo());
-    // Each distinct configuration's part of the key, hashed once, not per unit.
-    let mut settings_hashes: HashMap<usize, u128> = HashMap::default();
-    if cache.is_some() {
-        for plan in &planned {
-            settings_hashes
-                .entry(Arc::as_ptr(&plan.settings) as usize)
-                .or_insert_with(|| cache::config_hash(&format!("{:?}", plan.settings)));
-        }
-    }
+    let cache = RunCache::open(options, &planned);
     let budget = Budget::default();
     let mut outputs: Vec<UnitOutput> = pool.install(|| {
         planned
             .par_iter()
             .map(|plan| {
-                let cache = cache
-                    .as_ref()
-                    .zip(memo.as_ref())
-                    .map(|((cache, config), memo)| {
-                        let settings = settings_hashes
-                            .get(&(Arc::as_ptr(&plan.settings) as usize))
-                            .copied()
-                            .unwrap_or_else(|| cache::config_hash(&format!("{:?}", plan.settings)));
-                        Cached {
-                            cache,
-                            memo,
-                            config: *config,
-                            settings,
-                        }
-                    });
-                unit::lint_unit(plan, options, prefilter.as_ref(), cache, &budget)
+                let cached = cache.as_ref().map(|cache| cache.for_unit(plan));
+                unit::lint_unit(plan, options, prefilter.as_ref(), cached, &budget)
             })
             .collect()
     });
-    if let (Some((cache, _)), Some(memo)) = (&cache, memo) {
-        let stamps = outputs
-            .iter_mut()
-            .flat_map(|o| std::mem::take(&mut o.stamps));
-        cache.store_memo(memo, stamps.collect());
+    if let Some(cache) = cache {
+        cache.store_memo(&mut outputs);
     }
+    let mut result = gather(paths, found.problems, found.fatal, outputs);
+    suppress::apply(&mut result.diagnostics, &result.sources);
+    result.linted = planned
+        .iter()
+        .flat_map(|p| p.unit.files.iter().map(|f| f.display.clone()))
+        .collect();
+    apply_levels(&mut result, &planned, &mut resolver, options)?;
+    result.diagnostics.retain(|d| enabled(d.code, options));
+    result
+        .diagnostics
+        .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    result
+        .diagnostics
+        .dedup_by(|a, b| a.code == b.code && a.path == b.path && a.span == b.span);
+    let used: BTreeSet<&String> = result.diagnostics.iter().map(|d| &d.path).collect();
+    result.sources.retain(|path, _| used.contains(path));
+    Ok(result)
+}
+
+/// The units' outputs and discovery's problems as one result.
+fn gather(
+    paths: &[PathBuf],
+    problems: Vec<WalkProblem>,
+    fatal: Vec<WalkProblem>,
+    outputs: Vec<UnitOutput>,
+) -> LintResult {
     let mut result = LintResult {
-        fatal: found.fatal,
+        fatal,
         ..LintResult::default()
     };
-    for problem in found.problems {
+    for problem in problems {
         result
             .diagnostics
             .push(file_problem(&problem.display, &problem.message, 1, 1));
@@ -165,11 +146,16 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintResult
         result.diagnostics.extend(output.diagnostics);
         result.sources.extend(output.sources);
     }
-    suppress::apply(&mut result.diagnostics, &result.sources);
-    result.linted = planned
-        .iter()
-        .flat_map(|p| p.unit.files.iter().map(|f| f.display.clone()))
-        .collect();
+    result
+}
+
+/// Each finding's level as the configuration of its file says.
+fn apply_levels(
+    result: &mut LintResult,
+    planned: &[PlannedUnit],
+    resolver: &mut Resolver,
+    options: &LintOptions,
+) -> Result<(), ConfigError> {
     let known: HashMap<String, Arc<config::Settings>> = planned
         .iter()
         .flat_map(|p| p.unit.files.iter().zip(&p.files))
@@ -177,20 +163,10 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintResult
         .collect();
     config::apply_levels(
         &mut result.diagnostics,
-        &mut resolver,
+        resolver,
         &known,
         !options.select.is_empty(),
-    )?;
-    result.diagnostics.retain(|d| enabled(d.code, options));
-    result
-        .diagnostics
-        .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-    result
-        .diagnostics
-        .dedup_by(|a, b| a.code == b.code && a.path == b.path && a.span == b.span);
-    let used: BTreeSet<&String> = result.diagnostics.iter().map(|d| &d.path).collect();
-    result.sources.retain(|path, _| used.contains(path));
-    Ok(result)
+    )
 }
 
 /// Lints one in-memory Rust file as a unit of its own, without catching

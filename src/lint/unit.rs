@@ -138,11 +138,11 @@ fn read_files<'a>(
         let stamp = cached.and(meta.as_ref()).map(Stamp::of);
         let text = match source::read_text(&entry.path, limit) {
             Ok(text) => text,
-            Err(ReadError::Io(err)) => {
+            Err(err @ ReadError::Io(_)) => {
                 // Whether this fails the run depends on how the path was named.
                 out.read_failures.push(WalkProblem {
                     display: entry.display.clone(),
-                    message: ReadError::Io(err).to_string(),
+                    message: err.to_string(),
                 });
                 continue;
             }

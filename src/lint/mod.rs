@@ -176,7 +176,9 @@ fn apply_levels(
 /// `prefilter` plans the file as `lint_paths` does (build it once with
 /// [`Prefilter::new`] from `options.vocab`: building it costs more than
 /// linting a small file); `None` analyses the whole file, as
-/// `--no-prefilter` does. `options.prefilter` is not consulted.
+/// `--no-prefilter` does. `options.prefilter` is not consulted. Every rule
+/// runs, IDEM008 on the DDL in the file's string literals (a lone Rust file
+/// has no `*.sql` files beside it).
 pub fn lint_text(
     display: &str,
     bytes: &[u8],

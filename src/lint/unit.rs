@@ -12,10 +12,10 @@ use std::time::{Duration, Instant};
 // Keys are the user's own paths: no HashDoS to defend against.
 use rustc_hash::FxHashMap as HashMap;
 
+use crate::analysis;
 use crate::analysis::index::ParsedFile;
 use crate::analysis::sql::SqlFile;
 use crate::analysis::vocab::Vocabulary;
-use crate::analysis::{self};
 use crate::cache::{Remembered, Stamp};
 use crate::config::PlannedUnit;
 use crate::discover::{FileEntry, FileKind, WalkProblem};

@@ -19,38 +19,14 @@ use sha2::{Digest, Sha256};
 use syn::spanned::Spanned;
 
 use crate::config::absolute;
-use crate::diagnostic::{Diagnostic, Position};
 use crate::discover::display_path;
-use crate::lint::LintResult;
+use crate::model::{Diagnostic, LintResult, Position};
+// The records a baseline file and its outcome are made of live in the
+// model, which the renderers read without knowing about baselines.
+pub use crate::model::{BaselineOutcome, Entry, Identity};
 
 /// The version of the baseline file format.
 pub const VERSION: u32 = 1;
-
-/// The identity of a finding.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub struct Identity {
-    /// File, relative to the baseline file's directory, `/`-separated.
-    pub path: String,
-    /// Rule code.
-    pub code: String,
-    /// Path of the innermost enclosing item within the file (`""` at top level).
-    pub item: String,
-    /// Hash of the normalised tokens of the primary span.
-    pub fingerprint: String,
-}
-
-/// One line of the baseline: an identity and how many findings have it.
-// No `deny_unknown_fields`: serde does not support it together with `flatten`.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct Entry {
-    /// What is baselined.
-    #[serde(flatten)]
-    pub identity: Identity,
-    /// Rule name, for people reading the file.
-    pub name: String,
-    /// How many findings have this identity.
-    pub count: usize,
-}
 
 /// The baseline file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -60,16 +36,6 @@ pub struct Baseline {
     pub version: u32,
     /// Entries sorted by path, code, item, fingerprint.
     pub entries: Vec<Entry>,
-}
-
-/// What applying a baseline did.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct BaselineOutcome {
-    /// Findings hidden because the baseline lists them.
-    pub suppressed: usize,
-    /// Entries (with the number of findings missing) that matched fewer
-    /// findings than they count: those findings were fixed.
-    pub stale: Vec<Entry>,
 }
 
 /// A baseline that cannot be read or written: the run fails (exit 2).

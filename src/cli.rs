@@ -8,7 +8,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::baseline;
 use crate::config::{self, ConfigSource, Resolver};
-use crate::lint::{lint_paths, LintOptions, LintResult};
+use crate::lint::{lint_paths, LintOptions};
+use crate::model::LintResult;
 use crate::report::{self, Format, RenderOptions};
 use crate::rules;
 
@@ -61,6 +62,34 @@ enum Command {
     },
 }
 
+/// `--format`: the command line's names for [`report::Format`] (the
+/// renderers know nothing of clap).
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum FormatArg {
+    /// miette graphical reports.
+    Human,
+    /// Versioned JSON.
+    Json,
+    /// `path:line:col: CODE message`.
+    Short,
+    /// SARIF 2.1.0 (GitHub code scanning).
+    Sarif,
+    /// GitHub Actions `::error` annotations.
+    Github,
+}
+
+impl From<FormatArg> for Format {
+    fn from(arg: FormatArg) -> Format {
+        match arg {
+            FormatArg::Human => Format::Human,
+            FormatArg::Json => Format::Json,
+            FormatArg::Short => Format::Short,
+            FormatArg::Sarif => Format::Sarif,
+            FormatArg::Github => Format::Github,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, ValueEnum)]
 enum ListFormat {
     Text,
@@ -79,8 +108,8 @@ struct LintArgs {
     /// Files and directories to lint (default: the current directory).
     paths: Vec<PathBuf>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
+    #[arg(long, value_enum, default_value_t = FormatArg::Human)]
+    format: FormatArg,
     /// Write the report to FILE instead of standard output.
     #[arg(long, value_name = "FILE")]
     output: Option<PathBuf>,
@@ -272,7 +301,7 @@ fn lint(args: LintArgs) -> i32 {
         .unwrap_or(100);
     let rendered = report::render(
         &result,
-        args.format,
+        args.format.into(),
         &RenderOptions {
             color,
             width,

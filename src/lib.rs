@@ -11,19 +11,23 @@ pub mod baseline;
 pub mod cache;
 pub mod cli;
 pub mod config;
-pub mod diagnostic;
 pub mod discover;
 pub mod lex;
 pub mod lint;
 pub mod memory_budget;
+pub mod model;
 pub mod prefilter;
 pub mod report;
 pub mod rules;
 pub mod source;
 pub mod suppress;
 
-pub use diagnostic::{Diagnostic, Label, Position, Severity, Span};
-pub use lint::{lint_paths, LintOptions, LintResult};
+/// The old home of the finding types, kept as a path: analysis, cache,
+/// configuration and suppression code name them `crate::diagnostic::…`.
+pub use model::diagnostic;
+
+pub use lint::{lint_paths, LintOptions};
+pub use model::{Diagnostic, Label, LintResult, Position, Severity, Span};
 
 /// The tool's version, as reported in JSON and SARIF.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -88,76 +88,78 @@ fn compare(
     (missing, extra)
 }
 
-fn check_folder(name: &str) {
+/// Lints `fixtures/<name>` and compares its findings with its markers.
+fn check_folder(name: &str) -> Result<(), String> {
     let folder = PathBuf::from("fixtures").join(name);
     let result =
         lint_paths(std::slice::from_ref(&folder), &LintOptions::default()).expect("lint runs");
-    assert!(result.fatal.is_empty(), "fatal: {:?}", result.fatal);
+    if !result.fatal.is_empty() {
+        return Err(format!("fixtures/{name}: fatal: {:?}", result.fatal));
+    }
     let expected = markers(&folder);
     let (missing, extra) = compare(&expected, &result.diagnostics);
-    assert!(
-        missing.is_empty() && extra.is_empty(),
+    if missing.is_empty() && extra.is_empty() {
+        return Ok(());
+    }
+    Err(format!(
         "fixtures/{name}: {} expected finding(s) missing, {} unexpected\n\nMISSING (marker without finding):\n  {}\n\nUNEXPECTED (finding without marker):\n  {}\n",
         missing.len(),
         extra.len(),
         missing.join("\n  "),
         extra.join("\n  ")
+    ))
+}
+
+/// Fixture folders that belong to no rule.
+const EXTRA_FOLDERS: &[&str] = &["demo"];
+
+/// Every rule's fixtures, `fixtures/<name>/`, found through the registry:
+/// a rule without a fixture folder fails here.
+#[test]
+fn every_rule_has_fixtures() {
+    let missing: Vec<&str> = idem_lint::rules::ALL
+        .iter()
+        .map(|rule| rule.name)
+        .filter(|name| !Path::new("fixtures").join(name).is_dir())
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "rules without a fixtures/<name>/ folder: {missing:?}"
     );
 }
 
+/// Every rule's fixture folder matches its markers.
 #[test]
-fn adhoc_key_concat() {
-    check_folder("adhoc-key-concat");
-}
-
-#[test]
-fn missing_scope_component() {
-    check_folder("missing-scope-component");
-}
-
-#[test]
-fn global_scope_fallback() {
-    check_folder("global-scope-fallback");
-}
-
-#[test]
-fn separator_sanitized() {
-    check_folder("separator-sanitized");
-}
-
-#[test]
-fn unused_suppression() {
-    check_folder("unused-suppression");
-}
-
-#[test]
-fn suppression_without_reason() {
-    check_folder("suppression-without-reason");
-}
-
-#[test]
-fn missing_release() {
-    check_folder("missing-release");
-}
-
-#[test]
-fn payload_hash_as_key() {
-    check_folder("payload-hash-as-key");
-}
-
-#[test]
-fn unnamespaced_server_key() {
-    check_folder("unnamespaced-server-key");
-}
-
-#[test]
-fn parse_error() {
-    check_folder("parse-error");
+fn rule_fixtures() {
+    let failures: Vec<String> = idem_lint::rules::ALL
+        .iter()
+        .filter_map(|rule| check_folder(rule.name).err())
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]
 fn demo() {
-    check_folder("demo");
+    check_folder("demo").unwrap_or_else(|failure| panic!("{failure}"));
+}
+
+/// No fixture folder goes unchecked: each is a rule's or listed in
+/// [`EXTRA_FOLDERS`].
+#[test]
+fn every_folder_is_checked() {
+    let mut unchecked = Vec::new();
+    for entry in std::fs::read_dir("fixtures").expect("fixtures/").flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let known = idem_lint::rules::ALL.iter().any(|rule| rule.name == name)
+            || EXTRA_FOLDERS.contains(&name.as_str());
+        if entry.path().is_dir() && !known {
+            unchecked.push(name);
+        }
+    }
+    assert!(
+        unchecked.is_empty(),
+        "fixture folders no test checks: {unchecked:?}"
+    );
 }
 
 /// The harness itself must be able to fail: a marker on a silent line and
@@ -181,9 +183,4 @@ fn harness_detects_missing_and_extra() {
     let (missing, extra) = compare(&expected, &found);
     assert_eq!(missing, vec!["a.rs:3: IDEM001"]);
     assert_eq!(extra.len(), 1);
-}
-
-#[test]
-fn single_column_key() {
-    check_folder("single-column-key");
 }

@@ -372,7 +372,13 @@ fn missing_path_fails_the_run() {
     assert_good_analysed(&run, "good.rs");
 }
 
+// The panic hook exists only in builds with the `test-hooks` feature (the
+// test command, scripts/test.sh, passes --all-features).
 #[test]
+#[cfg_attr(
+    not(feature = "test-hooks"),
+    ignore = "needs the test-hooks feature (cargo test --all-features)"
+)]
 fn panic_in_analysis_is_an_internal_error() {
     let marker = "FORCE_PANIC_7f3a";
     let text = format!("// {marker}\nfn f(idempotency_key: &str) {{}}\n");

@@ -169,3 +169,23 @@ fn skipped_statements_are_warnings_with_the_statement() {
         d.message
     );
 }
+
+/// `lint_text` (the fuzz entry) runs the whole analysis: DDL in a Rust
+/// string literal is checked there as it is by `lint_paths`.
+#[test]
+fn lint_text_checks_ddl_in_rust_literals() {
+    let path = "fixtures/single-column-key/rust_literals.rs";
+    let bytes = std::fs::read(path).expect("fixture");
+    let options = LintOptions::default();
+    let codes = |found: &[Diagnostic]| -> Vec<(usize, &'static str)> {
+        found
+            .iter()
+            .filter(|d| d.code == "IDEM008")
+            .map(|d| (d.span.start.line, d.code))
+            .collect()
+    };
+    let from_text = idem_lint::lint::lint_text(path, &bytes, &options, None);
+    let from_paths = lint_paths(&[path.into()], &options).expect("lint runs");
+    assert!(!codes(&from_text).is_empty(), "{from_text:#?}");
+    assert_eq!(codes(&from_text), codes(&from_paths.diagnostics));
+}

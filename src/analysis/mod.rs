@@ -3,7 +3,10 @@
 //! For every function the evaluator ([`eval`]) computes which values carry
 //! a client key, scope components, parameters, and which of them reach a key
 //! position. Crate-local calls are resolved through function summaries,
-//! iterated to a fixpoint ([`analyze`]).
+//! iterated to a fixpoint ([`analyze`]). Claims ([`claims`], IDEM004) and
+//! the key constraints of SQL DDL ([`sql`], IDEM008: `*.sql` files and DDL
+//! in Rust string literals) are collected beside them, so that
+//! [`UnitFacts`] is everything the rules read.
 
 pub mod claims;
 pub mod eval;
@@ -59,8 +62,9 @@ impl UnitFacts {
     }
 }
 
-/// Analyses all files of one unit together.
-pub fn analyze(files: &[ParsedFile], vocab: &Vocabulary) -> UnitFacts {
+/// Analyses all files of one unit together: its Rust files and its SQL
+/// files (numbered after the Rust files, as in [`sql::SqlFile::id`]).
+pub fn analyze(files: &[ParsedFile], sql_files: &[sql::SqlFile], vocab: &Vocabulary) -> UnitFacts {
     let index = CrateIndex::build(files);
     let mut summaries: Vec<Summary> = vec![Summary::default(); index.fns.len()];
     let mut fn_events: Vec<Vec<KeyEvent>> = vec![Vec::new(); index.fns.len()];
@@ -113,6 +117,6 @@ pub fn analyze(files: &[ParsedFile], vocab: &Vocabulary) -> UnitFacts {
     UnitFacts {
         key_events: unique,
         claims: claims::analyze(&index, vocab),
-        ..UnitFacts::default()
+        sql: sql::collect(files, sql_files, vocab),
     }
 }

@@ -7,8 +7,7 @@
 
 use super::paths::{rooted, RootedPath};
 use super::{summary_line, RenderOptions};
-use crate::diagnostic::{Diagnostic, Severity};
-use crate::lint::LintResult;
+use crate::model::{Diagnostic, LintResult, Severity};
 
 /// Annotations of one level that GitHub shows per step.
 pub const SHOWN_PER_STEP: usize = 10;
@@ -90,7 +89,7 @@ pub fn escape_property(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagnostic::{Position, Span};
+    use crate::model::{Position, Span};
 
     #[test]
     fn escaping_follows_the_actions_toolkit() {

@@ -6,8 +6,7 @@ use std::sync::Arc;
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
 
 use super::{summary_line, RenderOptions};
-use crate::diagnostic::{Diagnostic, Position, Severity};
-use crate::lint::LintResult;
+use crate::model::{Diagnostic, LintResult, Position, Severity};
 
 /// One finding adapted to miette.
 #[derive(Debug)]

@@ -2,8 +2,7 @@
 
 use serde::Serialize;
 
-use crate::diagnostic::Diagnostic;
-use crate::lint::LintResult;
+use crate::model::{Diagnostic, LintResult};
 
 #[derive(Serialize)]
 struct Output<'a> {

@@ -8,11 +8,10 @@ pub mod paths;
 pub mod sarif;
 pub mod short;
 
-use crate::diagnostic::Severity;
-use crate::lint::LintResult;
+use crate::model::{LintResult, Severity};
 
 /// An output format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     /// miette graphical reports.
     Human,

@@ -15,8 +15,7 @@ use sha2::{Digest, Sha256};
 
 use super::markdown;
 use super::paths::{rooted, RootedPath};
-use crate::diagnostic::{Diagnostic, Position, Severity, Span};
-use crate::lint::LintResult;
+use crate::model::{Diagnostic, LintResult, Position, Severity, Span};
 use crate::rules::{self, Rule};
 
 /// The base every relative `artifactLocation.uri` is resolved against.

@@ -1,7 +1,7 @@
 //! `path:line:col: CODE message`, one finding per line.
 
 use super::{summary_line, RenderOptions};
-use crate::lint::LintResult;
+use crate::model::LintResult;
 
 /// Renders the short format.
 pub fn render(result: &LintResult, options: &RenderOptions) -> String {

@@ -1,7 +1,7 @@
 //! IDEM001: a storage key built by ad-hoc concatenation of a client key
 //! (the docs are rules/adhoc-key-concat.md).
 
-use super::{suggestion_text, Rule, Sink};
+use super::{suggestion_text, Finding, Rule, Sink};
 use crate::analysis::vocab::Component;
 use crate::analysis::UnitFacts;
 use crate::diagnostic::Severity;
@@ -11,6 +11,7 @@ pub const RULE: Rule = Rule {
     code: "IDEM001",
     name: "adhoc-key-concat",
     level: Severity::Error,
+    check: Some(check),
     summary: "idempotency key built by ad-hoc string concatenation",
     docs: include_str!("../../rules/adhoc-key-concat.md"),
     needs: &[super::Fact::KeyEvents],
@@ -34,12 +35,11 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
             suggestion_text(value.component(Component::Route), "\"route\""),
             suggestion_text(Some(key), "&key"),
         );
-        sink.push(
-            &RULE,
-            concat,
-            "idempotency key built by ad-hoc concatenation of the client key: components can collide across the separator".to_string(),
-            labels,
-            Some(help),
+        let message = "idempotency key built by ad-hoc concatenation of the client key: components can collide across the separator";
+        sink.add(
+            Finding::new(&RULE, concat, message)
+                .labels(labels)
+                .help(help),
         );
     }
 }

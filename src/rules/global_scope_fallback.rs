@@ -2,7 +2,7 @@
 //! a sentinel ("nobody in particular") when identity is missing
 //! (the docs are rules/global-scope-fallback.md).
 
-use super::{Rule, Sink};
+use super::{Finding, Rule, Sink};
 use crate::analysis::vocab::Component;
 use crate::analysis::UnitFacts;
 use crate::diagnostic::Severity;
@@ -12,6 +12,7 @@ pub const RULE: Rule = Rule {
     code: "IDEM005",
     name: "global-scope-fallback",
     level: Severity::Error,
+    check: Some(check),
     summary: "tenant or principal of an idempotency key defaults to a shared sentinel when identity is missing",
     docs: include_str!("../../rules/global-scope-fallback.md"),
     // Defaults and sanitisers count inside client keys and `scoped(..)` keys.
@@ -46,16 +47,16 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
             } else {
                 format!("`{}`", fallback.sentinel)
             };
-            sink.push(
-                &RULE,
-                fallback.origin.site,
-                format!(
-                    "the {name} of an idempotency key falls back to {sentinel} when identity is missing: every caller without one shares a single key space"
-                ),
-                labels,
-                Some(format!(
-                    "reject the request when the {name} is missing (`.ok_or(ApiError::Unauthorized)?`, 401) or skip deduplication for it; never key it under a shared default"
-                )),
+            let message = format!(
+                "the {name} of an idempotency key falls back to {sentinel} when identity is missing: every caller without one shares a single key space"
+            );
+            let help = format!(
+                "reject the request when the {name} is missing (`.ok_or(ApiError::Unauthorized)?`, 401) or skip deduplication for it; never key it under a shared default"
+            );
+            sink.add(
+                Finding::new(&RULE, fallback.origin.site, message)
+                    .labels(labels)
+                    .help(help),
             );
         }
     }

@@ -1,7 +1,7 @@
 //! IDEM004: a claim left in progress by an early exit before its completion
 //! (the docs are rules/missing-release.md).
 
-use super::{Rule, Sink};
+use super::{Finding, Rule, Sink};
 use crate::analysis::claims::{ClaimExit, ExitKind};
 use crate::analysis::UnitFacts;
 use crate::diagnostic::Severity;
@@ -11,6 +11,7 @@ pub const RULE: Rule = Rule {
     code: "IDEM004",
     name: "missing-release",
     level: Severity::Error,
+    check: Some(check),
     summary: "idempotency claim left in progress by an early exit",
     docs: include_str!("../../rules/missing-release.md"),
     needs: &[super::Fact::Claims],
@@ -71,15 +72,14 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
              `guard.complete();`. Or release the claim on every error path (an `Err` arm, `map_err(|e| {{ /* release */ e }})?`)",
             plain = finding.key_text.chars().take(40).collect::<String>()
         );
-        sink.push(
-            &RULE,
-            finding.claim,
-            format!(
-                "claim on {key} (`{}`) is left in progress by {exits} before it is completed; every retry gets 409 until it expires",
-                finding.verb
-            ),
-            labels,
-            Some(help),
+        let message = format!(
+            "claim on {key} (`{}`) is left in progress by {exits} before it is completed; every retry gets 409 until it expires",
+            finding.verb
+        );
+        sink.add(
+            Finding::new(&RULE, finding.claim, message)
+                .labels(labels)
+                .help(help),
         );
     }
 }

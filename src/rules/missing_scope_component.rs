@@ -1,7 +1,7 @@
 //! IDEM002: a storage key whose scope lacks tenant, principal or route
 //! (the docs are rules/missing-scope-component.md).
 
-use super::{english_list, suggestion_text, Rule, Sink};
+use super::{english_list, suggestion_text, Finding, Rule, Sink};
 use crate::analysis::value::KeySource;
 use crate::analysis::vocab::Component;
 use crate::analysis::UnitFacts;
@@ -12,6 +12,7 @@ pub const RULE: Rule = Rule {
     code: "IDEM002",
     name: "missing-scope-component",
     level: Severity::Error,
+    check: Some(check),
     summary: "idempotency key scope lacks tenant, principal or route",
     docs: include_str!("../../rules/missing-scope-component.md"),
     needs: &[super::Fact::KeyEvents],
@@ -70,12 +71,10 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
                 Component::Route => "routes",
             }).collect::<Vec<_>>()),
         );
-        sink.push(
-            &RULE,
-            site,
-            format!("{what} {}", english_list(&names)),
-            labels,
-            Some(help),
+        sink.add(
+            Finding::new(&RULE, site, format!("{what} {}", english_list(&names)))
+                .labels(labels)
+                .help(help),
         );
     }
 }

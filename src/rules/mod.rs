@@ -1,5 +1,8 @@
-//! The rule registry. Each rule lives in its own file with its
-//! documentation in `rules/<name>.md`; this module lists them and runs them.
+//! The rule registry. Each rule lives in its own file (its [`Rule`] with
+//! its `check` over the unit's facts) with its documentation in
+//! `rules/<name>.md` and its fixtures in `fixtures/<name>/`; [`ALL`] lists
+//! them and [`run_all`] runs their checks. Findings are built as
+//! [`Finding`]s and collected by a [`Sink`].
 
 pub mod adhoc_key_concat;
 pub mod global_scope_fallback;
@@ -9,13 +12,19 @@ pub mod parse_error;
 pub mod payload_hash_as_key;
 pub mod separator_sanitized;
 pub mod single_column_key;
+mod sink;
 pub mod suppression_without_reason;
 pub mod unnamespaced_server_key;
 pub mod unused_suppression;
 
 use crate::analysis::value::{Origin, Site};
 use crate::analysis::UnitFacts;
-use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::model::Severity;
+
+pub use sink::{Finding, Sink};
+
+/// A rule's check: reads the unit's facts, reports to the sink.
+pub type Check = fn(&UnitFacts, &mut Sink<'_>);
 
 /// A rule's identity and documentation.
 #[derive(Debug)]
@@ -26,6 +35,9 @@ pub struct Rule {
     pub name: &'static str,
     /// Default level.
     pub level: Severity,
+    /// Its check over a unit's facts (`None`: reported outside the
+    /// analysis, by the pipeline or `crate::suppress`).
+    pub check: Option<Check>,
     /// One-line summary.
     pub summary: &'static str,
     /// The Markdown documentation (`rules/<name>.md`).
@@ -86,19 +98,20 @@ impl Rule {
     }
 }
 
-/// Every rule, in code order.
+/// Every rule, in code order: the registry that reports, configuration,
+/// the pre-filter and [`run_all`] read.
 pub const ALL: &[&Rule] = &[
     &parse_error::RULE,
     &adhoc_key_concat::RULE,
     &missing_scope_component::RULE,
+    &payload_hash_as_key::RULE,
+    &missing_release::RULE,
     &global_scope_fallback::RULE,
     &separator_sanitized::RULE,
+    &unnamespaced_server_key::RULE,
+    &single_column_key::RULE,
     &unused_suppression::RULE,
     &suppression_without_reason::RULE,
-    &single_column_key::RULE,
-    &missing_release::RULE,
-    &payload_hash_as_key::RULE,
-    &unnamespaced_server_key::RULE,
 ];
 
 /// Finds a rule by code (`IDEM001`) or name (`adhoc-key-concat`), case-insensitively.
@@ -108,65 +121,11 @@ pub fn find(code_or_name: &str) -> Option<&'static Rule> {
     })
 }
 
-/// Where a rule's findings go: knows file names, builds diagnostics.
-pub struct Sink<'a> {
-    /// Display paths of the unit's files.
-    pub paths: &'a [String],
-    /// Findings so far.
-    pub out: Vec<Diagnostic>,
-}
-
-impl Sink<'_> {
-    /// Adds a finding at `site`; labels outside its file are dropped.
-    pub fn push(
-        &mut self,
-        rule: &Rule,
-        site: Site,
-        message: String,
-        labels: Vec<(String, Site)>,
-        help: Option<String>,
-    ) {
-        let path = self
-            .paths
-            .get(site.file as usize)
-            .cloned()
-            .unwrap_or_default();
-        let labels = labels
-            .into_iter()
-            .filter(|(_, s)| s.file == site.file && s.span != site.span)
-            .map(|(message, s)| Label {
-                message,
-                span: s.span,
-            })
-            .collect();
-        let diagnostic = Diagnostic {
-            code: rule.code,
-            name: rule.name,
-            severity: rule.level,
-            message,
-            path,
-            span: site.span,
-            labels,
-            help,
-        };
-        if !self.out.iter().any(|d| {
-            d.code == diagnostic.code && d.path == diagnostic.path && d.span == diagnostic.span
-        }) {
-            self.out.push(diagnostic);
-        }
-    }
-}
-
-/// Runs every analysis rule over one unit's facts.
+/// Runs every rule's check over one unit's facts, in code order.
 pub fn run_all(facts: &UnitFacts, sink: &mut Sink<'_>) {
-    adhoc_key_concat::check(facts, sink);
-    missing_scope_component::check(facts, sink);
-    global_scope_fallback::check(facts, sink);
-    separator_sanitized::check(facts, sink);
-    single_column_key::check(facts, sink);
-    missing_release::check(facts, sink);
-    payload_hash_as_key::check(facts, sink);
-    unnamespaced_server_key::check(facts, sink);
+    for check in ALL.iter().filter_map(|rule| rule.check) {
+        check(facts, sink);
+    }
 }
 
 /// Whether `outer` covers `inner` (same file): a label there would repeat

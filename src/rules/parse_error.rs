@@ -8,6 +8,7 @@ pub const RULE: Rule = Rule {
     code: "IDEM000",
     name: "parse-error",
     level: Severity::Warning,
+    check: None,
     summary: "a file could not be analysed",
     docs: include_str!("../../rules/parse-error.md"),
     needs: &[super::Fact::Nothing],

@@ -1,7 +1,7 @@
 //! IDEM003: a hash of the request payload used as the idempotency key
 //! (the docs are rules/payload-hash-as-key.md).
 
-use super::{covers, Rule, Sink};
+use super::{covers, Finding, Rule, Sink};
 use crate::analysis::UnitFacts;
 use crate::diagnostic::Severity;
 
@@ -10,6 +10,7 @@ pub const RULE: Rule = Rule {
     code: "IDEM003",
     name: "payload-hash-as-key",
     level: Severity::Error,
+    check: Some(check),
     summary: "hash of the request payload used as the idempotency key",
     docs: include_str!("../../rules/payload-hash-as-key.md"),
     needs: &[super::Fact::KeyEvents, super::Fact::HashCalls],
@@ -44,12 +45,8 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
         if !covers(event.site, site) {
             labels.push(("used as a storage key here".to_string(), event.site));
         }
-        sink.push(
-            &RULE,
-            site,
-            "a hash of the request payload is used as the idempotency key: a second, legitimate request with the same payload is swallowed as a duplicate".to_string(),
-            labels,
-            Some("key the record by the client's Idempotency-Key, scoped with idem_scope::scoped(&tenant, &principal, \"route\", &key), and store the payload hash beside it as a fingerprint (idem_scope::Fingerprint::of) to answer 422 when a key is reused with a different payload".to_string()),
-        );
+        let message = "a hash of the request payload is used as the idempotency key: a second, legitimate request with the same payload is swallowed as a duplicate";
+        let help = "key the record by the client's Idempotency-Key, scoped with idem_scope::scoped(&tenant, &principal, \"route\", &key), and store the payload hash beside it as a fingerprint (idem_scope::Fingerprint::of) to answer 422 when a key is reused with a different payload";
+        sink.add(Finding::new(&RULE, site, message).labels(labels).help(help));
     }
 }

@@ -1,7 +1,7 @@
 //! IDEM006: a scope component or client key stripped of the key separator
 //! instead of being rejected (the docs are rules/separator-sanitized.md).
 
-use super::{Rule, Sink};
+use super::{Finding, Rule, Sink};
 use crate::analysis::UnitFacts;
 use crate::diagnostic::Severity;
 
@@ -10,6 +10,7 @@ pub const RULE: Rule = Rule {
     code: "IDEM006",
     name: "separator-sanitized",
     level: Severity::Error,
+    check: Some(check),
     summary: "key component stripped of the separator instead of being rejected",
     docs: include_str!("../../rules/separator-sanitized.md"),
     // Sanitisers count inside client keys and `scoped(..)` keys.
@@ -40,17 +41,15 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
             } else {
                 format!("strips the key separator {}", sanitized.separator)
             };
-            sink.push(
-                &RULE,
-                sanitized.origin.site,
-                format!(
-                    "`{}` {what} from a key component instead of rejecting it: two different components collapse onto one key",
-                    sanitized.origin.text
-                ),
-                labels,
-                Some(
-                    "reject a component that contains the separator (400/401) and build the key with idem_scope::scoped(..), which refuses separators instead of stripping them".to_string(),
-                ),
+            let message = format!(
+                "`{}` {what} from a key component instead of rejecting it: two different components collapse onto one key",
+                sanitized.origin.text
+            );
+            let help = "reject a component that contains the separator (400/401) and build the key with idem_scope::scoped(..), which refuses separators instead of stripping them";
+            sink.add(
+                Finding::new(&RULE, sanitized.origin.site, message)
+                    .labels(labels)
+                    .help(help),
             );
         }
     }

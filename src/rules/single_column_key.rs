@@ -1,7 +1,7 @@
 //! IDEM008: an idempotency table unique on the client key column without
 //! tenant, principal or route columns (the docs are rules/single-column-key.md).
 
-use super::{english_list, parse_error, Rule, Sink};
+use super::{english_list, parse_error, Finding, Rule, Sink};
 use crate::analysis::sql::KeyConstraint;
 use crate::analysis::vocab::Component;
 use crate::analysis::UnitFacts;
@@ -12,6 +12,7 @@ pub const RULE: Rule = Rule {
     code: "IDEM008",
     name: "single-column-key",
     level: Severity::Error,
+    check: Some(check),
     summary: "idempotency table keyed on the client key column instead of the scope tuple",
     docs: include_str!("../../rules/single-column-key.md"),
     needs: &[super::Fact::Ddl],
@@ -32,16 +33,11 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
         } else {
             format!(" ({})", skipped.error)
         };
-        sink.push(
-            &parse_error::RULE,
-            skipped.site,
-            format!(
-                "SQL statement skipped: `{}` does not parse as PostgreSQL, MySQL or SQLite{reason}; IDEM008 did not check it",
-                skipped.excerpt
-            ),
-            Vec::new(),
-            None,
+        let message = format!(
+            "SQL statement skipped: `{}` does not parse as PostgreSQL, MySQL or SQLite{reason}; IDEM008 did not check it",
+            skipped.excerpt
         );
+        sink.add(Finding::new(&parse_error::RULE, skipped.site, message));
     }
 }
 
@@ -133,5 +129,9 @@ fn report(constraint: &KeyConstraint, sink: &mut Sink<'_>) {
             notes.join(" and ")
         ));
     }
-    sink.push(&RULE, constraint.site, message, labels, Some(help));
+    sink.add(
+        Finding::new(&RULE, constraint.site, message)
+            .labels(labels)
+            .help(help),
+    );
 }

@@ -9,6 +9,7 @@ pub const RULE: Rule = Rule {
     code: "IDEM901",
     name: "suppression-without-reason",
     level: Severity::Warning,
+    check: None,
     summary: "a suppression comment does not say why",
     docs: include_str!("../../rules/suppression-without-reason.md"),
     needs: &[super::Fact::Suppressions],

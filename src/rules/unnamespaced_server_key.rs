@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{covers, Rule, Sink};
+use super::{covers, Finding, Rule, Sink};
 use crate::analysis::eval::KeyEvent;
 use crate::analysis::value::Site;
 use crate::analysis::UnitFacts;
@@ -15,6 +15,7 @@ pub const RULE: Rule = Rule {
     code: "IDEM007",
     name: "unnamespaced-server-key",
     level: Severity::Error,
+    check: Some(check),
     summary: "server-minted key shares a store with client keys without a server namespace",
     docs: include_str!("../../rules/unnamespaced-server-key.md"),
     needs: &[
@@ -69,12 +70,8 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
             format!("client keys reach the same store `{store}` here"),
             *client_site,
         ));
-        sink.push(
-            &RULE,
-            site,
-            format!("server-minted key written to `{store}` without a server-only namespace: client keys reach the same store, so a client can send this key first and poison the server's own redelivery"),
-            labels,
-            Some("build the key with idem_scope::scoped_server(&tenant, &principal, \"route\", &id)?.storage_key() (namespace `s:`), so no client key can ever equal it".to_string()),
-        );
+        let message = format!("server-minted key written to `{store}` without a server-only namespace: client keys reach the same store, so a client can send this key first and poison the server's own redelivery");
+        let help = "build the key with idem_scope::scoped_server(&tenant, &principal, \"route\", &id)?.storage_key() (namespace `s:`), so no client key can ever equal it";
+        sink.add(Finding::new(&RULE, site, message).labels(labels).help(help));
     }
 }

@@ -10,6 +10,7 @@ pub const RULE: Rule = Rule {
     code: "IDEM900",
     name: "unused-suppression",
     level: Severity::Warning,
+    check: None,
     summary: "a suppression comment suppresses nothing",
     docs: include_str!("../../rules/unused-suppression.md"),
     needs: &[super::Fact::Suppressions],

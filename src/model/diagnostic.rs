@@ -1,4 +1,6 @@
-//! The diagnostic model shared by rules and reporters.
+//! Findings: a rule code, a severity, a message and where (a primary span
+//! and labelled secondary spans in the same file). Rules build them
+//! (`crate::rules::Finding`), renderers show them.
 
 use serde::Serialize;
 use std::fmt;

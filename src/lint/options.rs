@@ -1,0 +1,73 @@
+//! What a run is asked to do: [`LintOptions`], and the command-line filters
+//! that apply to every finding.
+
+use std::path::PathBuf;
+
+use crate::analysis::vocab::Vocabulary;
+use crate::config::{ConfigSource, Settings};
+use crate::rules;
+use crate::source;
+
+/// How to lint.
+#[derive(Debug, Clone)]
+pub struct LintOptions {
+    /// Worker threads (0: one per core).
+    pub jobs: usize,
+    /// Largest file analysed, in bytes.
+    pub max_file_size: u64,
+    /// Only these codes (empty: all).
+    pub select: Vec<String>,
+    /// Never these codes.
+    pub ignore: Vec<String>,
+    /// Naming vocabulary.
+    pub vocab: Vocabulary,
+    /// Paths to skip.
+    pub exclude: Vec<String>,
+    /// Where configuration comes from (default: discovered per file).
+    pub config: ConfigSource,
+    /// `max_file_size` wins over configuration (it was given on the command line).
+    pub max_file_size_fixed: bool,
+    /// Parse only the files the lexical pre-filter selects (`--no-prefilter`: all).
+    pub prefilter: bool,
+    /// Where the result cache lives (`None`: no cache).
+    pub cache_dir: Option<PathBuf>,
+}
+
+impl Default for LintOptions {
+    fn default() -> Self {
+        LintOptions {
+            jobs: 0,
+            max_file_size: source::DEFAULT_MAX_FILE_SIZE,
+            select: Vec::new(),
+            ignore: Vec::new(),
+            vocab: Vocabulary::default(),
+            exclude: Vec::new(),
+            config: ConfigSource::Discover,
+            max_file_size_fixed: false,
+            prefilter: true,
+            cache_dir: None,
+        }
+    }
+}
+
+impl LintOptions {
+    /// The size limit of one file: `--max-file-size` wins over configuration.
+    pub(super) fn file_size_limit(&self, settings: &Settings) -> u64 {
+        match settings.max_file_size() {
+            Some(configured) if !self.max_file_size_fixed => configured,
+            _ => self.max_file_size,
+        }
+    }
+}
+
+/// Whether the command line's `--select`/`--ignore` let `code` through.
+pub fn enabled(code: &str, options: &LintOptions) -> bool {
+    let listed = |list: &[String]| {
+        list.iter().any(|c| {
+            c.eq_ignore_ascii_case(code)
+                || rules::find(c).is_some_and(|r| r.code == code)
+                || (c.len() < code.len() && code.starts_with(&c.to_ascii_uppercase()))
+        })
+    };
+    (options.select.is_empty() || listed(&options.select)) && !listed(&options.ignore)
+}

@@ -1,0 +1,400 @@
+//! One unit (a crate, or a file outside any crate) through the pipeline:
+//! cache lookup, read, plan, parse, analyse and run the rules, cache store.
+//! A panic while parsing or analysing becomes an IDEM000 finding, not the
+//! end of the run.
+
+use std::fs::Metadata;
+use std::ops::Range;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+// Keys are the user's own paths: no HashDoS to defend against.
+use rustc_hash::FxHashMap as HashMap;
+
+use crate::analysis;
+use crate::analysis::index::ParsedFile;
+use crate::analysis::sql::SqlFile;
+use crate::analysis::vocab::Vocabulary;
+use crate::cache::{Remembered, Stamp};
+use crate::config::PlannedUnit;
+use crate::discover::{FileEntry, FileKind, WalkProblem};
+use crate::lex;
+use crate::memory_budget::{self, Budget};
+use crate::model::Diagnostic;
+use crate::prefilter::{FilePlan, Prefilter};
+use crate::rules::{self, Sink};
+use crate::source::{self, ReadError};
+
+use super::cached::{path_key, replay_unchanged, unit_key, Cached};
+use super::options::LintOptions;
+use super::output::UnitOutput;
+use super::parse::{blanked_len, parse_planned, MAX_NESTING};
+use super::problems::{file_problem, parse_problem};
+
+/// Lints one unit; `cached`: with the result cache.
+pub(super) fn lint_unit(
+    plan: &PlannedUnit,
+    options: &LintOptions,
+    prefilter: Option<&Prefilter>,
+    cached: Option<Cached>,
+    budget: &Budget,
+) -> UnitOutput {
+    if let Some(out) = cached.and_then(|cached| replay_unchanged(plan, options, cached)) {
+        return out;
+    }
+    let mut out = UnitOutput::default();
+    let files = stat_files(plan, options);
+    let mut lease = budget.lease(memory_budget::estimate(files.rust_bytes() as usize, 0));
+    let read = read_files(plan, &files, cached, &mut out);
+    // The key covers every file of the unit (summaries cross files) and the
+    // unit's own configuration.
+    let key = cached.map(|cached| {
+        unit_key(plan, cached, |entry| {
+            read.hashes.get(entry.display.as_str()).copied()
+        })
+    });
+    if let Some(diagnostics) = cached.zip(key).and_then(|(c, key)| c.cache.load(key)) {
+        out.diagnostics.extend(diagnostics);
+        out.retain_used_sources();
+        return out;
+    }
+    let read_problems = out.diagnostics.len();
+    let planning = Instant::now();
+    let prefilter = unit_prefilter(prefilter, &plan.settings.vocab, options);
+    let work = plan_parsing(read.rust, prefilter.get(), &mut out);
+    let mut stats = UnitStats::start(&work, files.rust_bytes(), planning.elapsed());
+    lease.resize(memory_budget::estimate(0, stats.parse_bytes));
+    let parsed = parse_files(&work.parse, &mut out);
+    drop(work);
+    stats.parsed_in = stats.started.elapsed();
+    analyse_unit(parsed, read.sql, &plan.settings.vocab, &mut out);
+    stats.print(plan);
+    // span-locations keeps every parsed file's text per thread until told otherwise.
+    proc_macro2::extra::invalidate_current_thread_spans();
+    drop(lease);
+    if let Some((cached, key)) = cached.zip(key) {
+        store(cached, key, &out.diagnostics[read_problems..]);
+    }
+    out.retain_used_sources();
+    out
+}
+
+/// The unit's files as found before reading: their metadata (stamped
+/// before reading, so that a change while reading gives a new stamp) and
+/// size limits.
+struct StatFiles<'a> {
+    entries: &'a [FileEntry],
+    metas: Vec<Option<Metadata>>,
+    limits: Vec<u64>,
+}
+
+impl StatFiles<'_> {
+    /// Bytes of the Rust files that will be read, for the memory budget.
+    fn rust_bytes(&self) -> u64 {
+        (self.entries.iter().zip(&self.metas).zip(&self.limits))
+            .filter(|((entry, _), _)| entry.kind == FileKind::Rust)
+            .filter_map(|((_, meta), limit)| {
+                meta.as_ref().map(|m| m.len()).filter(|len| len <= limit)
+            })
+            .sum()
+    }
+}
+
+fn stat_files<'a>(plan: &'a PlannedUnit, options: &LintOptions) -> StatFiles<'a> {
+    StatFiles {
+        entries: &plan.unit.files,
+        metas: (plan.unit.files.iter())
+            .map(|entry| std::fs::metadata(&entry.path).ok())
+            .collect(),
+        limits: (plan.files.iter())
+            .map(|settings| options.file_size_limit(settings))
+            .collect(),
+    }
+}
+
+/// The texts of a unit's readable files, by kind.
+struct ReadFiles<'a> {
+    rust: Vec<(&'a FileEntry, Arc<String>)>,
+    sql: Vec<(&'a FileEntry, Arc<String>)>,
+    /// Content hashes (with a cache only), for its key and the stamp memo.
+    hashes: HashMap<&'a str, u128>,
+}
+
+/// Reads every file; unreadable ones become IDEM000 findings or read
+/// failures in `out`, readable ones its sources.
+fn read_files<'a>(
+    plan: &'a PlannedUnit,
+    files: &StatFiles<'a>,
+    cached: Option<Cached>,
+    out: &mut UnitOutput,
+) -> ReadFiles<'a> {
+    let mut read = ReadFiles {
+        rust: Vec::new(),
+        sql: Vec::new(),
+        hashes: HashMap::default(),
+    };
+    for ((entry, meta), &limit) in plan.unit.files.iter().zip(&files.metas).zip(&files.limits) {
+        let stamp = cached.and(meta.as_ref()).map(Stamp::of);
+        let text = match source::read_text(&entry.path, limit) {
+            Ok(text) => text,
+            Err(err @ ReadError::Io(_)) => {
+                // Whether this fails the run depends on how the path was named.
+                out.read_failures.push(WalkProblem {
+                    display: entry.display.clone(),
+                    message: err.to_string(),
+                });
+                continue;
+            }
+            Err(err) => {
+                let (line, column) = err.position();
+                let problem = file_problem(&entry.display, &err.to_string(), line, column);
+                out.diagnostics.push(problem);
+                continue;
+            }
+        };
+        out.files += 1;
+        if cached.is_some() {
+            let hash = xxhash_rust::xxh3::xxh3_128(text.as_bytes());
+            read.hashes.insert(entry.display.as_str(), hash);
+            if let Some(stamp) = stamp {
+                let remembered = Remembered {
+                    hash,
+                    suppression: text.contains("idem-lint:"),
+                };
+                out.stamps.push((path_key(entry), stamp, remembered));
+            }
+        }
+        let text = Arc::new(text);
+        out.sources.insert(entry.display.clone(), text.clone());
+        match entry.kind {
+            FileKind::Rust => read.rust.push((entry, text)),
+            FileKind::Sql => read.sql.push((entry, text)),
+        }
+    }
+    read
+}
+
+/// The pre-filter a unit uses: the shared one, or its own when the unit's
+/// crate configures its own vocabulary.
+enum UnitPrefilter<'a> {
+    None,
+    Shared(&'a Prefilter),
+    Own(Box<Prefilter>),
+}
+
+impl UnitPrefilter<'_> {
+    fn get(&self) -> Option<&Prefilter> {
+        match self {
+            UnitPrefilter::None => None,
+            UnitPrefilter::Shared(prefilter) => Some(prefilter),
+            UnitPrefilter::Own(prefilter) => Some(prefilter),
+        }
+    }
+}
+
+fn unit_prefilter<'a>(
+    shared: Option<&'a Prefilter>,
+    vocab: &Vocabulary,
+    options: &LintOptions,
+) -> UnitPrefilter<'a> {
+    match shared {
+        Some(shared) if *vocab == options.vocab => UnitPrefilter::Shared(shared),
+        Some(_) => UnitPrefilter::Own(Box::new(Prefilter::new(vocab))),
+        None => UnitPrefilter::None,
+    }
+}
+
+/// The Rust files to parse, with the byte ranges to blank in each.
+struct ParseWork<'a> {
+    /// Rust files read.
+    rust_files: usize,
+    parse: Vec<FileToParse<'a>>,
+}
+
+/// A Rust file to parse.
+struct FileToParse<'a> {
+    entry: &'a FileEntry,
+    text: Arc<String>,
+    /// Byte ranges to blank (items the pre-filter left out).
+    blank: Vec<Range<usize>>,
+}
+
+/// Plans which Rust files to parse and what to blank in them; the texts of
+/// files not parsed leave `out` now (they cannot have findings).
+fn plan_parsing<'a>(
+    texts: Vec<(&'a FileEntry, Arc<String>)>,
+    prefilter: Option<&Prefilter>,
+    out: &mut UnitOutput,
+) -> ParseWork<'a> {
+    let whole = FilePlan::Parse { blank: Vec::new() };
+    let plans = match prefilter {
+        Some(prefilter) => {
+            let plain: Vec<&str> = texts.iter().map(|(_, t)| t.as_str()).collect();
+            prefilter.plan(&plain)
+        }
+        None => vec![whole.clone(); texts.len()],
+    };
+    let mut work = ParseWork {
+        rust_files: texts.len(),
+        parse: Vec::new(),
+    };
+    for ((entry, text), plan) in texts.into_iter().zip(plans) {
+        // A file with a suppression comment is parsed whole whatever the
+        // filter says: whether that suppression is used depends on its
+        // findings (IDEM000 too).
+        let plan = if text.contains("idem-lint:") {
+            whole.clone()
+        } else {
+            plan
+        };
+        match plan {
+            FilePlan::Skip => {
+                out.sources.remove(&entry.display);
+            }
+            FilePlan::Parse { blank } => work.parse.push(FileToParse { entry, text, blank }),
+        }
+    }
+    work
+}
+
+/// The parsed Rust files, numbered in order, and the display paths of
+/// those numbers.
+struct Parsed {
+    files: Vec<ParsedFile>,
+    paths: Vec<String>,
+}
+
+/// Parses the planned files; those that fail become IDEM000 findings.
+fn parse_files(work: &[FileToParse], out: &mut UnitOutput) -> Parsed {
+    let mut parsed = Parsed {
+        files: Vec::new(),
+        paths: Vec::new(),
+    };
+    for FileToParse { entry, text, blank } in work {
+        if lex::nesting_score(text) > MAX_NESTING {
+            let message = format!("skipped: nesting deeper than {MAX_NESTING} levels");
+            out.diagnostics
+                .push(file_problem(&entry.display, &message, 1, 1));
+            continue;
+        }
+        match catch_unwind(AssertUnwindSafe(|| parse_planned(text, blank))) {
+            Ok(Ok(ast)) => {
+                parsed.files.push(ParsedFile {
+                    id: parsed.paths.len() as u32,
+                    ast,
+                });
+                parsed.paths.push(entry.display.clone());
+            }
+            Ok(Err(err)) => out.diagnostics.push(parse_problem(&entry.display, &err)),
+            Err(_) => out.diagnostics.push(file_problem(
+                &entry.display,
+                "internal error while parsing (a bug in idem-lint; please report it)",
+                1,
+                1,
+            )),
+        }
+    }
+    parsed
+}
+
+/// Analyses the parsed Rust files with the unit's SQL files (IDEM008: SQL
+/// migrations are small and always analysed) and runs every rule; a panic
+/// becomes an IDEM000 finding on each of the unit's analysed files.
+fn analyse_unit(
+    mut parsed: Parsed,
+    sql_texts: Vec<(&FileEntry, Arc<String>)>,
+    vocab: &Vocabulary,
+    out: &mut UnitOutput,
+) {
+    let mut sql_files = Vec::new();
+    for (entry, text) in sql_texts {
+        sql_files.push(SqlFile {
+            id: parsed.paths.len() as u32,
+            text,
+        });
+        parsed.paths.push(entry.display.clone());
+    }
+    let analysed = catch_unwind(AssertUnwindSafe(|| {
+        #[cfg(feature = "test-hooks")]
+        super::test_hooks::panic_if_marked(out.sources.values().map(|text| text.as_str()));
+        let facts = analysis::analyze(&parsed.files, &sql_files, vocab);
+        let mut sink = Sink::new(&parsed.paths);
+        rules::run_all(&facts, &mut sink);
+        sink.into_diagnostics()
+    }));
+    match analysed {
+        Ok(diagnostics) => out.diagnostics.extend(diagnostics),
+        Err(_) => {
+            for path in &parsed.paths {
+                out.diagnostics.push(file_problem(
+                    path,
+                    "internal error while analysing this file (a bug in idem-lint; please report it)",
+                    1,
+                    1,
+                ));
+            }
+        }
+    }
+}
+
+/// Stores a unit's fresh findings, unless a panic produced some: a panic
+/// may depend on more than the inputs (the test hook does).
+fn store(cached: Cached, key: crate::cache::Key, fresh: &[Diagnostic]) {
+    if !fresh
+        .iter()
+        .any(|d| d.message.starts_with("internal error"))
+    {
+        cached.cache.store(key, fresh);
+    }
+}
+
+/// What the pre-filter saved in one unit, printed with `IDEM_LINT_UNIT_STATS`.
+struct UnitStats {
+    rust_files: usize,
+    chosen: usize,
+    text_bytes: u64,
+    parse_bytes: usize,
+    planned_in: Duration,
+    parsed_in: Duration,
+    started: Instant,
+}
+
+impl UnitStats {
+    /// Starts the clock of the parse and the analysis.
+    fn start(work: &ParseWork, text_bytes: u64, planned_in: Duration) -> UnitStats {
+        let started = Instant::now();
+        let parse_bytes = (work.parse.iter())
+            .map(|file| file.text.len() - blanked_len(&file.blank).min(file.text.len()))
+            .sum();
+        UnitStats {
+            rust_files: work.rust_files,
+            chosen: work.parse.len(),
+            text_bytes,
+            parse_bytes,
+            planned_in,
+            parsed_in: Duration::ZERO,
+            started,
+        }
+    }
+
+    fn print(&self, plan: &PlannedUnit) {
+        if std::env::var_os("IDEM_LINT_UNIT_STATS").is_none() || self.chosen == 0 {
+            return;
+        }
+        let UnitStats {
+            rust_files,
+            chosen,
+            text_bytes,
+            parse_bytes,
+            planned_in,
+            parsed_in,
+            started,
+        } = self;
+        eprintln!(
+            "[idem-lint unit] {}: parsed {chosen}/{rust_files} files, {parse_bytes} of {text_bytes} bytes; plan {planned_in:?}, parse {parsed_in:?}, all {:?}",
+            plan.unit.files[0].display,
+            started.elapsed()
+        );
+    }
+}

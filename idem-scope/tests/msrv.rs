@@ -40,11 +40,9 @@ fn no_dependency_needs_a_newer_rust_than_idem_scope() {
     let ours = root["rust_version"]
         .as_str()
         .expect("idem-scope declares rust-version");
-    let workspace_manifest = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../Cargo.toml"
-    ))
-    .expect("workspace manifest");
+    let workspace_manifest =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../Cargo.toml"))
+            .expect("workspace manifest");
     assert!(
         workspace_manifest.contains(&format!("rust-version = \"{ours}\"")),
         "idem-scope's rust-version {ours} is not the workspace's"

@@ -138,7 +138,7 @@ fn a_callee_storing_its_parameter_reports_at_the_caller() {
         }
         "#,
     );
-    let facts = crate::analysis::analyze(&files, &Vocabulary::default());
+    let facts = crate::analysis::analyze(&files, &[], &Vocabulary::default());
     let keyed: Vec<&KeyEvent> = facts.client_key_events().map(|(e, _, _)| e).collect();
     assert_eq!(keyed.len(), 1, "{:#?}", facts.key_events);
     // The callee's pending position, substituted with the caller's

@@ -68,7 +68,7 @@ fn referenced_paths(code: &str, me: &[String]) -> Vec<Vec<String>> {
     let bytes = code.as_bytes();
     let mut out = Vec::new();
     let mut at = 0;
-    while let Some(found) = code[at..].find(|c: char| c == 'c' || c == 's') {
+    while let Some(found) = code[at..].find(['c', 's']) {
         let start = at + found;
         at = start + 1;
         if start > 0 && (bytes[start - 1].is_ascii_alphanumeric() || bytes[start - 1] == b'_') {

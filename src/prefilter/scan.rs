@@ -558,6 +558,11 @@ impl<'t> Scanner<'_, 't> {
         if called && prefilter.vocab.is_claim_verb(ident) {
             clues.insert(Clue::ClaimCall);
         }
+        // `ExistenceCheck::NX`, `SetOptions::NX`, `.nx()`: a write option
+        // that makes a `set` a claim.
+        if ident.eq_ignore_ascii_case("nx") {
+            clues.insert(Clue::ClaimLiteral);
+        }
         if called && prefilter.vocab.is_release_verb(ident) {
             clues.insert(Clue::ReleaseCall);
         }

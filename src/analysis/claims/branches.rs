@@ -72,6 +72,7 @@ impl Walker<'_> {
         let (tested, then_claimed, err_binding) = match &*i.cond {
             Expr::Let(l) => {
                 self.expr(&l.expr);
+                self.bind_unwrapped(&l.pat, &l.expr);
                 let failure = pat_not_claimed(&l.pat);
                 let binding = pat_is_err(&l.pat).then(|| place_name(&l.expr)).flatten();
                 (
@@ -114,11 +115,36 @@ impl Walker<'_> {
         if let (Some(id), true) = (tested, then_claimed) {
             self.close(&BTreeSet::from([id]));
         }
+        if let Expr::Let(l) = &*i.cond {
+            self.close_unmatched(&l.pat, &l.expr);
+        }
         if let Some((_, else_branch)) = &i.else_branch {
             self.tail = tail;
             self.expr(else_branch);
         }
         self.state = merge(vec![then_state, self.state.take()]);
+    }
+
+    /// The `else` of `if let Some(key) = idempotency_key`: a claim whose key
+    /// was made from that value's content was never taken where it is absent
+    /// (the handler claims and completes under the same `if let`).
+    fn close_unmatched(&mut self, pat: &Pat, scrutinee: &Expr) {
+        let Pat::TupleStruct(ts) = pat else {
+            return;
+        };
+        let wrapper = ts.path.segments.last().map(|s| s.ident.to_string());
+        if !matches!(wrapper.as_deref(), Some("Some" | "Ok")) {
+            return;
+        }
+        let Some(name) = place_name(scrutinee) else {
+            return;
+        };
+        let made_from: BTreeSet<usize> = self
+            .open_now()
+            .into_iter()
+            .filter(|&id| self.claims[id].roots.contains(&name))
+            .collect();
+        self.close(&made_from);
     }
 
     pub(super) fn eval_match(&mut self, m: &syn::ExprMatch) {

@@ -3,7 +3,7 @@
 //! to their claim by key: the roots a key argument derives from, or the
 //! claim's own result binding.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 
 use syn::visit::Visit;
 use syn::Expr;
@@ -152,14 +152,23 @@ impl Walker<'_> {
     pub(super) fn classify(&self, name: &str, args: &[&Expr]) -> Option<Op> {
         let results: BTreeSet<usize> = args.iter().flat_map(|a| self.result_mentions(a)).collect();
         // The configured vocabulary extends the built-in verbs.
-        let kind = if self.vocab.is_claim_verb(name) {
+        let write = RESPONSE_WRITE_METHODS.contains(&name);
+        // `set_options(&key, v, SetOptions::default().conditional_set(ExistenceCheck::NX))`,
+        // fred's `set(&key, v, None, Some(SetOptions::NX), false)`.
+        let nx = write
+            && args
+                .iter()
+                .any(|a| sets_only_if_absent(a, &self.nx_options));
+        let verb = if nx { "SET … NX" } else { name };
+        let kind = if self.vocab.is_claim_verb(name) || nx {
             OpKind::Claim
         } else if self.vocab.is_complete_verb(name) {
             OpKind::Complete
         } else if self.vocab.is_release_verb(name) {
             OpKind::Release
-        } else if RESPONSE_WRITE_METHODS.contains(&name)
-            && args.iter().skip(1).any(|a| mentions_response(a))
+        } else if write
+            && (args.iter().skip(1).any(|a| mentions_response(a))
+                || self.overwrites_held_claim(args))
         {
             OpKind::Complete
         } else if self.unit.releasers.contains(name) {
@@ -170,7 +179,7 @@ impl Walker<'_> {
         match self.key_arg(args.iter().copied()) {
             Some((roots, key_text)) => Some(Op {
                 kind,
-                verb: name.to_string(),
+                verb: verb.to_string(),
                 roots,
                 key_text,
                 results,
@@ -184,6 +193,24 @@ impl Walker<'_> {
             }),
             None => None,
         }
+    }
+
+    /// A write of a value under a key whose claim is open on this path
+    /// (`store.set(key.clone(), json_value, 200)`): whatever the value is
+    /// called, it replaces the in-progress marker, unless it is one itself.
+    fn overwrites_held_claim(&self, args: &[&Expr]) -> bool {
+        let Some((key, values)) = args.split_first() else {
+            return false;
+        };
+        if values.is_empty() || values.iter().any(|v| marks_in_progress(v)) {
+            return false;
+        }
+        let roots = self.roots(key);
+        !roots.is_empty()
+            && self
+                .open_now()
+                .iter()
+                .any(|&id| !self.claims[id].roots.is_disjoint(&roots))
     }
 
     /// A sqlx query or redis command chain ending in an executing call.
@@ -300,6 +327,7 @@ impl Walker<'_> {
                     tested: false,
                     exits: Vec::new(),
                     completion: None,
+                    frame: self.frame,
                 });
                 self.claim_at.insert(site, id);
                 if let Some(state) = &mut self.state {
@@ -387,6 +415,50 @@ fn mentions_response(expr: &Expr) -> bool {
             .iter()
             .any(|w| RESPONSE_WORDS.contains(&w.as_str()))
     })
+}
+
+/// Whether a written value is an in-progress marker (`"pending"`,
+/// `Status::InProgress`, `State::Processing`).
+fn marks_in_progress(expr: &Expr) -> bool {
+    const MARKERS: &[&str] = &[
+        "progress",
+        "pending",
+        "processing",
+        "started",
+        "running",
+        "locked",
+        "claimed",
+        "inflight",
+        "flight",
+    ];
+    let has_marker = |text: &str| words(text).iter().any(|w| MARKERS.contains(&w.as_str()));
+    if let Some(text) = lit_text(expr) {
+        let lower = text.to_ascii_lowercase();
+        return MARKERS.iter().any(|m| lower.contains(m));
+    }
+    idents(expr).iter().any(|n| has_marker(n))
+}
+
+/// Whether a write option makes it happen only if the key is absent
+/// (redis `NX` as an option value or literal, `.nx()` on an options
+/// builder, or a binding `nx_options` holding one).
+pub(super) fn sets_only_if_absent(expr: &Expr, nx_options: &HashSet<String>) -> bool {
+    struct Nx<'o>(bool, &'o HashSet<String>);
+    impl<'ast> Visit<'ast> for Nx<'_> {
+        fn visit_ident(&mut self, i: &'ast proc_macro2::Ident) {
+            if i == "NX" || i == "nx" || self.1.contains(&i.to_string()) {
+                self.0 = true;
+            }
+        }
+        fn visit_lit_str(&mut self, s: &'ast syn::LitStr) {
+            if s.value().trim().eq_ignore_ascii_case("nx") {
+                self.0 = true;
+            }
+        }
+    }
+    let mut v = Nx(false, nx_options);
+    v.visit_expr(expr);
+    v.0
 }
 
 fn lit_text(expr: &Expr) -> Option<String> {

@@ -10,10 +10,11 @@ use syn::{Expr, Pat, Stmt};
 
 use super::findings::ExitKind;
 use super::names::{idents, pat_idents, peel, runs_inline, strip_paren};
-use super::ops::{sql_kind, Op};
+use super::ops::{sets_only_if_absent, sql_kind, Op};
 use super::walker::{merge, Walker};
 use crate::analysis::syntax::{macro_args, path_string, place_name};
-use crate::analysis::vocab::{words, LOCK_VERBS, TRANSACTION_VERBS};
+use crate::analysis::value::Site;
+use crate::analysis::vocab::{is_lock_verb, words, TRANSACTION_VERBS};
 
 /// Expressions nested deeper than this are not followed (never a crash).
 const MAX_DEPTH: usize = 200;
@@ -77,7 +78,7 @@ impl Walker<'_> {
             }
             if !names.is_empty() {
                 for &id in &new {
-                    if LOCK_VERBS.contains(&self.claims[id].verb.as_str()) {
+                    if is_lock_verb(&self.claims[id].verb) {
                         self.claims[id].raii = true;
                     }
                 }
@@ -91,7 +92,13 @@ impl Walker<'_> {
                     .extend(err.iter().copied());
             }
         }
+        if single.is_none() {
+            self.bind_unwrapped(&local.pat, &init.expr);
+        }
         if let Some(name) = single {
+            if sets_only_if_absent(&init.expr, &self.nx_options) {
+                self.nx_options.insert(name.clone());
+            }
             let roots = self.roots(&init.expr);
             if new.is_empty() && self.is_tx_open(&init.expr) {
                 self.tx_bindings.insert(name.clone());
@@ -107,6 +114,28 @@ impl Walker<'_> {
                 self.keys.remove(&name);
             }
         }
+    }
+
+    /// `Some(ref key) = idempotency_key`, `Ok(key) = header_key(..)`: the
+    /// one binding inside a wrapper derives from the matched value's key.
+    pub(super) fn bind_unwrapped(&mut self, pat: &Pat, value: &Expr) {
+        let Pat::TupleStruct(ts) = pat else {
+            return;
+        };
+        let [inner] = ts.elems.iter().collect::<Vec<_>>()[..] else {
+            return;
+        };
+        let Pat::Ident(pi) = inner else {
+            return;
+        };
+        let roots = self.roots(value);
+        if roots.is_empty() {
+            return;
+        }
+        let name = pi.ident.to_string();
+        let mut roots = roots;
+        roots.insert(name.clone());
+        self.keys.insert(name, roots);
     }
 
     /// `pool.begin().await?`, `conn.transaction().await?`.
@@ -135,11 +164,15 @@ impl Walker<'_> {
             Expr::If(_) | Expr::Match(_) | Expr::Unsafe(_) | Expr::Paren(_)
         ) || matches!(expr, Expr::Block(b) if b.label.is_none());
         self.tail = tail && branching;
+        let before = self.claims.len();
         let out = self.expr_inner(expr);
         self.tail = false;
         if tail && !branching && self.closure == 0 {
+            // A claim made by the value itself is handed to the caller.
+            let handed: BTreeSet<usize> = (before..self.claims.len()).collect();
             let site = self.site(expr);
-            self.exit(ExitKind::Tail, site, &BTreeSet::new());
+            self.exit(ExitKind::Tail, site, &handed);
+            self.handed.extend(handed);
         }
         self.depth -= 1;
         out
@@ -164,10 +197,7 @@ impl Walker<'_> {
                     self.expr(e);
                 }
                 let site = self.site(r);
-                self.exit(ExitKind::Return, site, &none);
-                if self.closure == 0 {
-                    self.state = None;
-                }
+                self.early_return(site);
                 none
             }
             Expr::Break(b) => {
@@ -198,14 +228,21 @@ impl Walker<'_> {
                 base => self.expr(base),
             },
             Expr::Async(block) => {
-                // Spawned or stored: it runs later, and its panics unwind
-                // another task, not this function.
-                self.catch += 1;
-                self.detached(|w| w.block(&block.block));
-                self.catch -= 1;
+                // Spawned, stored or returned (`Box::pin(async move { .. })`
+                // in a `Service::call`): a body of its own that runs later.
+                self.detached(|w| {
+                    w.tail = true;
+                    w.block(&block.block);
+                });
                 none
             }
-            Expr::Closure(_) => none, // only defined: nothing in it runs here
+            Expr::Closure(c) => {
+                // Only defined: walked as its own body, nothing in it runs here.
+                let saved = self.state.clone();
+                self.closure_body(c);
+                self.state = saved;
+                none
+            }
             Expr::Block(b) => {
                 if let Some(label) = &b.label {
                     // `break 'label` leaves this block like a loop.
@@ -358,19 +395,21 @@ impl Walker<'_> {
     }
 
     /// Runs `f` as code that runs elsewhere or later (a spawned task, a
-    /// combinator closure): its `?`/`return` leave it, not the function.
+    /// combinator closure, a future returned by `Service::call`): a body of
+    /// its own, whose `?`/`return`/panics leave it, not the function, and
+    /// leave the claims made in it in progress.
     pub(super) fn detached(&mut self, f: impl FnOnce(&mut Self)) {
         let saved = self.state.clone();
         // Outer loops cannot be left from in here: keep their depth, hide their labels.
         let masked = vec![None; self.loops.len()];
         let loops = std::mem::replace(&mut self.loops, masked);
-        self.closure += 1;
+        let outer = self.enter_frame();
         f(self);
-        self.closure -= 1;
-        self.loops = loops;
         if self.state.is_none() {
             self.state = saved;
         }
+        self.leave_frame(outer);
+        self.loops = loops;
     }
 
     pub(super) fn loop_exit(
@@ -397,8 +436,36 @@ impl Walker<'_> {
         self.state = None;
     }
 
+    /// `return` (or `bail!`) here: the path leaves the body.
+    fn early_return(&mut self, site: Site) {
+        self.exit(ExitKind::Return, site, &BTreeSet::new());
+        if self.closure == 0 {
+            self.state = None;
+        }
+    }
+
+    /// `bail!(..)` returns an error; `ensure!(cond, ..)` returns one when
+    /// `cond` fails, which for a test of the claim itself means "not claimed".
+    fn error_macro(&mut self, name: &str, args: &[Expr], site: Site) {
+        let before = self.claims.len();
+        for a in args {
+            self.expr(a);
+        }
+        if name == "bail" {
+            self.early_return(site);
+            return;
+        }
+        let mut exclude: BTreeSet<usize> = (before..self.claims.len()).collect();
+        if let Some((id, _)) = args.first().and_then(|c| self.tested_claim(c)) {
+            self.claims[id].tested = true;
+            exclude.insert(id);
+        }
+        self.exit(ExitKind::Return, site, &exclude);
+    }
+
     pub(super) fn closure_body(&mut self, c: &syn::ExprClosure) {
         self.detached(|w| {
+            w.tail = true;
             w.expr(&c.body);
         });
     }
@@ -632,8 +699,15 @@ impl Walker<'_> {
             _ => {}
         }
         let Some(args) = macro_args(mac) else {
+            if name == "bail" {
+                self.early_return(site);
+            }
             return;
         };
+        if matches!(name.as_str(), "bail" | "ensure") {
+            self.error_macro(&name, &args, site);
+            return;
+        }
         if matches!(name.as_str(), "query" | "query_as" | "query_scalar") {
             if let Some(Expr::Lit(syn::ExprLit {
                 lit: syn::Lit::Str(text),

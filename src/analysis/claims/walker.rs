@@ -33,6 +33,16 @@ pub(super) struct Claim {
     pub(super) tested: bool,
     pub(super) exits: Vec<ClaimExit>,
     pub(super) completion: Option<Site>,
+    /// The body the claim was made in (see [`Walker::frame`]).
+    pub(super) frame: usize,
+}
+
+/// What [`Walker::enter_frame`] saves of the enclosing body.
+pub(super) struct Frame {
+    frame: usize,
+    closure: usize,
+    catch: usize,
+    handed: BTreeSet<usize>,
 }
 
 /// What holds on the current path.
@@ -81,6 +91,8 @@ pub(super) struct Walker<'a> {
     pub(super) keys: HashMap<String, BTreeSet<String>>,
     /// Bindings holding a claim call's result.
     pub(super) claim_results: HashMap<String, usize>,
+    /// Bindings holding write options that set only if absent (`NX`).
+    pub(super) nx_options: HashSet<String>,
     /// Bindings holding an open database transaction.
     pub(super) tx_bindings: HashSet<String>,
     /// Bindings whose error path releases these claims (`if r.is_err() { release }`).
@@ -91,8 +103,19 @@ pub(super) struct Walker<'a> {
     pub(super) claim_at: HashMap<Site, usize>,
     /// Enclosing loops and labelled blocks, innermost last, by label.
     pub(super) loops: Vec<Option<String>>,
-    /// Inside a closure or un-awaited async block: `?`/`return` leave it, not the function.
+    /// Inside a closure or async block that runs right here but whose
+    /// error is not propagated at once: `?`/`return` leave it, not the body.
     pub(super) closure: usize,
+    /// The body being walked: 0 is the function; each closure or async
+    /// block that runs elsewhere or later (`Box::pin(async move { .. })`,
+    /// `tokio::spawn`, a combinator's closure) is a body of its own, whose
+    /// exits leave the claims made in it and no others.
+    pub(super) frame: usize,
+    /// Bodies entered so far (the next frame's id).
+    pub(super) frames: usize,
+    /// Claims made by a body's value (`|| store.try_claim(&key)`): the
+    /// caller receives them, so they belong to the enclosing body.
+    pub(super) handed: BTreeSet<usize>,
     /// Inside `catch_unwind`: panics are caught.
     pub(super) catch: usize,
     /// Inside a closure passed to `.transaction(..)`.
@@ -114,12 +137,16 @@ impl<'a> Walker<'a> {
             state: Some(State::default()),
             keys: HashMap::new(),
             claim_results: HashMap::new(),
+            nx_options: HashSet::new(),
             tx_bindings: HashSet::new(),
             err_released: HashMap::new(),
             guard_roots: Vec::new(),
             claim_at: HashMap::new(),
             loops: Vec::new(),
             closure: 0,
+            frame: 0,
+            frames: 0,
+            handed: BTreeSet::new(),
             catch: 0,
             tx_closure: 0,
             tail: false,
@@ -202,7 +229,7 @@ impl<'a> Walker<'a> {
             _ => None,
         };
         for &id in &state.open {
-            if exclude.contains(&id) {
+            if exclude.contains(&id) || self.claims[id].frame != self.frame {
                 continue;
             }
             let claim = &mut self.claims[id];
@@ -223,6 +250,41 @@ impl<'a> Walker<'a> {
                 });
             }
         }
+    }
+
+    /// Enters a body of its own (see [`Walker::frame`]): its `?`, `return`,
+    /// panics and tail value are its exits. Returns what to restore.
+    pub(super) fn enter_frame(&mut self) -> Frame {
+        self.frames += 1;
+        Frame {
+            frame: std::mem::replace(&mut self.frame, self.frames),
+            closure: std::mem::take(&mut self.closure),
+            catch: std::mem::take(&mut self.catch),
+            handed: std::mem::take(&mut self.handed),
+        }
+    }
+
+    /// Leaves the body entered by [`Walker::enter_frame`]. Its claims stay
+    /// open on the enclosing path only when the body's value hands them
+    /// over; the others are the body's own business, already judged at
+    /// its exits.
+    pub(super) fn leave_frame(&mut self, outer: Frame) {
+        let inner = std::mem::replace(&mut self.frame, outer.frame);
+        self.closure = outer.closure;
+        self.catch = outer.catch;
+        let handed = std::mem::replace(&mut self.handed, outer.handed);
+        let mut dropped = BTreeSet::new();
+        for (id, claim) in self.claims.iter_mut().enumerate() {
+            if claim.frame != inner {
+                continue;
+            }
+            if handed.contains(&id) {
+                claim.frame = self.frame;
+                continue;
+            }
+            dropped.insert(id);
+        }
+        self.close(&dropped);
     }
 
     pub(super) fn open_now(&self) -> BTreeSet<usize> {

@@ -47,7 +47,7 @@ pub use sentinels::{is_sentinel_literal, is_sentinel_name};
 pub use stores::STRONG_STORE_WORDS;
 pub use text::{contains_ci, ends_with_ci, snake, words};
 pub use verbs::{
-    CLAIM_VERBS, COMPLETE_VERBS, LOCK_VERBS, NOT_CLAIMED_VARIANTS, RELEASE_VERBS, RESPONSE_WORDS,
-    RESPONSE_WRITE_METHODS, TRANSACTION_VERBS,
+    is_lock_verb, CLAIM_VERBS, COMPLETE_VERBS, LOCK_VERBS, NOT_CLAIMED_VARIANTS, RELEASE_VERBS,
+    RESPONSE_WORDS, RESPONSE_WRITE_METHODS, TRANSACTION_VERBS,
 };
 pub use vocabulary::Vocabulary;

@@ -126,6 +126,12 @@ pub const NOT_CLAIMED_VARIANTS: &[&str] = &[
     "Mismatch",
     "Rejected",
     "NotAcquired",
+    "InFlight",
+    "Processing",
+    "AlreadyProcessing",
+    "AlreadyInProgress",
+    "AlreadyCompleted",
+    "Occupied",
 ];
 
 fn verb_matches(list: &[&str], name: &str, prefixed: &[&str]) -> bool {
@@ -139,26 +145,70 @@ fn verb_matches(list: &[&str], name: &str, prefixed: &[&str]) -> bool {
 /// `set_nx`); ask [`Vocabulary::is_claim_verb`], which adds configured verbs.
 fn builtin_claim_verb(name: &str) -> bool {
     // The cheap test first: the pre-filter asks it of many identifiers.
-    verb_matches(
+    (verb_matches(
         CLAIM_VERBS,
         name,
-        &["claim", "try_claim", "mark_in_progress", "reserve"],
-    ) && !words(name).last().is_some_and(|w| {
-        // `claim_key(..)`, `claim_ttl()` name a thing, not an action.
-        matches!(
-            w.as_str(),
-            "key"
-                | "keys"
-                | "id"
-                | "ttl"
-                | "name"
-                | "prefix"
-                | "status"
-                | "state"
-                | "table"
-                | "timeout"
-        )
-    })
+        &[
+            "claim",
+            "try_claim",
+            "mark_in_progress",
+            "reserve",
+            "set_nx",
+        ],
+    ) || claims_by_words(name))
+        && !words(name).last().is_some_and(|w| {
+            // `claim_key(..)`, `claim_ttl()` name a thing, not an action.
+            matches!(
+                w.as_str(),
+                "key"
+                    | "keys"
+                    | "id"
+                    | "ttl"
+                    | "name"
+                    | "prefix"
+                    | "status"
+                    | "state"
+                    | "table"
+                    | "timeout"
+            )
+        })
+}
+
+/// A compound verb whose action is a claim (`check_or_claim`,
+/// `try_acquire_lock`, `obtain_lease`): a claim word that is not the
+/// object of a getter or predicate (`get_claim`, `is_reserved`) nor of a
+/// completion or release (`release_claim`). Like every claim verb it
+/// counts only when the call takes a key.
+fn claims_by_words(name: &str) -> bool {
+    const ACTIONS: &[&str] = &["claim", "acquire", "obtain", "reserve"];
+    const NOT_ACTIONS: &[&str] = &[
+        "get", "is", "has", "find", "fetch", "load", "read", "list", "count", "lookup", "was",
+        "should", "can", "with", "new", "build", "make", "parse", "validate", "verify",
+    ];
+    if !ACTIONS.iter().any(|a| name.contains(a)) {
+        return false;
+    }
+    let ws = words(name);
+    ws.len() > 1
+        && ws.iter().any(|w| ACTIONS.contains(&w.as_str()))
+        && !ws
+            .first()
+            .is_some_and(|w| NOT_ACTIONS.contains(&w.as_str()))
+        && !builtin_complete_verb(name)
+        && !builtin_release_verb(name)
+        && !ws
+            .iter()
+            .any(|w| RELEASE_VERBS.contains(&w.as_str()) || COMPLETE_VERBS.contains(&w.as_str()))
+}
+
+/// Lock-style claim verbs, which return an RAII guard when their result is
+/// bound (`lock`, `try_acquire_lock`, `obtain_lease`).
+pub fn is_lock_verb(name: &str) -> bool {
+    LOCK_VERBS.contains(&name)
+        || (claims_by_words(name)
+            && words(name)
+                .iter()
+                .any(|w| matches!(w.as_str(), "lock" | "acquire" | "obtain" | "lease")))
 }
 
 /// Whether a call name is a built-in completion verb.
@@ -216,6 +266,15 @@ mod tests {
         assert!(v.is_claim_verb("claim_slot"));
         assert!(!v.is_claim_verb("claim_key"));
         assert!(!v.is_claim_verb("claimed"));
+        assert!(v.is_claim_verb("check_or_claim"));
+        assert!(v.is_claim_verb("try_acquire_lock"));
+        assert!(v.is_claim_verb("set_nx_ex"));
+        assert!(!v.is_claim_verb("get_claim"));
+        assert!(!v.is_claim_verb("release_claim"));
+        assert!(!v.is_claim_verb("is_reserved"));
+        assert!(!v.is_claim_verb("acquire_timeout"));
+        assert!(is_lock_verb("try_acquire_lock") && is_lock_verb("lock"));
+        assert!(!is_lock_verb("check_or_claim"));
         assert!(v.is_complete_verb("complete_request"));
         assert!(!v.is_complete_verb("completed"));
         assert!(v.is_release_verb("del"));

@@ -178,6 +178,10 @@ pub struct SqlChain {
     pub columns: Vec<(Component, Origin)>,
     /// Bound values with the site of each bound expression.
     pub binds: Vec<(Value, Site)>,
+    /// The binds that fill the statement's key columns, when the statement
+    /// shows them (`WHERE key = $1`, `ON CONFLICT (..)`); the others are
+    /// stored values. `None`: every bind may be part of the key.
+    pub key_binds: Option<Vec<usize>>,
 }
 
 impl Value {
@@ -485,6 +489,11 @@ pub struct KeyEvent {
     /// names say they may hold a client key (`key`, `idem_key`): whether the
     /// key is a client key is only known at the call site.
     pub key_params: u64,
+    /// The site is the key argument of the call into the function that
+    /// stores the key (`repo.insert(&key)`), fixed where a key parameter
+    /// first reached storage through a call: callers further out report
+    /// there, not at their own argument.
+    pub at_call: bool,
 }
 
 impl KeyEvent {

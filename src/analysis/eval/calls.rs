@@ -11,7 +11,9 @@ use super::sinks::is_self;
 use super::{bits, payload_hash, server_keys, Evaluator, MethodCall};
 use crate::analysis::hashing;
 use crate::analysis::syntax::{last_ident, path_string, place_name};
-use crate::analysis::value::{Construct, ConstructKind, KeySource, Placeholder, Site, Value};
+use crate::analysis::value::{
+    Construct, ConstructKind, KeyEvent, KeySource, Placeholder, Site, Value,
+};
 use crate::analysis::vocab::{Component, OPAQUE_GETTERS, TRANSPARENT_METHODS};
 
 const HEADER_SETTERS: &[&str] = &[
@@ -145,7 +147,7 @@ impl Evaluator<'_> {
             // Error values never become keys; what they mention does not matter.
             return Value::empty();
         }
-        if args.len() == 1 && is_wrapper_call(name, segments) {
+        if args.len() == 1 && is_wrapper_call(name) {
             // `Some(x)`, `Box::new(x)`, `String::from(x)`: the value itself.
             return args.into_iter().next().unwrap_or_default();
         }
@@ -262,7 +264,15 @@ impl Evaluator<'_> {
             for event in &summary.pending {
                 let (value, site) =
                     substitute(&event.value, args, call_site, &arg_sites, event.site);
-                self.key_position_in(value, site, event.raw_ok, event.strong, event.store.clone());
+                let (site, at_call) = storing_call_site(event, site, &arg_sites);
+                self.key_position_event(
+                    value,
+                    site,
+                    event.raw_ok,
+                    event.strong,
+                    event.store.clone(),
+                    at_call,
+                );
             }
             self.apply_absorbs(&summary.absorbs, args, exprs, call_site, &arg_sites);
             let (ret, _) = substitute(&summary.ret, args, call_site, &arg_sites, call_site);
@@ -557,6 +567,25 @@ fn substitute(
     (out, site)
 }
 
+/// Where a callee's raw key parameter that reaches storage is reported: at
+/// the key argument of the call into the storing function, the first call
+/// that hands it a key parameter. A key travels through wrappers
+/// (`check(tenant, key)` → `check_db(key)` → `queries::find(pool, key)`)
+/// and the scope is lost where the storing call gets the key alone; an
+/// outer caller's argument is only one part of its key tuple.
+fn storing_call_site(event: &KeyEvent, site: Site, arg_sites: &[Site]) -> (Site, bool) {
+    if event.at_call {
+        return (event.site, true);
+    }
+    let value = &event.value;
+    let raw = value.construct.is_none() && value.client_key.is_none() && !value.scoped;
+    let key_arg = bits(event.key_params).find_map(|p| arg_sites.get(p).copied());
+    match key_arg {
+        Some(arg_site) if raw => (arg_site, true),
+        _ => (site, false),
+    }
+}
+
 /// A key that only the caller's argument made interesting (it brought the
 /// payload hash or the server id) is reported at that argument, unless the
 /// callee concatenated it in (then the callee's concatenation is the site).
@@ -580,9 +609,11 @@ fn brought_by_argument(
 }
 
 /// Calls that wrap their argument without changing what it is.
-fn is_wrapper_call(name: &str, segments: &[String]) -> bool {
-    if segments.len() == 1 && name.chars().next().is_some_and(|c| c.is_uppercase()) {
-        // `Some(x)`, `Ok(x)`, `Json(x)`, `CacheKey(x)`.
+fn is_wrapper_call(name: &str) -> bool {
+    if name.chars().next().is_some_and(|c| c.is_uppercase()) {
+        // `Some(x)`, `Ok(x)`, `Json(x)`, `CacheKey(x)`, and an enum variant
+        // at any path (`Directive::LoadToCache(key)`): wrapping is
+        // transparent, the key keeps its components.
         return true;
     }
     matches!(

@@ -32,6 +32,7 @@ mod payload_hash;
 mod sanitizers;
 mod server_keys;
 mod sinks;
+mod sql_binds;
 #[cfg(test)]
 mod tests;
 

@@ -7,6 +7,7 @@ use std::ops::ControlFlow;
 
 use syn::Expr;
 
+use super::sql_binds::key_binds;
 use super::{Evaluator, MethodCall};
 use crate::analysis::sql::sql_tables;
 use crate::analysis::syntax::{last_ident, strip_ref};
@@ -30,6 +31,19 @@ impl Evaluator<'_> {
         strong: bool,
         store: Option<String>,
     ) {
+        self.key_position_event(value, site, raw_ok, strong, store, false);
+    }
+
+    /// A key position; `at_call`: see [`KeyEvent::at_call`].
+    pub(super) fn key_position_event(
+        &mut self,
+        value: Value,
+        site: Site,
+        raw_ok: bool,
+        strong: bool,
+        store: Option<String>,
+        at_call: bool,
+    ) {
         // A payload hash is the key by itself: a key-named binding holding
         // one counts even when nothing was constructed.
         let hash_only = value.client_key.is_none() && value.payload_hash.is_some();
@@ -44,6 +58,7 @@ impl Evaluator<'_> {
             strong,
             store,
             key_params,
+            at_call,
         };
         if event.value.params != 0 && self.pending.len() < MAX_PENDING {
             self.pending.push(event.clone());
@@ -185,8 +200,21 @@ impl Evaluator<'_> {
             .find(|t| ["idempot", "dedup", "replay"].iter().any(|w| t.contains(w)))
             .cloned();
         let idempotency_table = table.is_some();
+        let key = if idempotency_table {
+            key_binds(&lower, self.vocab)
+        } else {
+            None
+        };
+        // Scope components count where the statement keys on them: its key
+        // columns when they can be read, otherwise any column it names.
+        let named: Vec<&str> = match &key {
+            Some(k) => k.columns.iter().map(String::as_str).collect(),
+            None => lower
+                .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+                .collect(),
+        };
         let mut columns = Vec::new();
-        for word in lower.split(|c: char| !c.is_ascii_alphanumeric() && c != '_') {
+        for word in named {
             if let Some(component) = self.vocab.component_of_name(word) {
                 if !columns.iter().any(|(c, _)| *c == component)
                     && word != "path"
@@ -203,6 +231,7 @@ impl Evaluator<'_> {
                 table,
                 columns,
                 binds: Vec::new(),
+                key_binds: key.map(|k| k.binds),
             })),
             ..Value::default()
         }
@@ -216,14 +245,18 @@ impl Evaluator<'_> {
         if !chain.idempotency_table {
             return value;
         }
-        let first_key = chain
-            .binds
+        // Only the binds that fill key columns are the key; the stored
+        // values (a cached response, a server id set on completion) are not.
+        let key_binds: Vec<&(Value, Site)> = match &chain.key_binds {
+            Some(indices) => indices.iter().filter_map(|i| chain.binds.get(*i)).collect(),
+            None => chain.binds.iter().collect(),
+        };
+        let first_key = key_binds
             .iter()
             .find(|(v, _)| v.client_key.is_some())
-            .or_else(|| chain.binds.iter().find(|(v, _)| v.params != 0))
+            .or_else(|| key_binds.iter().find(|(v, _)| v.params != 0))
             .or_else(|| {
-                chain
-                    .binds
+                key_binds
                     .iter()
                     .find(|(v, _)| v.server_id.is_some() || v.payload_hash.is_some())
             });
@@ -232,7 +265,7 @@ impl Evaluator<'_> {
         };
         let site = first_key.1;
         let mut key = Value::empty();
-        for (v, _) in &chain.binds {
+        for (v, _) in &key_binds {
             key.join_as_part(v);
         }
         for (component, origin) in &chain.columns {
@@ -240,7 +273,7 @@ impl Evaluator<'_> {
         }
         key.concat = first_key.0.concat;
         key.construct = first_key.0.construct;
-        key.scoped = chain.binds.iter().any(|(v, _)| v.scoped);
+        key.scoped = key_binds.iter().any(|(v, _)| v.scoped);
         let store = chain.table.as_ref().map(|t| format!("sql:{t}"));
         self.key_position_in(key, site, true, true, store);
         value
@@ -248,6 +281,9 @@ impl Evaluator<'_> {
 
     /// `sqlx::query!(SQL, a, b)`: the arguments after the SQL bind in order.
     pub(super) fn sql_macro(&mut self, name: &str, args: &[Expr]) -> Value {
+        // `query_as!(Row, SQL, a, b)`: the record type comes first.
+        let typed = name.starts_with("query_as") && matches!(args.first(), Some(Expr::Path(_)));
+        let args = if typed { &args[1..] } else { args };
         let Some(first) = args.first() else {
             return Value::empty();
         };
@@ -258,7 +294,6 @@ impl Evaluator<'_> {
         let mut chain = self.sql_root(&sql, first);
         let rest: Vec<(Value, Site)> = args[1..]
             .iter()
-            .filter(|a| !matches!(a, Expr::Path(p) if p.path.segments.len() > 1 && name.contains("as") && p.path.segments.len() == 1))
             .map(|a| (self.eval(a), self.site(a)))
             .collect();
         if let Some(c) = chain.sql.as_mut() {

@@ -1,0 +1,291 @@
+//! Key positions inside a SQL statement, for all rules: which bind
+//! parameters of a query are the key of the row it reaches. The stored
+//! values (`SET response_body = $3`, a response column of an `INSERT`) are
+//! never part of the key, whatever they hold.
+//!
+//! The key of a statement is, in order of evidence: the conflict target
+//! (`ON CONFLICT (scope_hash)`), the columns the `WHERE` clause compares
+//! with a parameter, or, for a plain `INSERT`, the inserted columns named
+//! like a key or a scope component. When none of these can be read, the
+//! caller treats every bind as part of the key (the old, cautious reading).
+
+use crate::analysis::vocab::Vocabulary;
+
+/// One lexical token of a (lower-cased) statement.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Tok {
+    /// An identifier or keyword, qualifier and quotes stripped (`t."key"` → `key`).
+    Word(String),
+    /// A bind parameter, by index into the binds (`$2` → 1, the third `?` → 2).
+    Param(usize),
+    /// Any other character outside string literals.
+    Punct(char),
+}
+
+/// The key columns of a statement and the binds that fill them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct KeyBinds {
+    /// Indices into the binds, in statement order.
+    pub(super) binds: Vec<usize>,
+    /// The key columns, for the scope components their names show.
+    pub(super) columns: Vec<String>,
+}
+
+/// The key binds of `sql` (lower case), or `None` when the statement's key
+/// cannot be read.
+pub(super) fn key_binds(sql: &str, vocab: &Vocabulary) -> Option<KeyBinds> {
+    let toks = tokenize(sql);
+    let pairs = column_params(&toks);
+    let columns = key_columns(&toks, &pairs, vocab)?;
+    let mut binds: Vec<usize> = pairs
+        .iter()
+        .filter(|(c, _)| columns.contains(c))
+        .map(|(_, p)| *p)
+        .collect();
+    binds.sort_unstable();
+    binds.dedup();
+    // A key computed inside the statement (`digest($1 || $2)`) is not read
+    // here: every bind may feed it.
+    (!binds.is_empty()).then_some(KeyBinds { binds, columns })
+}
+
+fn tokenize(sql: &str) -> Vec<Tok> {
+    let chars: Vec<char> = sql.chars().collect();
+    let mut toks = Vec::new();
+    let mut ordinal = 0usize;
+    let mut i = 0usize;
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '\'' {
+            // A string literal: skip to its end ('' is an escaped quote).
+            i += 1;
+            while i < chars.len() && chars[i] != '\'' {
+                i += 1;
+            }
+            i += 1;
+        } else if c == '$' || c == '?' {
+            let start = i + 1;
+            let mut j = start;
+            while j < chars.len() && chars[j].is_ascii_digit() {
+                j += 1;
+            }
+            let number: Option<usize> = chars[start..j].iter().collect::<String>().parse().ok();
+            match (c, number) {
+                (_, Some(n)) if n >= 1 => toks.push(Tok::Param(n - 1)),
+                ('?', None) => {
+                    toks.push(Tok::Param(ordinal));
+                    ordinal += 1;
+                }
+                _ => toks.push(Tok::Punct(c)),
+            }
+            i = j;
+        } else if c.is_ascii_alphanumeric() || c == '_' || c == '"' || c == '`' || c == '.' {
+            let start = i;
+            while i < chars.len()
+                && (chars[i].is_ascii_alphanumeric() || matches!(chars[i], '_' | '"' | '`' | '.'))
+            {
+                i += 1;
+            }
+            let word: String = chars[start..i].iter().collect();
+            let last = word.rsplit('.').next().unwrap_or(&word);
+            toks.push(Tok::Word(last.trim_matches(['"', '`']).to_string()));
+        } else {
+            if !c.is_whitespace() {
+                toks.push(Tok::Punct(c));
+            }
+            i += 1;
+        }
+    }
+    toks
+}
+
+/// Where a column meets a parameter: `col = $1` in a `WHERE`, and the
+/// columns of an `INSERT` against their `VALUES` items. `SET col = $2` is an
+/// assignment of a stored value, not a key comparison, and is left out.
+fn column_params(toks: &[Tok]) -> Vec<(String, usize)> {
+    let mut pairs = insert_pairs(toks);
+    pairs.extend(where_pairs(toks));
+    pairs
+}
+
+fn where_pairs(toks: &[Tok]) -> Vec<(String, usize)> {
+    let mut pairs = Vec::new();
+    let mut in_where = false;
+    for (i, tok) in toks.iter().enumerate() {
+        if let Tok::Word(w) = tok {
+            match w.as_str() {
+                "where" => in_where = true,
+                "set" | "returning" | "order" | "group" | "limit" | "values" => in_where = false,
+                _ => {}
+            }
+        }
+        if !in_where || toks.get(i + 1) != Some(&Tok::Punct('=')) {
+            continue;
+        }
+        match (tok, toks.get(i + 2)) {
+            (Tok::Word(c), Some(Tok::Param(p))) | (Tok::Param(p), Some(Tok::Word(c))) => {
+                pairs.push((c.clone(), *p));
+            }
+            _ => {}
+        }
+    }
+    pairs
+}
+
+fn insert_pairs(toks: &[Tok]) -> Vec<(String, usize)> {
+    let Some(into) = toks.iter().position(|t| *t == Tok::Word("into".into())) else {
+        return Vec::new();
+    };
+    // INSERT INTO table ( cols ) VALUES ( items )
+    let Some(open) = toks[into..]
+        .iter()
+        .position(|t| *t == Tok::Punct('('))
+        .map(|p| p + into)
+    else {
+        return Vec::new();
+    };
+    let (columns, after) = group(toks, open);
+    let Some(values) = toks[after..]
+        .iter()
+        .position(|t| *t == Tok::Word("values".into()))
+        .map(|p| p + after)
+    else {
+        return Vec::new();
+    };
+    if toks.get(values + 1) != Some(&Tok::Punct('(')) {
+        return Vec::new();
+    }
+    let (items, _) = group(toks, values + 1);
+    columns
+        .iter()
+        .zip(items.iter())
+        .filter_map(|(col, item)| {
+            let [Tok::Word(c)] = col.as_slice() else {
+                return None;
+            };
+            let params: Vec<usize> = item
+                .iter()
+                .filter_map(|t| match t {
+                    Tok::Param(p) => Some(*p),
+                    _ => None,
+                })
+                .collect();
+            // `$1` or `$1::uuid`: the item is the parameter itself.
+            match (item.first(), params.as_slice()) {
+                (Some(Tok::Param(p)), [_]) => Some((c.clone(), *p)),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// The comma-separated items of the parenthesised group opening at `open`,
+/// and the index after its closing parenthesis.
+fn group(toks: &[Tok], open: usize) -> (Vec<Vec<Tok>>, usize) {
+    let mut items = vec![Vec::new()];
+    let mut depth = 0usize;
+    for (i, tok) in toks.iter().enumerate().skip(open) {
+        match tok {
+            Tok::Punct('(') => {
+                depth += 1;
+                if depth == 1 {
+                    continue;
+                }
+            }
+            Tok::Punct(')') => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return (items, i + 1);
+                }
+            }
+            Tok::Punct(',') if depth == 1 => {
+                items.push(Vec::new());
+                continue;
+            }
+            _ => {}
+        }
+        if let Some(last) = items.last_mut() {
+            last.push(tok.clone());
+        }
+    }
+    (items, toks.len())
+}
+
+/// The statement's key columns (see the module docs).
+fn key_columns(toks: &[Tok], pairs: &[(String, usize)], vocab: &Vocabulary) -> Option<Vec<String>> {
+    if let Some(target) = conflict_target(toks) {
+        return Some(target);
+    }
+    let compared: Vec<String> = where_pairs(toks).into_iter().map(|(c, _)| c).collect();
+    if !compared.is_empty() {
+        return Some(compared);
+    }
+    let keyish: Vec<String> = pairs
+        .iter()
+        .map(|(c, _)| c.clone())
+        .filter(|c| vocab.is_key_column(c) || vocab.component_of_name(c).is_some())
+        .collect();
+    (!keyish.is_empty()).then_some(keyish)
+}
+
+/// `ON CONFLICT (a, b)`: the columns of the constraint the row is keyed on.
+fn conflict_target(toks: &[Tok]) -> Option<Vec<String>> {
+    let at = toks
+        .windows(2)
+        .position(|w| w[0] == Tok::Word("on".into()) && w[1] == Tok::Word("conflict".into()))?;
+    if toks.get(at + 2) != Some(&Tok::Punct('(')) {
+        return None;
+    }
+    let (items, _) = group(toks, at + 2);
+    let columns: Vec<String> = items
+        .iter()
+        .filter_map(|item| match item.as_slice() {
+            [Tok::Word(c), ..] => Some(c.clone()),
+            _ => None,
+        })
+        .collect();
+    (!columns.is_empty()).then_some(columns)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn binds(sql: &str) -> Option<Vec<usize>> {
+        key_binds(&sql.to_ascii_lowercase(), &Vocabulary::default()).map(|k| k.binds)
+    }
+
+    #[test]
+    fn conflict_target_is_the_key() {
+        let sql = "INSERT INTO idempotency_keys (scope_hash, principal, route, idempotency_key) \
+                   VALUES ($1, $2, $3, $4) ON CONFLICT (scope_hash) DO NOTHING";
+        assert_eq!(binds(sql), Some(vec![0]));
+    }
+
+    #[test]
+    fn update_set_values_are_not_key() {
+        let sql = "UPDATE idempotency_keys SET status = 'done', event_id = $2 WHERE key = $1";
+        assert_eq!(binds(sql), Some(vec![0]));
+    }
+
+    #[test]
+    fn insert_without_conflict_keeps_key_and_scope_columns() {
+        let sql =
+            "INSERT INTO idempotency (key, user_id, response, status_code) VALUES (?, ?, ?, ?)";
+        assert_eq!(binds(sql), Some(vec![0, 1]));
+    }
+
+    #[test]
+    fn casts_and_where_with_several_columns() {
+        let sql = "SELECT r FROM idempotency WHERE user_id = $1::uuid AND idempotency_key = $2";
+        assert_eq!(binds(sql), Some(vec![0, 1]));
+    }
+
+    #[test]
+    fn unreadable_statement_gives_none() {
+        assert_eq!(binds("SELECT check_idem($1, $2)"), None);
+        let computed =
+            "INSERT INTO idem (k, v) VALUES (digest($1 || $2), $3) ON CONFLICT (k) DO NOTHING";
+        assert_eq!(binds(computed), None);
+    }
+}

@@ -22,6 +22,10 @@ pub struct FileEntry {
     pub display: String,
     /// Rust or SQL.
     pub kind: FileKind,
+    /// Read only as context for the files that are linted (a sibling in the
+    /// same crate's `src/` that was not named, or that `--exclude`, the
+    /// configuration or `.gitignore` drops): analysed, never reported.
+    pub context: bool,
 }
 
 /// Files analysed together: one crate's `src/` tree, or one loose file.
@@ -83,15 +87,22 @@ pub fn discover(paths: &[PathBuf], options: &DiscoverOptions) -> Discovered {
                 path: path.clone(),
                 display: given,
                 kind,
+                context: false,
             });
             continue;
         }
         walk_dir(path, &mut files, &mut out.problems);
     }
     files.retain(|f| !is_excluded(&f.display, &options.exclude));
+    add_crate_context(&mut files);
     // By display text: comparing `Path`s component by component costs more
-    // than the rest of a warm run's walk.
-    files.sort_by(|a, b| a.display.cmp(&b.display).then_with(|| a.path.cmp(&b.path)));
+    // than the rest of a warm run's walk. A file found both as linted and as
+    // context sorts linted first, so that `dedup_by` keeps it linted.
+    files.sort_by(|a, b| {
+        (a.display.cmp(&b.display))
+            .then_with(|| a.context.cmp(&b.context))
+            .then_with(|| a.path.cmp(&b.path))
+    });
     files.dedup_by(|a, b| a.display == b.display);
     out.units = group_units(files);
     out.problems.sort_by(|a, b| a.display.cmp(&b.display));
@@ -126,6 +137,7 @@ fn walk_dir(root: &Path, files: &mut Vec<FileEntry>, problems: &mut Vec<WalkProb
                             path: entry.path().to_path_buf(),
                             display: display_path(entry.path()),
                             kind,
+                            context: false,
                         }),
                         _ => return ignore::WalkState::Continue,
                     }
@@ -144,6 +156,51 @@ fn walk_dir(root: &Path, files: &mut Vec<FileEntry>, problems: &mut Vec<WalkProb
     let (mut walked, mut failed) = found.into_inner().unwrap_or_else(|e| e.into_inner());
     files.append(&mut walked);
     problems.append(&mut failed);
+}
+
+/// Adds, as context, every Rust file under `src/` of the crates the linted
+/// Rust files belong to: summaries cross files (a key-reading helper in
+/// `keys.rs` decides what `handlers.rs` does with its result), so a file
+/// linted without its siblings would lose findings. Ignore files and
+/// exclusions do not apply here: they say what to report, not what the
+/// code means. Problems of this walk are not reported (nothing of it is).
+fn add_crate_context(files: &mut Vec<FileEntry>) {
+    let mut manifests: HashMap<PathBuf, bool> = HashMap::default();
+    let roots: std::collections::BTreeSet<PathBuf> = (files.iter())
+        .filter(|f| f.kind == FileKind::Rust)
+        .filter_map(|f| crate_root_of(&f.path, &mut manifests))
+        .collect();
+    if roots.is_empty() {
+        return;
+    }
+    let known: rustc_hash::FxHashSet<String> = files.iter().map(|f| f.display.clone()).collect();
+    for root in roots {
+        let walker = ignore::WalkBuilder::new(root.join("src"))
+            .standard_filters(false)
+            .hidden(true)
+            .follow_links(true)
+            .filter_entry(|entry| {
+                !(entry.depth() > 0
+                    && entry.file_type().is_some_and(|t| t.is_dir())
+                    && entry.file_name() == "target")
+            })
+            .build();
+        for entry in walker.flatten() {
+            let is_file = entry.file_type().is_some_and(|t| t.is_file());
+            if !is_file || kind_of(entry.path()) != Some(FileKind::Rust) {
+                continue;
+            }
+            let display = display_path(entry.path());
+            if !known.contains(&display) {
+                files.push(FileEntry {
+                    path: entry.path().to_path_buf(),
+                    display,
+                    kind: FileKind::Rust,
+                    context: true,
+                });
+            }
+        }
+    }
 }
 
 fn walk_problem(err: ignore::Error) -> WalkProblem {
@@ -239,6 +296,9 @@ fn group_units(files: Vec<FileEntry>) -> Vec<Unit> {
         crate_root: None,
         files: vec![file],
     }));
+    // A unit of context files only (a crate nested in another's `src/`)
+    // has nothing to report.
+    units.retain(|unit| unit.files.iter().any(|f| !f.context));
     units.sort_by(|a, b| a.files[0].display.cmp(&b.files[0].display));
     units
 }

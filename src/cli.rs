@@ -8,6 +8,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::baseline;
 use crate::config::{self, ConfigSource, Resolver};
+use crate::diff_base::ChangedLines;
 use crate::lint::{lint_paths, LintOptions};
 use crate::model::LintResult;
 use crate::report::{self, Format, RenderOptions};
@@ -158,6 +159,11 @@ struct LintArgs {
     /// `.idem-lint-cache` in the current directory, or `IDEM_LINT_CACHE_DIR`).
     #[arg(long)]
     no_cache: bool,
+    /// Report only findings on lines changed since the merge base of REV and
+    /// HEAD (committed, staged, unstaged and untracked changes; whole crates
+    /// are still analysed). For pull requests: `--diff-base origin/main`.
+    #[arg(long, value_name = "REV")]
+    diff_base: Option<String>,
 }
 
 /// Runs the command line with `args` (program name first); returns the exit code.
@@ -276,6 +282,19 @@ fn lint(args: LintArgs) -> i32 {
             return EXIT_FAILURE;
         }
     };
+    // Ask git before linting: an unknown revision fails fast.
+    let changed = match args
+        .diff_base
+        .as_deref()
+        .map(ChangedLines::since)
+        .transpose()
+    {
+        Ok(changed) => changed,
+        Err(err) => {
+            eprintln!("error: {err}");
+            return EXIT_FAILURE;
+        }
+    };
     let mut result = match lint_paths(&paths, &options) {
         Ok(result) => result,
         Err(err) => {
@@ -292,6 +311,10 @@ fn lint(args: LintArgs) -> i32 {
             crate::lint::enabled(code, &options)
         });
         report_stale(&result, file);
+    }
+    // After the baseline: its entries for unchanged lines are not stale.
+    if let Some(changed) = &changed {
+        changed.retain(&mut result);
     }
     let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
     let color = use_color(args.color, to_terminal);

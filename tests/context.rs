@@ -135,3 +135,153 @@ fn excluded_and_ignored_siblings_are_still_context() {
     let (_, stdout, stderr) = run(dir.path(), &["src", "--format", "json"]);
     assert_eq!(findings(&stdout), expected, "configured exclude: {stderr}");
 }
+
+/// Runs git in `dir` with a fixed identity and no user or system config.
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .current_dir(dir)
+        .args(args)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_AUTHOR_NAME", "Test")
+        .env("GIT_AUTHOR_EMAIL", "test@example.invalid")
+        .env("GIT_COMMITTER_NAME", "Test")
+        .env("GIT_COMMITTER_EMAIL", "test@example.invalid")
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .env_remove("GIT_INDEX_FILE")
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Appends a comment to line `line` (1-based) of `path`: a modified line
+/// that changes no finding.
+fn touch_line(path: &Path, line: usize) {
+    let text = std::fs::read_to_string(path).expect("read");
+    let edited: Vec<String> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if i + 1 == line {
+                format!("{l} // touched")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    std::fs::write(path, edited.join("\n") + "\n").expect("write");
+}
+
+/// Line of each finding in `file` of a `--format json` run.
+fn lines_in(json: &str, file: &str) -> Vec<String> {
+    findings(json)
+        .into_iter()
+        .filter(|f| f.starts_with(&format!("{file}:")))
+        .collect()
+}
+
+#[test]
+fn diff_base_keeps_only_findings_on_changed_lines() {
+    let dir = demo();
+    let root = dir.path();
+    let all = demo_handler_findings(root);
+    std::fs::write(root.join(".gitignore"), ".idem-lint-cache/\n").expect("write");
+    let line_of =
+        |f: &String| -> usize { f.split(':').nth(1).expect("line").parse().expect("number") };
+    let (first, second, third) = (line_of(&all[0]), line_of(&all[1]), line_of(&all[2]));
+    assert!(first < second && second < third, "{all:?}");
+
+    // Commit 1 is the base; the branch edits the line of the first finding
+    // and the base later edits the third (merge-base semantics: that edit
+    // is not ours); the second is edited in the working tree, uncommitted.
+    git(root, &["init", "-q"]);
+    git(root, &["add", "."]);
+    git(root, &["commit", "-q", "-m", "base"]);
+    git(root, &["branch", "base"]);
+    git(root, &["checkout", "-q", "-b", "feature"]);
+    touch_line(&root.join("src/handlers.rs"), first);
+    git(root, &["commit", "-q", "-am", "feature"]);
+    git(root, &["checkout", "-q", "base"]);
+    touch_line(&root.join("src/handlers.rs"), third);
+    git(root, &["commit", "-q", "-am", "base moves on"]);
+    git(root, &["checkout", "-q", "feature"]);
+
+    let (code, stdout, stderr) = run(root, &["--diff-base", "base", "--format", "json"]);
+    assert_eq!(code, 1, "{stderr}");
+    let kept = findings(&stdout);
+    assert_eq!(
+        kept,
+        vec![all[0].clone()],
+        "only the branch's line: {stderr}"
+    );
+
+    touch_line(&root.join("src/handlers.rs"), second);
+    let (_, stdout, _) = run(root, &["--diff-base", "base", "--format", "json"]);
+    assert_eq!(lines_in(&stdout, "src/handlers.rs"), all[..2].to_vec());
+    assert!(lines_in(&stdout, "src/keys.rs").is_empty(), "{stdout}");
+
+    // Every format is narrowed the same way.
+    let (_, short, _) = run(root, &["--diff-base", "base", "--format", "short"]);
+    assert_eq!(short.matches("src/handlers.rs:").count(), 2, "{short}");
+    assert!(!short.contains("src/keys.rs"), "{short}");
+    let (_, github, _) = run(root, &["--diff-base", "base", "--format", "github"]);
+    assert_eq!(github.matches("::error file=").count(), 2, "{github}");
+
+    // An untracked file counts whole.
+    std::fs::copy(root.join("src/keys.rs"), root.join("src/keys2.rs")).expect("copy");
+    let (_, stdout, _) = run(root, &["--diff-base", "base", "--format", "json"]);
+    assert!(!lines_in(&stdout, "src/keys2.rs").is_empty(), "{stdout}");
+    std::fs::remove_file(root.join("src/keys2.rs")).expect("rm");
+
+    // With a baseline holding everything, nothing is new and nothing stale.
+    let (code, _, stderr) = run(root, &["--write-baseline", "baseline.json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let (code, stdout, stderr) = run(
+        root,
+        &[
+            "--diff-base",
+            "base",
+            "--baseline",
+            "baseline.json",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(findings(&stdout).is_empty(), "{stdout}");
+    assert!(!stderr.contains("stale"), "{stderr}");
+}
+
+#[test]
+fn diff_base_fails_clearly_outside_git_or_on_an_unknown_revision() {
+    let dir = demo();
+    // Git must not find a repository above the temporary directory.
+    let parent = dir.path().parent().expect("parent");
+    let out = idem_lint(dir.path())
+        .args(["--diff-base", "main"])
+        .env("GIT_CEILING_DIRECTORIES", parent)
+        .output()
+        .expect("idem-lint runs");
+    let (code, stderr) = (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("not in a git repository"), "{stderr}");
+
+    git(dir.path(), &["init", "-q"]);
+    git(dir.path(), &["add", "."]);
+    git(dir.path(), &["commit", "-q", "-m", "one"]);
+    let (code, _, stderr) = run(dir.path(), &["--diff-base", "no-such-rev"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("unknown revision `no-such-rev`"),
+        "{stderr}"
+    );
+}

@@ -316,6 +316,26 @@ fn lint(args: LintArgs) -> i32 {
     if let Some(changed) = &changed {
         changed.retain(&mut result);
     }
+    // Nothing to lint is said in words, not as "0 errors in 0 files" (exit 0,
+    // like ruff's "No Python files found"); JSON and SARIF still get their
+    // (empty) document, for the tools that read them.
+    let nothing_found = result.linted.is_empty()
+        && result.fatal.is_empty()
+        && result.diagnostics.is_empty()
+        && result.files_analyzed == 0;
+    if nothing_found {
+        let shown: Vec<String> = paths
+            .iter()
+            .map(|p| crate::discover::display_path(p))
+            .collect();
+        eprintln!(
+            "warning: no Rust or SQL files found in {}",
+            shown.join(", ")
+        );
+        if !matches!(args.format, FormatArg::Json | FormatArg::Sarif) {
+            return EXIT_OK;
+        }
+    }
     let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
     let color = use_color(args.color, to_terminal);
     let width = std::env::var("COLUMNS")

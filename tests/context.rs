@@ -285,3 +285,24 @@ fn diff_base_fails_clearly_outside_git_or_on_an_unknown_revision() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_path_without_rust_or_sql_files_says_so() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir_all(dir.path().join("docs")).expect("mkdir");
+    std::fs::write(dir.path().join("docs/README.md"), "# docs\n").expect("write");
+    let (code, stdout, stderr) = run(dir.path(), &["docs"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("no Rust or SQL files found in docs"),
+        "{stderr}"
+    );
+    assert!(!stdout.contains("0 files"), "no empty summary: {stdout}");
+
+    // Machine formats still get their document.
+    let (code, stdout, stderr) = run(dir.path(), &["docs", "--format", "json"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("no Rust or SQL files found in docs"));
+    let parsed: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
+    assert_eq!(parsed["summary"]["files_analyzed"], 0);
+}

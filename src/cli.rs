@@ -138,7 +138,9 @@ struct LintArgs {
     /// Skip files larger than this many bytes (reported as IDEM000) [default: 4194304].
     #[arg(long, value_name = "BYTES")]
     max_file_size: Option<u64>,
-    /// Skip paths containing this segment or prefix (repeatable).
+    /// Skip paths: a path or prefix (`./x` too), an absolute path, a segment
+    /// name, or a glob like `**/generated/**` (repeatable). Skipped files of
+    /// a crate's src/ are still read as context, never reported.
     #[arg(long, value_name = "PATH")]
     exclude: Vec<String>,
     /// Use this configuration file for every path instead of discovering

@@ -11,7 +11,7 @@
 
 use std::collections::BTreeMap;
 use std::ops::RangeInclusive;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::model::LintResult;
@@ -155,19 +155,7 @@ fn git(args: &[&str]) -> Result<String, DiffBaseError> {
 /// The real path when it exists (symbolic links and `..` resolved, as git
 /// reports the top level), else the path with `.` and `..` folded.
 fn canonical(path: &Path) -> PathBuf {
-    std::fs::canonicalize(path).unwrap_or_else(|_| {
-        let mut out = PathBuf::new();
-        for component in path.components() {
-            match component {
-                Component::CurDir => {}
-                Component::ParentDir => {
-                    out.pop();
-                }
-                other => out.push(other),
-            }
-        }
-        out
-    })
+    std::fs::canonicalize(path).unwrap_or_else(|_| crate::discover::normalize(path))
 }
 
 /// The added and modified lines of each file in a `-U0` unified diff (paths

@@ -306,3 +306,43 @@ fn a_path_without_rust_or_sql_files_says_so() {
     let parsed: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
     assert_eq!(parsed["summary"]["files_analyzed"], 0);
 }
+
+#[test]
+fn exclude_accepts_dot_slash_absolute_paths_and_globs() {
+    let dir = demo();
+    let root = dir.path();
+    let (_, stdout, _) = run(root, &[".", "--format", "json"]);
+    let all = findings(&stdout);
+    assert!(
+        all.iter().any(|f| f.starts_with("migrations/")),
+        "the demo has a finding in migrations/: {all:?}"
+    );
+    let without = |prefix: &str| -> Vec<String> {
+        all.iter()
+            .filter(|f| !f.starts_with(prefix))
+            .cloned()
+            .collect()
+    };
+    let absolute = root.join("migrations");
+    for pattern in [
+        "./migrations",
+        "./migrations/",
+        absolute.to_str().expect("utf-8"),
+        "**/migrations/**",
+        "migrations/*.sql",
+    ] {
+        let (_, stdout, stderr) = run(root, &[".", "--exclude", pattern, "--format", "json"]);
+        assert_eq!(
+            findings(&stdout),
+            without("migrations/"),
+            "--exclude {pattern}: {stderr}"
+        );
+    }
+    // A glob over crate files: not reported, still context for handlers.rs.
+    let (_, stdout, stderr) = run(root, &[".", "--exclude", "src/k*.rs", "--format", "json"]);
+    assert_eq!(findings(&stdout), without("src/keys.rs"), "{stderr}");
+
+    let (code, _, stderr) = run(root, &[".", "--exclude", "src/[a"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("invalid --exclude glob"), "{stderr}");
+}

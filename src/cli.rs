@@ -8,6 +8,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::baseline;
 use crate::config::{self, ConfigSource, Resolver};
+use crate::diff_base::ChangedLines;
 use crate::lint::{lint_paths, LintOptions};
 use crate::model::LintResult;
 use crate::report::{self, Format, RenderOptions};
@@ -137,7 +138,9 @@ struct LintArgs {
     /// Skip files larger than this many bytes (reported as IDEM000) [default: 4194304].
     #[arg(long, value_name = "BYTES")]
     max_file_size: Option<u64>,
-    /// Skip paths containing this segment or prefix (repeatable).
+    /// Skip paths: a path or prefix (`./x` too), an absolute path, a segment
+    /// name, or a glob like `**/generated/**` (repeatable). Skipped files of
+    /// a crate's src/ are still read as context, never reported.
     #[arg(long, value_name = "PATH")]
     exclude: Vec<String>,
     /// Use this configuration file for every path instead of discovering
@@ -158,6 +161,11 @@ struct LintArgs {
     /// `.idem-lint-cache` in the current directory, or `IDEM_LINT_CACHE_DIR`).
     #[arg(long)]
     no_cache: bool,
+    /// Report only findings on lines changed since the merge base of REV and
+    /// HEAD (committed, staged, unstaged and untracked changes; whole crates
+    /// are still analysed). For pull requests: `--diff-base origin/main`.
+    #[arg(long, value_name = "REV")]
+    diff_base: Option<String>,
 }
 
 /// Runs the command line with `args` (program name first); returns the exit code.
@@ -276,6 +284,19 @@ fn lint(args: LintArgs) -> i32 {
             return EXIT_FAILURE;
         }
     };
+    // Ask git before linting: an unknown revision fails fast.
+    let changed = match args
+        .diff_base
+        .as_deref()
+        .map(ChangedLines::since)
+        .transpose()
+    {
+        Ok(changed) => changed,
+        Err(err) => {
+            eprintln!("error: {err}");
+            return EXIT_FAILURE;
+        }
+    };
     let mut result = match lint_paths(&paths, &options) {
         Ok(result) => result,
         Err(err) => {
@@ -292,6 +313,30 @@ fn lint(args: LintArgs) -> i32 {
             crate::lint::enabled(code, &options)
         });
         report_stale(&result, file);
+    }
+    // After the baseline: its entries for unchanged lines are not stale.
+    if let Some(changed) = &changed {
+        changed.retain(&mut result);
+    }
+    // Nothing to lint is said in words, not as "0 errors in 0 files" (exit 0,
+    // like ruff's "No Python files found"); JSON and SARIF still get their
+    // (empty) document, for the tools that read them.
+    let nothing_found = result.linted.is_empty()
+        && result.fatal.is_empty()
+        && result.diagnostics.is_empty()
+        && result.files_analyzed == 0;
+    if nothing_found {
+        let shown: Vec<String> = paths
+            .iter()
+            .map(|p| crate::discover::display_path(p))
+            .collect();
+        eprintln!(
+            "warning: no Rust or SQL files found in {}",
+            shown.join(", ")
+        );
+        if !matches!(args.format, FormatArg::Json | FormatArg::Sarif) {
+            return EXIT_OK;
+        }
     }
     let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
     let color = use_color(args.color, to_terminal);

@@ -464,7 +464,7 @@ impl Resolver {
             // Files come sorted, so neighbours mostly share a directory and
             // with it a configuration.
             let mut last: Option<(PathBuf, Arc<Settings>)> = None;
-            for entry in std::mem::take(&mut unit.files) {
+            for mut entry in std::mem::take(&mut unit.files) {
                 let dir = entry.path.parent().unwrap_or(Path::new(""));
                 let settings = match &last {
                     Some((known, settings)) if known == dir => settings.clone(),
@@ -475,12 +475,16 @@ impl Resolver {
                     }
                 };
                 if settings.is_excluded(&entry.path) {
-                    continue;
+                    // An excluded file of a crate is still its siblings' context.
+                    if unit.crate_root.is_none() {
+                        continue;
+                    }
+                    entry.context = true;
                 }
                 files.push(settings);
                 kept.push(entry);
             }
-            if kept.is_empty() {
+            if kept.iter().all(|entry| entry.context) {
                 continue;
             }
             let settings = match &unit.crate_root {

@@ -22,6 +22,10 @@ pub struct FileEntry {
     pub display: String,
     /// Rust or SQL.
     pub kind: FileKind,
+    /// Read only as context for the files that are linted (a sibling in the
+    /// same crate's `src/` that was not named, or that `--exclude`, the
+    /// configuration or `.gitignore` drops): analysed, never reported.
+    pub context: bool,
 }
 
 /// Files analysed together: one crate's `src/` tree, or one loose file.
@@ -83,15 +87,29 @@ pub fn discover(paths: &[PathBuf], options: &DiscoverOptions) -> Discovered {
                 path: path.clone(),
                 display: given,
                 kind,
+                context: false,
             });
             continue;
         }
         walk_dir(path, &mut files, &mut out.problems);
     }
-    files.retain(|f| !is_excluded(&f.display, &options.exclude));
+    let exclude = match Exclude::new(&options.exclude) {
+        Ok(exclude) => exclude,
+        Err(problem) => {
+            out.fatal.push(problem);
+            return out;
+        }
+    };
+    files.retain(|f| !exclude.matches(&f.display));
+    add_crate_context(&mut files);
     // By display text: comparing `Path`s component by component costs more
-    // than the rest of a warm run's walk.
-    files.sort_by(|a, b| a.display.cmp(&b.display).then_with(|| a.path.cmp(&b.path)));
+    // than the rest of a warm run's walk. A file found both as linted and as
+    // context sorts linted first, so that `dedup_by` keeps it linted.
+    files.sort_by(|a, b| {
+        (a.display.cmp(&b.display))
+            .then_with(|| a.context.cmp(&b.context))
+            .then_with(|| a.path.cmp(&b.path))
+    });
     files.dedup_by(|a, b| a.display == b.display);
     out.units = group_units(files);
     out.problems.sort_by(|a, b| a.display.cmp(&b.display));
@@ -126,6 +144,7 @@ fn walk_dir(root: &Path, files: &mut Vec<FileEntry>, problems: &mut Vec<WalkProb
                             path: entry.path().to_path_buf(),
                             display: display_path(entry.path()),
                             kind,
+                            context: false,
                         }),
                         _ => return ignore::WalkState::Continue,
                     }
@@ -144,6 +163,51 @@ fn walk_dir(root: &Path, files: &mut Vec<FileEntry>, problems: &mut Vec<WalkProb
     let (mut walked, mut failed) = found.into_inner().unwrap_or_else(|e| e.into_inner());
     files.append(&mut walked);
     problems.append(&mut failed);
+}
+
+/// Adds, as context, every Rust file under `src/` of the crates the linted
+/// Rust files belong to: summaries cross files (a key-reading helper in
+/// `keys.rs` decides what `handlers.rs` does with its result), so a file
+/// linted without its siblings would lose findings. Ignore files and
+/// exclusions do not apply here: they say what to report, not what the
+/// code means. Problems of this walk are not reported (nothing of it is).
+fn add_crate_context(files: &mut Vec<FileEntry>) {
+    let mut manifests: HashMap<PathBuf, bool> = HashMap::default();
+    let roots: std::collections::BTreeSet<PathBuf> = (files.iter())
+        .filter(|f| f.kind == FileKind::Rust)
+        .filter_map(|f| crate_root_of(&f.path, &mut manifests))
+        .collect();
+    if roots.is_empty() {
+        return;
+    }
+    let known: rustc_hash::FxHashSet<String> = files.iter().map(|f| f.display.clone()).collect();
+    for root in roots {
+        let walker = ignore::WalkBuilder::new(root.join("src"))
+            .standard_filters(false)
+            .hidden(true)
+            .follow_links(true)
+            .filter_entry(|entry| {
+                !(entry.depth() > 0
+                    && entry.file_type().is_some_and(|t| t.is_dir())
+                    && entry.file_name() == "target")
+            })
+            .build();
+        for entry in walker.flatten() {
+            let is_file = entry.file_type().is_some_and(|t| t.is_file());
+            if !is_file || kind_of(entry.path()) != Some(FileKind::Rust) {
+                continue;
+            }
+            let display = display_path(entry.path());
+            if !known.contains(&display) {
+                files.push(FileEntry {
+                    path: entry.path().to_path_buf(),
+                    display,
+                    kind: FileKind::Rust,
+                    context: true,
+                });
+            }
+        }
+    }
 }
 
 fn walk_problem(err: ignore::Error) -> WalkProblem {
@@ -193,13 +257,107 @@ fn kind_of(path: &Path) -> Option<FileKind> {
     }
 }
 
-fn is_excluded(display: &str, exclude: &[String]) -> bool {
-    exclude.iter().any(|pattern| {
-        let pattern = pattern.trim_end_matches('/');
-        display == pattern
-            || display.starts_with(&format!("{pattern}/"))
-            || display.split('/').any(|segment| segment == pattern)
-    })
+/// The `--exclude` patterns. Each is one of: a glob (`**/generated/**`,
+/// `src/*.rs`; `*` stays within a directory) matched against the display path
+/// and each of its parent directories; an absolute path, which excludes
+/// itself and everything under it; or a plain path (`./x` is `x`), which
+/// excludes a path equal to it or under it, or any path with a segment of
+/// that name.
+#[derive(Debug, Default)]
+struct Exclude {
+    plain: Vec<String>,
+    absolute: Vec<PathBuf>,
+    globs: globset::GlobSet,
+    /// To make relative display paths absolute for `absolute`.
+    cwd: PathBuf,
+}
+
+impl Exclude {
+    /// Compiles `patterns`; an invalid glob is a fatal problem (exit 2).
+    fn new(patterns: &[String]) -> Result<Exclude, WalkProblem> {
+        let mut exclude = Exclude::default();
+        let mut globs = globset::GlobSetBuilder::new();
+        for pattern in patterns {
+            let normal = display_path(Path::new(pattern.trim_end_matches(['/', '\\'])));
+            if Path::new(pattern).is_absolute() {
+                // Also the real path: the working directory, which relative
+                // display paths are joined to, comes with links resolved.
+                let path = normalize(Path::new(&normal));
+                if let Ok(real) = std::fs::canonicalize(&path) {
+                    exclude.absolute.push(real);
+                }
+                exclude.absolute.push(path);
+            } else if normal.contains(['*', '?', '[', '{']) {
+                let glob = globset::GlobBuilder::new(&normal)
+                    .literal_separator(true)
+                    .build()
+                    .map_err(|err| WalkProblem {
+                        display: pattern.clone(),
+                        message: format!("invalid --exclude glob: {}", err.kind()),
+                    })?;
+                globs.add(glob);
+            } else {
+                exclude.plain.push(normal);
+            }
+        }
+        exclude.globs = globs.build().map_err(|err| WalkProblem {
+            display: patterns.join(", "),
+            message: format!("invalid --exclude glob: {err}"),
+        })?;
+        if !exclude.absolute.is_empty() {
+            exclude.cwd = std::env::current_dir().unwrap_or_default();
+        }
+        Ok(exclude)
+    }
+
+    /// Whether the file shown as `display` is excluded.
+    fn matches(&self, display: &str) -> bool {
+        let plain = self.plain.iter().any(|pattern| {
+            display == pattern
+                || display.starts_with(&format!("{pattern}/"))
+                || display.split('/').any(|segment| segment == pattern)
+        });
+        plain || self.matches_glob(display) || self.matches_absolute(display)
+    }
+
+    fn matches_glob(&self, display: &str) -> bool {
+        if self.globs.is_empty() {
+            return false;
+        }
+        let mut path = Some(Path::new(display));
+        while let Some(current) = path.filter(|p| !p.as_os_str().is_empty()) {
+            if self.globs.is_match(current) {
+                return true;
+            }
+            path = current.parent();
+        }
+        false
+    }
+
+    fn matches_absolute(&self, display: &str) -> bool {
+        if self.absolute.is_empty() {
+            return false;
+        }
+        let path = normalize(&self.cwd.join(display));
+        self.absolute
+            .iter()
+            .any(|pattern| path.starts_with(pattern))
+    }
+}
+
+/// `path` with `.` and `..` folded (without touching the file system).
+pub(crate) fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// The path as the user gave it, without a leading `./`, with `/` separators.
@@ -239,6 +397,9 @@ fn group_units(files: Vec<FileEntry>) -> Vec<Unit> {
         crate_root: None,
         files: vec![file],
     }));
+    // A unit of context files only (a crate nested in another's `src/`)
+    // has nothing to report.
+    units.retain(|unit| unit.files.iter().any(|f| !f.context));
     units.sort_by(|a, b| a.files[0].display.cmp(&b.files[0].display));
     units
 }
@@ -276,10 +437,29 @@ mod tests {
         assert_eq!(display_path(Path::new(".")), ".");
     }
 
+    fn excluded(display: &str, pattern: &str) -> bool {
+        Exclude::new(&[pattern.to_string()])
+            .expect("valid")
+            .matches(display)
+    }
+
     #[test]
     fn exclusion_matches_segments() {
-        assert!(is_excluded("a/vendor/b.rs", &["vendor".into()]));
-        assert!(is_excluded("gen/x.rs", &["gen/".into()]));
-        assert!(!is_excluded("generated.rs", &["gen".into()]));
+        assert!(excluded("a/vendor/b.rs", "vendor"));
+        assert!(excluded("gen/x.rs", "gen/"));
+        assert!(!excluded("generated.rs", "gen"));
+    }
+
+    #[test]
+    fn exclusion_accepts_dot_slash_and_globs() {
+        assert!(excluded("migrations/0001.sql", "./migrations"));
+        assert!(excluded("migrations/0001.sql", "./migrations/"));
+        assert!(excluded("src/generated/x.rs", "**/generated/**"));
+        assert!(excluded("generated/y.rs", "**/generated/**"));
+        assert!(!excluded("src/generated.rs", "**/generated/**"));
+        assert!(excluded("src/gen_a/x.rs", "src/gen_*"));
+        assert!(excluded("src/a.rs", "src/*.rs"));
+        assert!(!excluded("src/deep/a.rs", "src/*.rs"));
+        assert!(Exclude::new(&["src/[a".to_string()]).is_err());
     }
 }

@@ -11,6 +11,7 @@ pub mod baseline;
 pub mod cache;
 pub mod cli;
 pub mod config;
+pub mod diff_base;
 pub mod discover;
 pub mod lex;
 pub mod lint;

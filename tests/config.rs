@@ -446,9 +446,13 @@ fn per_file_ignores_and_exclude() {
         ]
     );
     // Excluded files are skipped even when named explicitly (pre-commit passes names).
-    let (code, stdout, _) = run(dir.path(), &["src/vendored.rs", "--format", "short"]);
+    let (code, stdout, stderr) = run(dir.path(), &["src/vendored.rs", "--format", "short"]);
     assert_eq!(code, 0, "{stdout}");
-    assert!(stdout.contains("in 0 files"), "{stdout}");
+    assert!(stdout.is_empty(), "{stdout}");
+    assert!(
+        stderr.contains("no Rust or SQL files found in src/vendored.rs"),
+        "{stderr}"
+    );
 }
 
 #[test]

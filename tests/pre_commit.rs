@@ -216,3 +216,79 @@ fn the_system_hook_blocks_a_bad_commit_and_passes_a_clean_one() {
         "2"
     );
 }
+
+/// Copies `from` into `to`, recursively.
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read_dir") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("file type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
+
+#[test]
+fn the_hook_finds_the_demo_bugs_with_only_handlers_staged() {
+    let sandbox = Sandbox::new();
+    let root = sandbox.dir.path();
+    let hooks = root.join("hooks");
+    std::fs::create_dir_all(&hooks).expect("mkdir");
+    sandbox.git_ok(&hooks, &["init", "-q"]);
+    std::fs::copy(
+        Path::new(MANIFEST_DIR).join(".pre-commit-hooks.yaml"),
+        hooks.join(".pre-commit-hooks.yaml"),
+    )
+    .expect("copy manifest");
+    sandbox.git_ok(&hooks, &["add", "."]);
+    sandbox.git_ok(&hooks, &["commit", "-q", "-m", "hooks"]);
+    let rev = sandbox.git_ok(&hooks, &["rev-parse", "HEAD"]);
+
+    // The demo crate, committed without its handlers (before the hook is
+    // installed: keys.rs has a finding of its own).
+    let project = root.join("project");
+    copy_dir(&Path::new(MANIFEST_DIR).join("fixtures/demo"), &project);
+    let handlers = std::fs::read(project.join("src/handlers.rs")).expect("handlers");
+    std::fs::remove_file(project.join("src/handlers.rs")).expect("rm");
+    sandbox.git_ok(&project, &["init", "-q"]);
+    std::fs::write(
+        project.join(".pre-commit-config.yaml"),
+        format!(
+            "repos:\n  - repo: {}\n    rev: {rev}\n    hooks:\n      - id: idem-lint-system\n",
+            hooks.display()
+        ),
+    )
+    .expect("config");
+    sandbox.git_ok(&project, &["add", "."]);
+    sandbox.git_ok(&project, &["commit", "-q", "-m", "crate"]);
+    let out = sandbox
+        .command(pre_commit(), &project)
+        .arg("install")
+        .output()
+        .expect("pre-commit runs");
+    assert!(out.status.success(), "pre-commit install: {}", text(&out));
+
+    // Only handlers.rs is staged: pre-commit passes just that file, and the
+    // key-reading helper it calls lives in keys.rs.
+    std::fs::write(project.join("src/handlers.rs"), handlers).expect("write");
+    sandbox.git_ok(&project, &["add", "src/handlers.rs"]);
+    let out = sandbox.git(&project, &["commit", "-m", "handlers"]);
+    let output = text(&out);
+    assert!(
+        !out.status.success(),
+        "the commit must be blocked:\n{output}"
+    );
+    assert!(output.contains("Failed"), "{output}");
+    assert!(
+        output.contains("src/handlers.rs:")
+            && output.matches("IDEM002(missing-scope-component)").count() >= 3,
+        "the raw key read through keys.rs is found:\n{output}"
+    );
+    assert!(
+        !output.contains("src/keys.rs"),
+        "the context file is not reported:\n{output}"
+    );
+}

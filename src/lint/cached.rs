@@ -148,7 +148,8 @@ pub(super) fn replay_unchanged(
     });
     let diagnostics = cached.cache.load(key)?;
     let mut out = UnitOutput {
-        files: plan.unit.files.len(),
+        // As a fresh run counts: the files reported on, not their context.
+        files: plan.unit.files.iter().filter(|f| !f.context).count(),
         diagnostics,
         ..UnitOutput::default()
     };

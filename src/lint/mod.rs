@@ -92,9 +92,20 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintResult
     }
     let mut result = gather(paths, found.problems, found.fatal, outputs);
     suppress::apply(&mut result.diagnostics, &result.sources);
-    result.linted = planned
-        .iter()
-        .flat_map(|p| p.unit.files.iter().map(|f| f.display.clone()))
+    // Context files were analysed for their siblings' sake; what is found in
+    // them (IDEM000 too) is not reported.
+    let context: BTreeSet<&str> = (planned.iter())
+        .flat_map(|p| p.unit.files.iter())
+        .filter(|f| f.context)
+        .map(|f| f.display.as_str())
+        .collect();
+    if !context.is_empty() {
+        (result.diagnostics).retain(|d| !context.contains(d.path.as_str()));
+    }
+    result.linted = (planned.iter())
+        .flat_map(|p| p.unit.files.iter())
+        .filter(|f| !f.context)
+        .map(|f| f.display.clone())
         .collect();
     apply_levels(&mut result, &planned, &mut resolver, options)?;
     result.diagnostics.retain(|d| enabled(d.code, options));

@@ -153,7 +153,8 @@ fn read_files<'a>(
                 continue;
             }
         };
-        out.files += 1;
+        // "in N files" counts the files reported on, not their context.
+        out.files += usize::from(!entry.context);
         if cached.is_some() {
             let hash = xxhash_rust::xxh3::xxh3_128(text.as_bytes());
             read.hashes.insert(entry.display.as_str(), hash);

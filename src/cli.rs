@@ -190,8 +190,7 @@ fn explain(code: &str, color: Color) -> i32 {
     match rules::find(code) {
         Some(rule) => {
             let color = use_color(color, std::io::stdout().is_terminal());
-            print!("{}", report::markdown::render_rule(rule, color));
-            EXIT_OK
+            stdout_or_failure(&report::markdown::render_rule(rule, color))
         }
         None => {
             eprintln!("error: unknown rule `{code}`; `idem-lint rules` lists them");
@@ -201,16 +200,17 @@ fn explain(code: &str, color: Color) -> i32 {
 }
 
 fn list_rules(format: ListFormat) -> i32 {
+    let mut out = String::new();
     match format {
         ListFormat::Text => {
             for rule in rules::ALL {
-                println!(
-                    "{}  {:<26} {:<8} {}",
+                out.push_str(&format!(
+                    "{}  {:<26} {:<8} {}\n",
                     rule.code,
                     rule.name,
                     rule.level.to_string(),
                     rule.summary
-                );
+                ));
             }
         }
         ListFormat::Json => {
@@ -223,10 +223,34 @@ fn list_rules(format: ListFormat) -> i32 {
                     })
                 })
                 .collect();
-            println!("{}", serde_json::Value::Array(list));
+            out.push_str(&format!("{}\n", serde_json::Value::Array(list)));
         }
     }
-    EXIT_OK
+    stdout_or_failure(&out)
+}
+
+/// Writes `text` to standard output. A reader that closes the pipe early
+/// (`idem-lint | head`) has taken all it wants: like ripgrep and ruff, that
+/// is not an error and prints nothing (Rust ignores SIGPIPE, so the write
+/// returns `BrokenPipe` instead of killing the process).
+fn write_stdout(text: &str) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
+}
+
+/// [`write_stdout`] for the subcommands: exit 0, or 2 when stdout fails
+/// for another reason (a full disk) rather than panicking as `print!` does.
+fn stdout_or_failure(text: &str) -> i32 {
+    match write_stdout(text) {
+        Ok(()) => EXIT_OK,
+        Err(err) => {
+            eprintln!("error: cannot write to standard output: {err}");
+            EXIT_FAILURE
+        }
+    }
 }
 
 fn lint(args: LintArgs) -> i32 {
@@ -312,10 +336,9 @@ fn lint(args: LintArgs) -> i32 {
     let written = match &args.output {
         Some(path) => std::fs::write(path, rendered.as_bytes())
             .map_err(|e| format!("cannot write {}: {e}", path.display())),
-        None => std::io::stdout()
-            .lock()
-            .write_all(rendered.as_bytes())
-            .map_err(|e| format!("cannot write to standard output: {e}")),
+        None => {
+            write_stdout(&rendered).map_err(|e| format!("cannot write to standard output: {e}"))
+        }
     };
     if let Err(message) = written {
         eprintln!("error: {message}");
@@ -347,13 +370,11 @@ fn show_config(path: &std::path::Path, file: Option<PathBuf>) -> i32 {
     let settings = Resolver::new(&source, &crate::analysis::vocab::Vocabulary::default())
         .and_then(|mut resolver| resolver.for_path(path));
     match settings {
-        Ok(settings) => {
-            print!(
-                "{}",
-                config::show(&settings, path, crate::source::DEFAULT_MAX_FILE_SIZE)
-            );
-            EXIT_OK
-        }
+        Ok(settings) => stdout_or_failure(&config::show(
+            &settings,
+            path,
+            crate::source::DEFAULT_MAX_FILE_SIZE,
+        )),
         Err(err) => {
             eprintln!("error: {err}");
             EXIT_FAILURE

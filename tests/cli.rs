@@ -158,3 +158,47 @@ fn cargo_subcommand_strips_its_name() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout).contains("IDEM001"));
 }
+
+/// A pipe whose only read end is already closed: the state `| head -1`
+/// leaves behind. The read end lives in a child that has exited, so the
+/// first write fails with EPIPE whatever the timing.
+fn closed_pipe() -> std::process::ChildStdin {
+    let mut reader = idem_lint()
+        .arg("--version")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("reader runs");
+    let write_end = reader.stdin.take().expect("piped stdin");
+    reader.wait().expect("reader exits");
+    write_end
+}
+
+#[test]
+fn closed_pipe_is_quiet() {
+    // Lint: no "Broken pipe" message, and the usual exit code (1: the demo
+    // has errors), not 2 as for a failed run.
+    let out = idem_lint()
+        .args(["fixtures/demo", "--format", "short"])
+        .stdout(closed_pipe())
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.is_empty(), "{stderr}");
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    // Subcommands: no panic from `println!`.
+    for args in [
+        &["rules"][..],
+        &["explain", "IDEM001"],
+        &["config", "fixtures/demo"],
+    ] {
+        let out = idem_lint()
+            .args(args)
+            .stdout(closed_pipe())
+            .output()
+            .expect("runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.is_empty(), "{args:?}: {stderr}");
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+    }
+}

@@ -70,7 +70,7 @@ enum FormatArg {
     Human,
     /// Versioned JSON.
     Json,
-    /// `path:line:col: CODE message`.
+    /// `path:line:col: error[CODE] rule-name: message`, one line per finding.
     Short,
     /// SARIF 2.1.0 (GitHub code scanning).
     Sarif,
@@ -208,7 +208,7 @@ fn list_rules(format: ListFormat) -> i32 {
                     "{}  {:<26} {:<8} {}\n",
                     rule.code,
                     rule.name,
-                    rule.level.to_string(),
+                    config_level(rule),
                     rule.summary
                 ));
             }
@@ -219,7 +219,7 @@ fn list_rules(format: ListFormat) -> i32 {
                 .map(|r| {
                     serde_json::json!({
                         "code": r.code, "name": r.name,
-                        "level": r.level.to_string(), "summary": r.summary,
+                        "level": config_level(r), "summary": r.summary,
                     })
                 })
                 .collect();
@@ -227,6 +227,12 @@ fn list_rules(format: ListFormat) -> i32 {
         }
     }
     stdout_or_failure(&out)
+}
+
+/// A rule's default level as a configuration file spells it (`warn`, not
+/// `warning`), so what `rules` prints can be pasted into `[rules]`.
+fn config_level(rule: &rules::Rule) -> &'static str {
+    config::Level::of(Some(rule.level)).as_str()
 }
 
 /// Writes `text` to standard output. A reader that closes the pipe early

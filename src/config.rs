@@ -39,11 +39,21 @@ pub enum Level {
 }
 
 impl Level {
-    fn of(severity: Option<Severity>) -> Level {
+    /// The level a severity stands for (`None`: off).
+    pub fn of(severity: Option<Severity>) -> Level {
         match severity {
             Some(Severity::Error) => Level::Error,
             Some(Severity::Warning) => Level::Warn,
             None => Level::Off,
+        }
+    }
+
+    /// The level as configuration spells it: `error`, `warn`, `off`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Error => "error",
+            Level::Warn => "warn",
+            Level::Off => "off",
         }
     }
 }
@@ -638,7 +648,6 @@ pub fn apply_levels(
 #[serde(rename_all = "kebab-case")]
 struct Shown<'a> {
     max_file_size: u64,
-    excluded: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     select: Option<&'a Vec<RuleRef>>,
     ignore: &'a [RuleRef],
@@ -665,7 +674,6 @@ pub fn show(settings: &Settings, path: &Path, default_max_file_size: u64) -> Str
             .config
             .max_file_size
             .unwrap_or(default_max_file_size),
-        excluded: settings.is_excluded(path),
         select: settings.config.select.as_ref(),
         ignore: &settings.config.ignore,
         exclude: &settings.config.exclude,
@@ -681,8 +689,15 @@ pub fn show(settings: &Settings, path: &Path, default_max_file_size: u64) -> Str
     };
     let body = toml::to_string_pretty(&shown)
         .unwrap_or_else(|e| format!("# cannot render the configuration: {e}\n"));
+    // Whether the path is excluded is a fact, not a setting: a comment, so
+    // the output stays a configuration file `--config` accepts as it is.
+    let excluded = if settings.is_excluded(path) {
+        "# this path is excluded: it is not linted\n"
+    } else {
+        ""
+    };
     format!(
-        "# idem-lint configuration for {}\n# from: {origin}\n# [rules] shows the effective level of every rule in this path;\n# [vocabulary] lists the names added to the built-in vocabulary.\n\n{body}",
+        "# idem-lint configuration for {}\n# from: {origin}\n{excluded}# [rules] shows the effective level of every rule in this path;\n# [vocabulary] lists the names added to the built-in vocabulary.\n\n{body}",
         display_path(path)
     )
 }

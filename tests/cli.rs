@@ -202,3 +202,86 @@ fn closed_pipe_is_quiet() {
         assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn short_format_keeps_severity_and_rule_name() {
+    let (_, stdout, _) = run(&["fixtures/demo", "--format", "short", "--quiet"]);
+    let line = stdout
+        .lines()
+        .find(|l| l.contains("IDEM002"))
+        .expect("an IDEM002 finding");
+    assert!(
+        line.starts_with("fixtures/demo/src/handlers.rs:")
+            && line.contains(": error[IDEM002] missing-scope-component: "),
+        "{line}"
+    );
+    // Warnings say so too.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = dir.path().join("idem-lint.toml");
+    std::fs::write(&config, "[rules]\nadhoc-key-concat = \"warn\"\n").expect("write");
+    let config = config.to_str().expect("UTF-8 path");
+    let (_, stdout, _) = run(&[
+        "fixtures/demo",
+        "--format",
+        "short",
+        "--quiet",
+        "--config",
+        config,
+    ]);
+    assert!(
+        stdout.contains(": warning[IDEM001] adhoc-key-concat: "),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn rules_lists_levels_as_configuration_spells_them_in_code_order() {
+    let (_, stdout, _) = run(&["rules"]);
+    let rows: Vec<Vec<&str>> = stdout
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    let codes: Vec<&str> = rows.iter().map(|r| r[0]).collect();
+    let mut sorted = codes.clone();
+    sorted.sort_unstable();
+    assert_eq!(codes, sorted, "code order");
+    for row in &rows {
+        assert!(
+            ["error", "warn", "off"].contains(&row[2]),
+            "a level `[rules]` accepts: {row:?}"
+        );
+    }
+}
+
+#[test]
+fn config_output_is_a_config_file() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let original = dir.path().join("idem-lint.toml");
+    std::fs::write(
+        &original,
+        "max-file-size = 1000\nexclude = [\"gen\"]\n[rules]\nIDEM001 = \"warn\"\n\
+         [per-file-ignores]\n\"src/legacy/*.rs\" = [\"IDEM002\"]\n\
+         [vocabulary]\ntenant = [\"shop_id\"]\n",
+    )
+    .expect("write");
+    let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/demo");
+    let demo = demo.to_str().expect("UTF-8 path");
+    let original = original.to_str().expect("UTF-8 path");
+    let (code, shown, stderr) = run(&["config", demo, "--config", original]);
+    assert_eq!(code, 0, "{stderr}");
+    let copy = dir.path().join("shown.toml");
+    std::fs::write(&copy, &shown).expect("write");
+    let copy = copy.to_str().expect("UTF-8 path");
+    // Accepted by --config, and it resolves to the same settings.
+    let (code, again, stderr) = run(&["config", demo, "--config", copy]);
+    assert_eq!(code, 0, "{stderr}");
+    let settings = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| !l.starts_with("# from:"))
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(settings(&shown), settings(&again));
+    let lint = |config: &str| run(&[demo, "--format", "json", "--config", config]);
+    assert_eq!(lint(original), lint(copy));
+}

@@ -701,7 +701,12 @@ fn rules_as_json() {
     for (entry, rule) in list.iter().zip(idem_lint::rules::ALL) {
         assert_eq!(entry["code"], rule.code);
         assert_eq!(entry["name"], rule.name);
-        assert_eq!(entry["level"], rule.level.to_string());
+        // Spelt as configuration spells levels.
+        let level = match rule.level {
+            idem_lint::diagnostic::Severity::Error => "error",
+            idem_lint::diagnostic::Severity::Warning => "warn",
+        };
+        assert_eq!(entry["level"], level);
         assert_eq!(entry["summary"], rule.summary);
     }
 }

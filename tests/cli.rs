@@ -285,3 +285,34 @@ fn config_output_is_a_config_file() {
     let lint = |config: &str| run(&[demo, "--format", "json", "--config", config]);
     assert_eq!(lint(original), lint(copy));
 }
+
+#[test]
+fn parse_errors_fail_the_run_unless_lowered() {
+    // A file idem-lint cannot read has not been checked: exit 1, like ruff's
+    // syntax errors, not a warning that passes.
+    let broken = "fixtures/parse-error/missing_expression.rs";
+    let (code, stdout, _) = run(&[broken, "--format", "short", "--quiet"]);
+    assert!(
+        stdout.contains("error[IDEM000] parse-error: cannot parse Rust"),
+        "{stdout}"
+    );
+    assert_eq!(code, 1, "{stdout}");
+    // Oversized files too.
+    let (code, stdout, _) = run(&[
+        "fixtures/adhoc-key-concat/only_logged.rs",
+        "--format",
+        "short",
+        "--max-file-size",
+        "10",
+    ]);
+    assert!(stdout.contains("error[IDEM000]"), "{stdout}");
+    assert_eq!(code, 1, "{stdout}");
+    // The level is configurable like any rule's.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = dir.path().join("idem-lint.toml");
+    std::fs::write(&config, "[rules]\nparse-error = \"warn\"\n").expect("write");
+    let config = config.to_str().expect("UTF-8 path");
+    let (code, stdout, _) = run(&[broken, "--format", "short", "--config", config]);
+    assert!(stdout.contains("warning[IDEM000]"), "{stdout}");
+    assert_eq!(code, 0, "{stdout}");
+}

@@ -457,8 +457,8 @@ fn max_file_size_from_config_and_the_command_line_wins() {
     write(dir.path(), "idem-lint.toml", "max-file-size = 10\n");
     write(dir.path(), "a.rs", BAD);
     let (code, found) = findings(dir.path(), &["."]);
-    assert_eq!(found, vec![f("a.rs", "IDEM000", "warning")]);
-    assert_eq!(code, 0);
+    assert_eq!(found, vec![f("a.rs", "IDEM000", "error")]);
+    assert_eq!(code, 1, "an oversized file fails the run");
     let (_, found) = findings(dir.path(), &[".", "--max-file-size", "100000"]);
     assert_eq!(found.len(), 2, "{found:?}");
 }
@@ -532,7 +532,7 @@ fn config_subcommand_prints_the_resolved_configuration() {
         Some("off"),
         "per-file ignore applies to this path"
     );
-    assert_eq!(shown["rules"]["IDEM000"].as_str(), Some("warn"));
+    assert_eq!(shown["rules"]["IDEM000"].as_str(), Some("error"));
     assert_eq!(shown["vocabulary"]["tenant"][0].as_str(), Some("shop_id"));
     assert_eq!(
         shown["vocabulary"]["server-ids"][0].as_str(),

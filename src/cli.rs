@@ -193,7 +193,10 @@ fn explain(code: &str, color: Color) -> i32 {
             stdout_or_failure(&report::markdown::render_rule(rule, color))
         }
         None => {
-            eprintln!("error: unknown rule `{code}`; `idem-lint rules` lists them");
+            eprintln!(
+                "error: unknown rule `{code}` (`idem-lint rules` lists them){}",
+                config::hint(config::suggest_rule(code))
+            );
             EXIT_FAILURE
         }
     }
@@ -272,7 +275,8 @@ fn lint(args: LintArgs) -> i32 {
                 .any(|r| r.code.starts_with(&code.to_ascii_uppercase()))
         {
             eprintln!(
-                "error: unknown rule `{code}` in --select/--ignore; `idem-lint rules` lists them"
+                "error: unknown rule `{code}` in --select/--ignore (`idem-lint rules` lists them){}",
+                config::hint(config::suggest_rule(code))
             );
             return EXIT_FAILURE;
         }
@@ -350,6 +354,9 @@ fn lint(args: LintArgs) -> i32 {
         eprintln!("error: {message}");
         return EXIT_FAILURE;
     }
+    for warning in &result.warnings {
+        eprintln!("warning: {warning}");
+    }
     for problem in &result.fatal {
         eprintln!("error: {}: {}", problem.display, problem.message);
     }
@@ -373,8 +380,15 @@ fn use_color(color: Color, to_terminal: bool) -> bool {
 
 fn show_config(path: &std::path::Path, file: Option<PathBuf>) -> i32 {
     let source = file.map_or(ConfigSource::Discover, ConfigSource::File);
-    let settings = Resolver::new(&source, &crate::analysis::vocab::Vocabulary::default())
-        .and_then(|mut resolver| resolver.for_path(path));
+    let settings = Resolver::new(&source, &crate::analysis::vocab::Vocabulary::default()).and_then(
+        |mut resolver| {
+            let settings = resolver.for_path(path);
+            for warning in resolver.take_warnings() {
+                eprintln!("warning: {warning}");
+            }
+            settings
+        },
+    );
     match settings {
         Ok(settings) => stdout_or_failure(&config::show(
             &settings,

@@ -4,7 +4,7 @@
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use crate::baseline;
 use crate::config::{self, ConfigSource, Resolver};
@@ -166,7 +166,33 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    let cli = match Cli::try_parse_from(args) {
+    run_named(args, None)
+}
+
+/// [`run`] for the `cargo-idem-lint` binary (its own name already removed
+/// from `args`): help and usage say `cargo idem-lint`, as users type it,
+/// instead of the executable's file name clap would take from `args[0]`.
+pub fn run_cargo<I, T>(args: I) -> i32
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    run_named(args, Some("cargo idem-lint"))
+}
+
+fn run_named<I, T>(args: I, bin_name: Option<&'static str>) -> i32
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let mut command = Cli::command();
+    if let Some(name) = bin_name {
+        command = command.bin_name(name);
+    }
+    let parsed = command
+        .try_get_matches_from(args)
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(err) => {
             let code = if err.use_stderr() {

@@ -316,3 +316,27 @@ fn parse_errors_fail_the_run_unless_lowered() {
     assert!(stdout.contains("warning[IDEM000]"), "{stdout}");
     assert_eq!(code, 0, "{stdout}");
 }
+
+#[test]
+fn cargo_subcommand_usage_says_cargo_idem_lint() {
+    let cargo = || Command::new(env!("CARGO_BIN_EXE_cargo-idem-lint"));
+    let out = cargo()
+        .args(["idem-lint", "--help"])
+        .output()
+        .expect("runs");
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(help.contains("Usage: cargo idem-lint [OPTIONS]"), "{help}");
+    assert!(!help.contains("cargo-idem-lint"), "{help}");
+    // Errors too, subcommands included.
+    let out = cargo()
+        .args(["idem-lint", "rules", "--bogus"])
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr.contains("Usage: cargo idem-lint rules"), "{stderr}");
+    // The plain binary keeps its own name.
+    let (_, help, _) = run(&["--help"]);
+    assert!(help.contains("Usage: idem-lint [OPTIONS]"), "{help}");
+}

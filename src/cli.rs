@@ -4,7 +4,7 @@
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use crate::baseline;
 use crate::config::{self, ConfigSource, Resolver};
@@ -71,7 +71,7 @@ enum FormatArg {
     Human,
     /// Versioned JSON.
     Json,
-    /// `path:line:col: CODE message`.
+    /// `path:line:col: error[CODE] rule-name: message`, one line per finding.
     Short,
     /// SARIF 2.1.0 (GitHub code scanning).
     Sarif,
@@ -174,7 +174,33 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    let cli = match Cli::try_parse_from(args) {
+    run_named(args, None)
+}
+
+/// [`run`] for the `cargo-idem-lint` binary (its own name already removed
+/// from `args`): help and usage say `cargo idem-lint`, as users type it,
+/// instead of the executable's file name clap would take from `args[0]`.
+pub fn run_cargo<I, T>(args: I) -> i32
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    run_named(args, Some("cargo idem-lint"))
+}
+
+fn run_named<I, T>(args: I, bin_name: Option<&'static str>) -> i32
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let mut command = Cli::command();
+    if let Some(name) = bin_name {
+        command = command.bin_name(name);
+    }
+    let parsed = command
+        .try_get_matches_from(args)
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(err) => {
             let code = if err.use_stderr() {
@@ -198,27 +224,30 @@ fn explain(code: &str, color: Color) -> i32 {
     match rules::find(code) {
         Some(rule) => {
             let color = use_color(color, std::io::stdout().is_terminal());
-            print!("{}", report::markdown::render_rule(rule, color));
-            EXIT_OK
+            stdout_or_failure(&report::markdown::render_rule(rule, color))
         }
         None => {
-            eprintln!("error: unknown rule `{code}`; `idem-lint rules` lists them");
+            eprintln!(
+                "error: unknown rule `{code}` (`idem-lint rules` lists them){}",
+                config::hint(config::suggest_rule(code))
+            );
             EXIT_FAILURE
         }
     }
 }
 
 fn list_rules(format: ListFormat) -> i32 {
+    let mut out = String::new();
     match format {
         ListFormat::Text => {
             for rule in rules::ALL {
-                println!(
-                    "{}  {:<26} {:<8} {}",
+                out.push_str(&format!(
+                    "{}  {:<26} {:<8} {}\n",
                     rule.code,
                     rule.name,
-                    rule.level.to_string(),
+                    config_level(rule),
                     rule.summary
-                );
+                ));
             }
         }
         ListFormat::Json => {
@@ -227,14 +256,44 @@ fn list_rules(format: ListFormat) -> i32 {
                 .map(|r| {
                     serde_json::json!({
                         "code": r.code, "name": r.name,
-                        "level": r.level.to_string(), "summary": r.summary,
+                        "level": config_level(r), "summary": r.summary,
                     })
                 })
                 .collect();
-            println!("{}", serde_json::Value::Array(list));
+            out.push_str(&format!("{}\n", serde_json::Value::Array(list)));
         }
     }
-    EXIT_OK
+    stdout_or_failure(&out)
+}
+
+/// A rule's default level as a configuration file spells it (`warn`, not
+/// `warning`), so what `rules` prints can be pasted into `[rules]`.
+fn config_level(rule: &rules::Rule) -> &'static str {
+    config::Level::of(Some(rule.level)).as_str()
+}
+
+/// Writes `text` to standard output. A reader that closes the pipe early
+/// (`idem-lint | head`) has taken all it wants: like ripgrep and ruff, that
+/// is not an error and prints nothing (Rust ignores SIGPIPE, so the write
+/// returns `BrokenPipe` instead of killing the process).
+fn write_stdout(text: &str) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
+}
+
+/// [`write_stdout`] for the subcommands: exit 0, or 2 when stdout fails
+/// for another reason (a full disk) rather than panicking as `print!` does.
+fn stdout_or_failure(text: &str) -> i32 {
+    match write_stdout(text) {
+        Ok(()) => EXIT_OK,
+        Err(err) => {
+            eprintln!("error: cannot write to standard output: {err}");
+            EXIT_FAILURE
+        }
+    }
 }
 
 fn lint(args: LintArgs) -> i32 {
@@ -250,7 +309,8 @@ fn lint(args: LintArgs) -> i32 {
                 .any(|r| r.code.starts_with(&code.to_ascii_uppercase()))
         {
             eprintln!(
-                "error: unknown rule `{code}` in --select/--ignore; `idem-lint rules` lists them"
+                "error: unknown rule `{code}` in --select/--ignore (`idem-lint rules` lists them){}",
+                config::hint(config::suggest_rule(code))
             );
             return EXIT_FAILURE;
         }
@@ -357,14 +417,16 @@ fn lint(args: LintArgs) -> i32 {
     let written = match &args.output {
         Some(path) => std::fs::write(path, rendered.as_bytes())
             .map_err(|e| format!("cannot write {}: {e}", path.display())),
-        None => std::io::stdout()
-            .lock()
-            .write_all(rendered.as_bytes())
-            .map_err(|e| format!("cannot write to standard output: {e}")),
+        None => {
+            write_stdout(&rendered).map_err(|e| format!("cannot write to standard output: {e}"))
+        }
     };
     if let Err(message) = written {
         eprintln!("error: {message}");
         return EXIT_FAILURE;
+    }
+    for warning in &result.warnings {
+        eprintln!("warning: {warning}");
     }
     for problem in &result.fatal {
         eprintln!("error: {}: {}", problem.display, problem.message);
@@ -389,16 +451,21 @@ fn use_color(color: Color, to_terminal: bool) -> bool {
 
 fn show_config(path: &std::path::Path, file: Option<PathBuf>) -> i32 {
     let source = file.map_or(ConfigSource::Discover, ConfigSource::File);
-    let settings = Resolver::new(&source, &crate::analysis::vocab::Vocabulary::default())
-        .and_then(|mut resolver| resolver.for_path(path));
+    let settings = Resolver::new(&source, &crate::analysis::vocab::Vocabulary::default()).and_then(
+        |mut resolver| {
+            let settings = resolver.for_path(path);
+            for warning in resolver.take_warnings() {
+                eprintln!("warning: {warning}");
+            }
+            settings
+        },
+    );
     match settings {
-        Ok(settings) => {
-            print!(
-                "{}",
-                config::show(&settings, path, crate::source::DEFAULT_MAX_FILE_SIZE)
-            );
-            EXIT_OK
-        }
+        Ok(settings) => stdout_or_failure(&config::show(
+            &settings,
+            path,
+            crate::source::DEFAULT_MAX_FILE_SIZE,
+        )),
         Err(err) => {
             eprintln!("error: {err}");
             EXIT_FAILURE

@@ -39,11 +39,21 @@ pub enum Level {
 }
 
 impl Level {
-    fn of(severity: Option<Severity>) -> Level {
+    /// The level a severity stands for (`None`: off).
+    pub fn of(severity: Option<Severity>) -> Level {
         match severity {
             Some(Severity::Error) => Level::Error,
             Some(Severity::Warning) => Level::Warn,
             None => Level::Off,
+        }
+    }
+
+    /// The level as configuration spells it: `error`, `warn`, `off`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Error => "error",
+            Level::Warn => "warn",
+            Level::Off => "off",
         }
     }
 }
@@ -90,10 +100,55 @@ impl<'de> Deserialize<'de> for RuleRef {
         let text = String::deserialize(deserializer)?;
         RuleRef::parse(&text).ok_or_else(|| {
             de::Error::custom(format!(
-                "unknown rule `{text}` (`idem-lint rules` lists them)"
+                "unknown rule `{text}` (`idem-lint rules` lists them){}",
+                hint(suggest_rule(&text))
             ))
         })
     }
+}
+
+/// The candidate closest to `word` (case-insensitively), when it is close
+/// enough to be a likely typo. Jaro similarity above 0.8, a little stricter
+/// than clap's 0.7 for its own suggestions: a wrong hint is worse than none.
+pub fn did_you_mean<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    let word = word.trim().to_ascii_lowercase();
+    let mut best: Option<(f64, &'a str)> = None;
+    for candidate in candidates {
+        let score = strsim::jaro(&word, &candidate.to_ascii_lowercase());
+        // Strictly better only: ties go to the earlier candidate (code order).
+        if score > 0.8 && best.is_none_or(|(b, _)| score > b) {
+            best = Some((score, candidate));
+        }
+    }
+    best.map(|(_, candidate)| candidate)
+}
+
+/// The rule code or name closest to an unknown `text`.
+pub fn suggest_rule(text: &str) -> Option<&'static str> {
+    did_you_mean(text, rules::ALL.iter().flat_map(|r| [r.code, r.name]))
+}
+
+/// `; did you mean `x`?` for an error message, or nothing.
+pub fn hint(suggestion: Option<&str>) -> String {
+    suggestion.map_or_else(String::new, |s| format!("; did you mean `{s}`?"))
+}
+
+/// serde's "unknown field `x`, expected one of `a`, `b`" with a hint for the
+/// likely intended key appended.
+fn with_key_hint(message: String) -> String {
+    let Some(rest) = message.split_once("unknown field `").map(|(_, rest)| rest) else {
+        return message;
+    };
+    let Some((unknown, expected)) = rest.split_once('`') else {
+        return message;
+    };
+    // The expected names are the backticked words after the unknown one.
+    let candidates = expected.split('`').skip(1).step_by(2);
+    let suggestion = did_you_mean(unknown, candidates).map(str::to_string);
+    format!("{message}{}", hint(suggestion.as_deref()))
 }
 
 /// A path glob (`src/legacy/*.rs`, `generated`), checked when the file is read.
@@ -347,6 +402,8 @@ pub struct Resolver {
     probed: HashMap<PathBuf, (bool, bool)>,
     /// The current directory, read once: every relative path is made absolute.
     cwd: PathBuf,
+    /// Problems that do not stop the run (a misspelt metadata table), once each.
+    warnings: std::collections::BTreeSet<String>,
 }
 
 impl Resolver {
@@ -367,6 +424,7 @@ impl Resolver {
             loaded: HashMap::default(),
             by_dir: HashMap::default(),
             probed: HashMap::default(),
+            warnings: Default::default(),
             cwd: absolute(Path::new(".")),
         };
         match source {
@@ -386,6 +444,11 @@ impl Resolver {
             }
         }
         Ok(resolver)
+    }
+
+    /// Warnings gathered so far (sorted, each once), for the caller to show.
+    pub fn take_warnings(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.warnings).into_iter().collect()
     }
 
     /// The configuration that applies to `path` (a file or a directory).
@@ -519,7 +582,7 @@ impl Resolver {
     }
 
     fn read(
-        &self,
+        &mut self,
         path: &Path,
         tables: &[&'static str],
     ) -> Result<Option<Arc<Settings>>, ConfigError> {
@@ -536,15 +599,21 @@ impl Resolver {
                 line,
                 column,
                 key: key_at(&text, &span),
-                message: err
-                    .message()
-                    .lines()
-                    .map(str::trim)
-                    .filter(|l| !l.is_empty())
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                message: with_key_hint(
+                    err.message()
+                        .lines()
+                        .map(str::trim)
+                        .filter(|l| !l.is_empty())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                ),
             }
         };
+        if !tables.is_empty() {
+            // Before the fast path below: a misspelt table is exactly a
+            // manifest without the bytes `idem-lint`.
+            self.warn_misspelt_tables(&shown, &text);
+        }
         let (config, table) = if tables.is_empty() {
             (toml::from_str::<ConfigFile>(&text).map_err(invalid)?, None)
         } else if !text.contains("idem-lint") {
@@ -591,6 +660,51 @@ impl Resolver {
             })?;
         Ok(Some(Arc::new(settings)))
     }
+}
+
+impl Resolver {
+    /// Notes `[package.metadata.idem_lint]` and other near spellings of our
+    /// table: serde ignores unknown metadata, so without this such a
+    /// configuration would silently not apply.
+    fn warn_misspelt_tables(&mut self, shown: &str, text: &str) {
+        // Most manifests never mention idem-lint in any spelling: no parse.
+        if !text
+            .as_bytes()
+            .windows(4)
+            .any(|w| w.eq_ignore_ascii_case(b"idem"))
+        {
+            return;
+        }
+        // A manifest that does not parse is reported when it is read for
+        // our table; here there is nothing more to say.
+        let Ok(manifest) = toml::from_str::<toml::Table>(text) else {
+            return;
+        };
+        for section in ["package", "workspace"] {
+            let metadata = manifest
+                .get(section)
+                .and_then(|s| s.get("metadata"))
+                .and_then(toml::Value::as_table);
+            for key in metadata.into_iter().flat_map(|m| m.keys()) {
+                if key != "idem-lint" && looks_like_our_table(key) {
+                    self.warnings.insert(format!(
+                        "{shown}: `[{section}.metadata.{key}]` is not read: idem-lint's table is spelt `[{section}.metadata.idem-lint]`"
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// `idem_lint`, `idemlint`, `IdemLint`, `idem-lnt`…: our table's name with
+/// other separators or case, or a typo or two away.
+fn looks_like_our_table(key: &str) -> bool {
+    let squashed: String = key
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    squashed == "idemlint" || strsim::levenshtein(&key.to_ascii_lowercase(), "idem-lint") <= 2
 }
 
 const TABLE_PACKAGE: &str = "package.metadata.idem-lint";
@@ -642,7 +756,6 @@ pub fn apply_levels(
 #[serde(rename_all = "kebab-case")]
 struct Shown<'a> {
     max_file_size: u64,
-    excluded: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     select: Option<&'a Vec<RuleRef>>,
     ignore: &'a [RuleRef],
@@ -669,7 +782,6 @@ pub fn show(settings: &Settings, path: &Path, default_max_file_size: u64) -> Str
             .config
             .max_file_size
             .unwrap_or(default_max_file_size),
-        excluded: settings.is_excluded(path),
         select: settings.config.select.as_ref(),
         ignore: &settings.config.ignore,
         exclude: &settings.config.exclude,
@@ -685,8 +797,15 @@ pub fn show(settings: &Settings, path: &Path, default_max_file_size: u64) -> Str
     };
     let body = toml::to_string_pretty(&shown)
         .unwrap_or_else(|e| format!("# cannot render the configuration: {e}\n"));
+    // Whether the path is excluded is a fact, not a setting: a comment, so
+    // the output stays a configuration file `--config` accepts as it is.
+    let excluded = if settings.is_excluded(path) {
+        "# this path is excluded: it is not linted\n"
+    } else {
+        ""
+    };
     format!(
-        "# idem-lint configuration for {}\n# from: {origin}\n# [rules] shows the effective level of every rule in this path;\n# [vocabulary] lists the names added to the built-in vocabulary.\n\n{body}",
+        "# idem-lint configuration for {}\n# from: {origin}\n{excluded}# [rules] shows the effective level of every rule in this path;\n# [vocabulary] lists the names added to the built-in vocabulary.\n\n{body}",
         display_path(path)
     )
 }

@@ -461,8 +461,8 @@ fn max_file_size_from_config_and_the_command_line_wins() {
     write(dir.path(), "idem-lint.toml", "max-file-size = 10\n");
     write(dir.path(), "a.rs", BAD);
     let (code, found) = findings(dir.path(), &["."]);
-    assert_eq!(found, vec![f("a.rs", "IDEM000", "warning")]);
-    assert_eq!(code, 0);
+    assert_eq!(found, vec![f("a.rs", "IDEM000", "error")]);
+    assert_eq!(code, 1, "an oversized file fails the run");
     let (_, found) = findings(dir.path(), &[".", "--max-file-size", "100000"]);
     assert_eq!(found.len(), 2, "{found:?}");
 }
@@ -536,7 +536,7 @@ fn config_subcommand_prints_the_resolved_configuration() {
         Some("off"),
         "per-file ignore applies to this path"
     );
-    assert_eq!(shown["rules"]["IDEM000"].as_str(), Some("warn"));
+    assert_eq!(shown["rules"]["IDEM000"].as_str(), Some("error"));
     assert_eq!(shown["vocabulary"]["tenant"][0].as_str(), Some("shop_id"));
     assert_eq!(
         shown["vocabulary"]["server-ids"][0].as_str(),
@@ -561,4 +561,79 @@ fn config_subcommand_prints_the_resolved_configuration() {
         stderr.contains("idem-lint.toml:1:1") && stderr.contains("nope"),
         "{stderr}"
     );
+}
+
+#[test]
+fn unknown_rules_and_keys_get_a_did_you_mean() {
+    let dir = tempdir();
+    write(dir.path(), "a.rs", BAD);
+    for (config, needle) in [
+        (
+            "[rules]\nadhoc-key-concatt = \"warn\"\n",
+            "unknown rule `adhoc-key-concatt` (`idem-lint rules` lists them); did you mean `adhoc-key-concat`?",
+        ),
+        (
+            "exlude = [\"gen\"]\n",
+            "unknown field `exlude`",
+        ),
+        ("exlude = [\"gen\"]\n", "did you mean `exclude`?"),
+        ("[vocabulary]\ntennant = [\"shop\"]\n", "did you mean `tenant`?"),
+    ] {
+        write(dir.path(), "idem-lint.toml", config);
+        let (code, _, stderr) = run(dir.path(), &["a.rs"]);
+        assert_eq!(code, 2, "{stderr}");
+        assert!(stderr.contains(needle), "{config}: {stderr}");
+    }
+    // A word close to nothing gets no guess.
+    write(dir.path(), "idem-lint.toml", "[rules]\nzzz = \"warn\"\n");
+    let (_, _, stderr) = run(dir.path(), &["a.rs"]);
+    assert!(!stderr.contains("did you mean"), "{stderr}");
+    // The command line too.
+    std::fs::remove_file(dir.path().join("idem-lint.toml")).expect("rm");
+    for (arg, suggestion) in [
+        ("IDEM01x", "IDEM001"),
+        ("adhoc-key-concatt", "adhoc-key-concat"),
+    ] {
+        let (code, _, stderr) = run(dir.path(), &["a.rs", "--select", arg]);
+        assert_eq!(code, 2, "{stderr}");
+        assert!(
+            stderr.contains(&format!("did you mean `{suggestion}`?")),
+            "{arg}: {stderr}"
+        );
+    }
+    let (_, _, stderr) = run(dir.path(), &["explain", "adhoc-key-concatt"]);
+    assert!(
+        stderr.contains("did you mean `adhoc-key-concat`?"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn misspelt_metadata_table_is_a_warning() {
+    let dir = tempdir();
+    write(
+        dir.path(),
+        "Cargo.toml",
+        "[package]\nname = \"shop\"\nversion = \"0.1.0\"\n\n[package.metadata.idem_lint]\nignore = [\"IDEM001\"]\n\n[workspace.metadata.idemlint]\n",
+    );
+    write(dir.path(), "src/lib.rs", BAD);
+    let (code, _, stderr) = run(dir.path(), &["--format", "short", "--no-cache", "."]);
+    assert_eq!(code, 1, "the table is not applied: {stderr}");
+    for expected in [
+        "warning: Cargo.toml: `[package.metadata.idem_lint]` is not read: idem-lint's table is spelt `[package.metadata.idem-lint]`",
+        "warning: Cargo.toml: `[workspace.metadata.idemlint]` is not read: idem-lint's table is spelt `[workspace.metadata.idem-lint]`",
+    ] {
+        assert_eq!(stderr.matches(expected).count(), 1, "{stderr}");
+    }
+    // `idem-lint config` says it too.
+    let (_, _, stderr) = run(dir.path(), &["config", "src"]);
+    assert!(stderr.contains("[package.metadata.idem_lint]"), "{stderr}");
+    // The right spelling, and other tools' tables, are not warned about.
+    write(
+        dir.path(),
+        "Cargo.toml",
+        "[package]\nname = \"shop\"\nversion = \"0.1.0\"\n\n[package.metadata.idem-lint]\nignore = [\"IDEM001\"]\n\n[package.metadata.docs-rs]\nall-features = true\n",
+    );
+    let (_, _, stderr) = run(dir.path(), &["--format", "short", "--no-cache", "."]);
+    assert!(!stderr.contains("warning"), "{stderr}");
 }

@@ -189,6 +189,13 @@ fn scratch_project() -> tempfile::TempDir {
         "fn main(idempotency_key: &str {\n",
     )
     .expect("write");
+    // Parse errors are errors by default; lowered here so the outputs show
+    // both levels (and the level of IDEM000 is configurable like any rule's).
+    std::fs::write(
+        dir.path().join("idem-lint.toml"),
+        "[rules]\nparse-error = \"warn\"\n",
+    )
+    .expect("write");
     std::fs::write(dir.path().join("latin1.rs"), b"// caf\xe9\nfn f() {}\n").expect("write");
     let odd = dir.path().join("odd dir #1");
     std::fs::create_dir_all(&odd).expect("mkdir");
@@ -701,7 +708,12 @@ fn rules_as_json() {
     for (entry, rule) in list.iter().zip(idem_lint::rules::ALL) {
         assert_eq!(entry["code"], rule.code);
         assert_eq!(entry["name"], rule.name);
-        assert_eq!(entry["level"], rule.level.to_string());
+        // Spelt as configuration spells levels.
+        let level = match rule.level {
+            idem_lint::diagnostic::Severity::Error => "error",
+            idem_lint::diagnostic::Severity::Warning => "warn",
+        };
+        assert_eq!(entry["level"], level);
         assert_eq!(entry["summary"], rule.summary);
     }
 }

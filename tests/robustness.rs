@@ -67,13 +67,13 @@ fn assert_good_analysed(run: &Run, path: &str) {
     );
 }
 
-/// The single IDEM000 warning on `path`, at (line, column), whose message contains `needle`.
+/// The single IDEM000 error (its default level) on `path`, at (line, column), whose message contains `needle`.
 fn assert_problem(run: &Run, path: &str, needle: &str, at: (u64, u64)) {
     let found = diags(run, path);
     assert_eq!(found.len(), 1, "{}", run.json);
     let d = found[0];
     assert_eq!(d["code"], "IDEM000");
-    assert_eq!(d["severity"], "warning");
+    assert_eq!(d["severity"], "error");
     let message = d["message"].as_str().unwrap_or("");
     assert!(message.contains(needle), "{message:?} lacks {needle:?}");
     assert_eq!(pos(d), at, "{d}");

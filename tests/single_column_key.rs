@@ -148,7 +148,7 @@ fn positions_inside_literals_are_file_positions() {
 }
 
 #[test]
-fn skipped_statements_are_warnings_with_the_statement() {
+fn skipped_statements_are_reported_with_the_statement() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("0001.sql");
     std::fs::write(
@@ -157,10 +157,10 @@ fn skipped_statements_are_warnings_with_the_statement() {
     )
     .expect("write");
     let result = lint_paths(&[path], &LintOptions::default()).expect("lint runs");
-    assert!(!result.has_errors());
     assert_eq!(result.diagnostics.len(), 1, "{:#?}", result.diagnostics);
     let d = &result.diagnostics[0];
-    assert_eq!((d.code, d.severity), ("IDEM000", Severity::Warning));
+    // A statement idem-lint cannot read is an error by default, like any parse error.
+    assert_eq!((d.code, d.severity), ("IDEM000", Severity::Error));
     assert_eq!(d.span.start, Position { line: 3, column: 1 });
     assert!(
         d.message

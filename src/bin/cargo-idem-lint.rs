@@ -9,5 +9,5 @@ fn main() {
     if args.get(1).is_some_and(|a| a == "idem-lint") {
         args.remove(1);
     }
-    std::process::exit(idem_lint::cli::run(args));
+    std::process::exit(idem_lint::cli::run_cargo(args));
 }

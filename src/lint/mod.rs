@@ -108,6 +108,7 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintResult
         .map(|f| f.display.clone())
         .collect();
     apply_levels(&mut result, &planned, &mut resolver, options)?;
+    result.warnings = resolver.take_warnings();
     result.diagnostics.retain(|d| enabled(d.code, options));
     result
         .diagnostics

@@ -20,6 +20,9 @@ pub struct LintResult {
     pub linted: BTreeSet<String>,
     /// What a baseline did to the findings, when one was applied.
     pub baseline: Option<BaselineOutcome>,
+    /// Problems with the setup that do not stop the run (a misspelt
+    /// configuration table), for the command line to print on stderr.
+    pub warnings: Vec<String>,
 }
 
 impl LintResult {

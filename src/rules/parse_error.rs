@@ -7,7 +7,7 @@ use crate::diagnostic::Severity;
 pub const RULE: Rule = Rule {
     code: "IDEM000",
     name: "parse-error",
-    level: Severity::Warning,
+    level: Severity::Error,
     check: None,
     summary: "a file could not be analysed",
     docs: include_str!("../../rules/parse-error.md"),

@@ -30,6 +30,20 @@ impl Evaluator<'_> {
         strong: bool,
         store: Option<String>,
     ) {
+        self.key_position_owned(value, site, raw_ok, strong, store, None);
+    }
+
+    /// [`Self::key_position_in`] for a receiver store used in a method of
+    /// `store_owner` (a callee's, when its pending position is applied).
+    pub(super) fn key_position_owned(
+        &mut self,
+        value: Value,
+        site: Site,
+        raw_ok: bool,
+        strong: bool,
+        store: Option<String>,
+        store_owner: Option<String>,
+    ) {
         // A payload hash is the key by itself: a key-named binding holding
         // one counts even when nothing was constructed.
         let hash_only = value.client_key.is_none() && value.payload_hash.is_some();
@@ -43,6 +57,7 @@ impl Evaluator<'_> {
             raw_ok,
             strong,
             store,
+            store_owner,
             key_params,
         };
         if event.value.params != 0 && self.pending.len() < MAX_PENDING {
@@ -152,7 +167,10 @@ impl Evaluator<'_> {
                         .any(|s| name.to_lowercase().contains(s));
                 let site = self.site(call.exprs[0]);
                 let store = Some(name.to_ascii_lowercase()).filter(|n| !n.is_empty());
-                self.key_position_in(key.clone(), site, true, strong, store);
+                // A receiver is a field or local of the type whose method
+                // this is; a SQL table or redis is one store for all.
+                let owner = self.self_ty.clone();
+                self.key_position_owned(key.clone(), site, true, strong, store, owner);
                 return ControlFlow::Break(Value::empty());
             }
         }

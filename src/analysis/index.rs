@@ -4,6 +4,9 @@
 use std::collections::HashMap;
 use syn::visit::Visit;
 
+use super::header_holders::{HeaderHolders, Holder, HolderCollector};
+use super::vocab::Vocabulary;
+
 /// A parsed file of the unit.
 pub struct ParsedFile {
     /// Index in the unit.
@@ -50,6 +53,8 @@ pub struct CrateIndex<'a> {
     pub fns_by_name: HashMap<String, Vec<usize>>,
     /// Constants by name.
     pub consts: HashMap<String, Vec<ConstDef<'a>>>,
+    /// Fields and variants given the key header's name.
+    pub header_holders: HeaderHolders,
 }
 
 impl<'a> CrateIndex<'a> {
@@ -64,6 +69,12 @@ impl<'a> CrateIndex<'a> {
             };
             collector.visit_file(&file.ast);
         }
+        let mut holders = HolderCollector::default();
+        for f in &index.fns {
+            holders.file = f.file;
+            holders.visit_block(f.block);
+        }
+        index.header_holders = holders.holders;
         for (id, f) in index.fns.iter().enumerate() {
             index
                 .fns_by_name
@@ -72,6 +83,12 @@ impl<'a> CrateIndex<'a> {
                 .push(id);
         }
         index
+    }
+
+    /// Whether a field or variant is ever given the key header's name.
+    pub fn holds_key_header(&self, holder: &Holder, vocab: &Vocabulary) -> bool {
+        self.header_holders
+            .holds_key_header(holder, vocab, &self.consts)
     }
 
     /// Resolves a path call `f(..)`, `module::f(..)`, `Type::f(..)` or

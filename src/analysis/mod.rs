@@ -12,6 +12,7 @@ pub mod claims;
 pub mod eval;
 pub mod format_string;
 pub mod hashing;
+pub mod header_holders;
 pub mod index;
 pub mod sql;
 pub mod sql_literals;

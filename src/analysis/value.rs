@@ -109,6 +109,12 @@ pub struct Value {
     pub payload: Option<Box<Origin>>,
     /// A hash of the request payload, not covering a client key.
     pub payload_hash: Option<Box<PayloadHash>>,
+    /// In some alternative (a branch of an `if`/`match`), the payload hash
+    /// reaches here without a client key: the key (raw or scoped) and
+    /// `payload_hash` come from different branches, so the hash is not a mere fingerprint
+    /// beside the key (a middleware keyed by the header or, else, by a body
+    /// hash).
+    pub hash_alone: bool,
     /// Where the payload hash became (part of) a key: the concatenation that
     /// appended it or the key-named binding that holds it.
     pub hash_keyed: Option<Site>,
@@ -243,6 +249,10 @@ impl Value {
     /// Shape facts (tuple elements, literal text) are dropped: the merged
     /// value is no longer exactly either.
     pub fn join(&mut self, other: &Value) {
+        // Composed with a client key, an alternative's lone hash is no
+        // longer alone (`union` sets the flag for alternatives).
+        let hash_alone =
+            (self.hash_alone && !other.carries_key()) || (other.hash_alone && !self.carries_key());
         if self.client_key.is_none() {
             self.client_key.clone_from(&other.client_key);
         }
@@ -288,6 +298,7 @@ impl Value {
             push_unique(&mut self.sanitized, s);
         }
         self.join_payload_and_server(other);
+        self.hash_alone = hash_alone;
     }
 
     /// The IDEM003/IDEM007 part of [`Value::join`].
@@ -301,6 +312,7 @@ impl Value {
         if self.hash_keyed.is_none() {
             self.hash_keyed = other.hash_keyed;
         }
+
         if self.digest.is_none() {
             self.digest.clone_from(&other.digest);
         }
@@ -324,8 +336,24 @@ impl Value {
         if other.is_empty() && other.elems.is_none() {
             return self;
         }
+        let hash_alone = self.hash_alone
+            || other.hash_alone
+            || (self.hash_without_key() && other.carries_key())
+            || (other.hash_without_key() && self.carries_key());
         self.join(other);
+        self.hash_alone = hash_alone;
         self
+    }
+
+    /// A payload hash with no client key beside it.
+    fn hash_without_key(&self) -> bool {
+        self.payload_hash.is_some() && !self.carries_key()
+    }
+
+    /// Whether the client's key is in this value (raw, or scoped into the
+    /// client namespace): a payload hash beside it is a fingerprint.
+    pub fn carries_key(&self) -> bool {
+        self.client_key.is_some() || self.scoped || self.client_ns
     }
 
     /// Joins a list of input values into one derived value (no shape kept).
@@ -464,7 +492,8 @@ impl Value {
                 | u8::from(self.server_ns) << 3
                 | u8::from(self.hasher) << 4
                 | u8::from(self.hashed_params != 0) << 5
-                | u8::from(self.client_ns) << 6,
+                | u8::from(self.client_ns) << 6
+                | u8::from(self.hash_alone) << 7,
         )
     }
 }
@@ -485,6 +514,11 @@ pub struct KeyEvent {
     /// name (`idem_store`, `session`), `redis`, or `sql:<table>`. Equal names
     /// across the crate are taken to be the same store.
     pub store: Option<String>,
+    /// The `impl` type whose method makes the storage call, if any: two
+    /// receivers named alike in methods of different types (the `store` of
+    /// a session middleware and of an idempotency middleware) are different
+    /// stores. Unknown (a free function) matches any owner.
+    pub store_owner: Option<String>,
     /// Parameters of the enclosing function, flowing into the key, whose
     /// names say they may hold a client key (`key`, `idem_key`): whether the
     /// key is a client key is only known at the call site.
@@ -497,6 +531,17 @@ pub struct KeyEvent {
 }
 
 impl KeyEvent {
+    /// Whether this event and `other` reach the same store: equal names,
+    /// and equal owners where both are known.
+    pub fn same_store(&self, other: &KeyEvent) -> bool {
+        self.store.is_some()
+            && self.store == other.store
+            && match (&self.store_owner, &other.store_owner) {
+                (Some(a), Some(b)) => a == b,
+                _ => true,
+            }
+    }
+
     /// The client key this value carries, when it counts here: a request id
     /// is a client key only where it reaches an idempotency store.
     pub fn client_key(&self) -> Option<(&Origin, KeySource)> {

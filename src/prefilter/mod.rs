@@ -24,6 +24,7 @@
 //! `--no-prefilter`.
 
 mod blank;
+mod holders;
 mod scan;
 mod select;
 mod triggers;

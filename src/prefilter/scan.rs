@@ -17,6 +17,7 @@ use crate::analysis::eval::sql_tables;
 use crate::analysis::format_string;
 use crate::lex::{self, Token};
 
+use super::holders;
 use super::triggers::{may_be_ddl, Fact, FactSet, Hits, TableScan, TokenFact, Trigger};
 use super::Prefilter;
 
@@ -126,6 +127,9 @@ pub struct Item<'t> {
     pub stores: HashSet<&'t str>,
     /// Idempotency tables its SQL literals name (a SQL bind is a storage call).
     pub tables: Vec<String>,
+    /// Fields and variants it gives a key-header literal (`None`) or a
+    /// constant (`Some(name)`): see `holders.rs`.
+    pub header_holders: Vec<(&'t str, Option<&'t str>)>,
 }
 
 impl Item<'_> {
@@ -310,9 +314,11 @@ impl<'t> Scanner<'_, 't> {
                 self.out.idents.extend(names);
             }
         }
-        if self.check && self.hits.token(span) {
+        let hit = self.check && self.hits.token(span);
+        if hit {
             self.key_words(token, captured);
         }
+        self.header_holder(i, token, hit);
         if let Token::Ident(ident) = token {
             self.ident_uses(i, ident);
         }
@@ -491,6 +497,7 @@ impl<'t> Scanner<'_, 't> {
             parent,
             stores: HashSet::default(),
             tables: Vec::new(),
+            header_holders: Vec::new(),
         });
     }
 
@@ -509,6 +516,27 @@ impl<'t> Scanner<'_, 't> {
         }
         if prefilter.needs(Fact::Claims) && crate::analysis::claims::is_claim_literal(literal) {
             self.for_open(|item| item.clues.insert(Clue::ClaimLiteral));
+        }
+    }
+
+    /// A key-header literal or a constant's name initialising a field or
+    /// variant: the holder, for every open item.
+    fn header_holder(&mut self, i: usize, token: Token<'t>, hit: bool) {
+        if self.open.is_empty() {
+            return;
+        }
+        let leaf = match token {
+            Token::Str(t) if hit => {
+                if !self.prefilter.vocab.is_key_header(t) {
+                    return;
+                }
+                None
+            }
+            Token::Ident(ident) if holders::may_name_header_const(ident) => Some(ident),
+            _ => return,
+        };
+        if let Some(holder) = holders::holder_before(self.tokens, i) {
+            self.for_open(|item| item.header_holders.push((holder, leaf)));
         }
     }
 

@@ -178,8 +178,12 @@ struct Graph<'s, 't> {
     consts_named: HashMap<&'t str, Vec<usize>>,
     /// Items calling a name (each once).
     callers_of: HashMap<&'t str, Vec<usize>>,
-    /// Items using a constant's name (each once).
+    /// Items using a constant's name (each once), or a header holder's.
     users_of: HashMap<&'t str, Vec<usize>>,
+    /// Per item, the fields and variants it gives the key header's name
+    /// (a literal, or any constant of the unit): their users are keyed
+    /// when it is.
+    holders: Vec<Vec<&'t str>>,
     methods: Methods<'t>,
 }
 
@@ -195,6 +199,7 @@ impl<'s, 't> Graph<'s, 't> {
             consts_named: HashMap::default(),
             callers_of: HashMap::default(),
             users_of: HashMap::default(),
+            holders: Vec::new(),
         };
         // Each list gets an item once, however often it names the key.
         let add = |list: &mut Vec<usize>, n: usize| {
@@ -214,10 +219,22 @@ impl<'s, 't> Graph<'s, 't> {
                 add(graph.callers_of.entry(call.name()).or_default(), n);
             }
         }
+        graph.holders = graph
+            .items
+            .iter()
+            .map(|(_, item)| {
+                item.header_holders
+                    .iter()
+                    .filter(|(_, leaf)| leaf.is_none_or(|c| graph.consts_named.contains_key(c)))
+                    .map(|(holder, _)| *holder)
+                    .collect()
+            })
+            .collect();
+        let holder_names: HashSet<&str> = graph.holders.iter().flatten().copied().collect();
         for n in 0..graph.items.len() {
             let (f, item) = graph.items[n];
             for ident in graph.scans[f].idents_of(item) {
-                if graph.consts_named.contains_key(ident) {
+                if graph.consts_named.contains_key(ident) || holder_names.contains(ident) {
                     add(graph.users_of.entry(ident).or_default(), n);
                 }
             }
@@ -279,7 +296,7 @@ impl<'s, 't> Graph<'s, 't> {
         let mut work: Vec<usize> = (0..self.items.len()).filter(|&n| keyed[n]).collect();
         while let Some(n) = work.pop() {
             let item = self.items[n].1;
-            let users: Vec<usize> = if item.is_fn {
+            let mut users: Vec<usize> = if item.is_fn {
                 self.callers(n).collect()
             } else {
                 self.users_of
@@ -287,6 +304,9 @@ impl<'s, 't> Graph<'s, 't> {
                     .map_or(NONE, Vec::as_slice)
                     .to_vec()
             };
+            for holder in &self.holders[n] {
+                users.extend(self.users_of.get(holder).map_or(NONE, Vec::as_slice));
+            }
             for m in users {
                 if !keyed[m] {
                     keyed[m] = true;
@@ -342,6 +362,7 @@ impl<'s, 't> Graph<'s, 't> {
         for n in (0..self.items.len()).filter(|&n| keyed[n]) {
             mentions.push(self.items[n].1.name);
             mentions.extend(self.items[n].1.stores.iter().copied());
+            mentions.extend(self.holders[n].iter().copied());
         }
         Choice {
             selected: Vec::new(),

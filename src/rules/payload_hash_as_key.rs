@@ -26,12 +26,9 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
         };
         // Beside a client key (or a key a caller may pass in), the hash only
         // narrows a real key: that is a fingerprint, not a payload key.
-        if value.client_key.is_some()
-            || value.scoped
-            || value.client_ns
-            || value.server_ns
-            || event.key_params != 0
-        {
+        // A key from one branch and a lone hash from another (`hash_alone`)
+        // is still a payload key on the hash's path.
+        if (value.carries_key() && !value.hash_alone) || value.server_ns || event.key_params != 0 {
             continue;
         }
         let site = value.hash_keyed.unwrap_or(event.site);

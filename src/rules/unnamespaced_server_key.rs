@@ -2,11 +2,8 @@
 //! to a store that client keys also reach (the docs are
 //! rules/unnamespaced-server-key.md).
 
-use std::collections::BTreeMap;
-
 use super::{covers, Finding, Rule, Sink};
 use crate::analysis::eval::KeyEvent;
-use crate::analysis::value::Site;
 use crate::analysis::UnitFacts;
 use crate::diagnostic::Severity;
 
@@ -41,13 +38,11 @@ fn client_write(event: &KeyEvent) -> bool {
 /// Reports every server-minted key without a server namespace in a store
 /// that client keys reach somewhere in the crate.
 pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
-    // The first client-key write of each store, for the label.
-    let mut client_stores: BTreeMap<&str, Site> = BTreeMap::new();
-    for event in &facts.key_events {
-        if let (Some(store), true) = (&event.store, client_write(event)) {
-            client_stores.entry(store.as_str()).or_insert(event.site);
-        }
-    }
+    let client_events: Vec<&KeyEvent> = facts
+        .key_events
+        .iter()
+        .filter(|e| e.store.is_some() && client_write(e))
+        .collect();
     for event in &facts.key_events {
         let value = &event.value;
         let (Some(id), Some(store)) = (&value.server_id, &event.store) else {
@@ -56,7 +51,12 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
         if value.client_key.is_some() || value.server_ns {
             continue;
         }
-        let Some(client_site) = client_stores.get(store.as_str()) else {
+        // The first client-key write of the same store, for the label.
+        let Some(client_site) = client_events
+            .iter()
+            .find(|c| c.same_store(event))
+            .map(|c| &c.site)
+        else {
             continue;
         };
         // `scoped(.., &event.id)`: the call to change into `scoped_server`.

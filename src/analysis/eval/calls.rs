@@ -68,7 +68,7 @@ impl Evaluator<'_> {
         if self.vocab.is_key_constructor(&path) {
             return self.scoped_constructor(&path, &args, &arg_exprs, expr);
         }
-        if let Some(v) = self.typed_key_call(func, expr) {
+        if let Some(v) = self.typed_key_call(func, &args, expr) {
             return v;
         }
         if let Some(v) = self.sql_query_fn(&name, &args, &arg_exprs) {
@@ -99,7 +99,16 @@ impl Evaluator<'_> {
     }
 
     /// `IdempotencyKey::parse(..)`, `IdempotencyKey::from_headers(..)`.
-    fn typed_key_call(&self, func: &syn::ExprPath, expr: &Expr) -> Option<Value> {
+    /// Made from literals only (`IdempotencyKey::new("demo")`), the key's
+    /// origin is visible and is not the client: the type's name says nothing.
+    fn typed_key_call(&self, func: &syn::ExprPath, args: &[Value], expr: &Expr) -> Option<Value> {
+        let from_literals = !args.is_empty()
+            && args
+                .iter()
+                .all(|a| a.literal.is_some() && a.client_key.is_none() && a.params == 0);
+        if from_literals {
+            return None;
+        }
         let ty = func.path.segments.iter().rev().nth(1)?.ident.to_string();
         (ty.ends_with("Key") && self.vocab.is_client_key_name(&ty)).then(|| Value {
             client_key: Some((self.origin(expr), KeySource::IdempotencyKey)),
@@ -271,6 +280,7 @@ impl Evaluator<'_> {
                     event.raw_ok,
                     event.strong,
                     event.store.clone(),
+                    event.store_owner.clone(),
                     at_call,
                 );
             }

@@ -42,6 +42,7 @@ use syn::spanned::Spanned;
 use syn::{Expr, Pat, Stmt};
 
 use super::hashing;
+use super::header_holders::Holder;
 use super::index::{CrateIndex, FnDef};
 use super::syntax::{last_ident, short_text};
 use super::value::{Construct, ConstructKind, KeySource, Origin, Site, Value};
@@ -345,6 +346,14 @@ impl<'a> Evaluator<'a> {
         }
     }
 
+    /// A field or variant the unit gives the key header's name holds that
+    /// name: a header read with it reads the client key.
+    fn header_holder(&self, value: &mut Value, holder: Holder) {
+        if value.key_header_name.is_none() && self.index.holds_key_header(&holder, self.vocab) {
+            value.key_header_name = Some(KeySource::IdempotencyKey);
+        }
+    }
+
     // ---- patterns ---------------------------------------------------------
 
     fn bind_pat(&mut self, pat: &Pat, value: Value, hint: Option<&str>) {
@@ -371,6 +380,7 @@ impl<'a> Evaluator<'a> {
             Pat::TupleStruct(ts) => {
                 let mut value = value;
                 let ty = last_ident(&ts.path);
+                self.header_holder(&mut value, Holder::Variant(ty.clone()));
                 if ty.ends_with("Key")
                     && self.vocab.is_client_key_name(&ty)
                     && value.client_key.is_none()
@@ -393,6 +403,9 @@ impl<'a> Evaluator<'a> {
                     };
                     let mut v = value.clone();
                     v.elems = None;
+                    if let Some(member) = &member {
+                        self.header_holder(&mut v, Holder::Field(member.clone()));
+                    }
                     self.bind_pat(&field.pat, v, member.as_deref());
                 }
             }
@@ -563,6 +576,7 @@ impl<'a> Evaluator<'a> {
                         value.hasher = false;
                         self.enrich_by_name(&mut value, &name.to_string(), f);
                         self.entity_id_field(&mut value, &f.base, &name.to_string(), f);
+                        self.header_holder(&mut value, Holder::Field(name.to_string()));
                         value
                     }
                 }
@@ -734,7 +748,13 @@ impl<'a> Evaluator<'a> {
 
     fn eval_const(&mut self, name: &str) -> Option<Value> {
         let index = self.index;
-        let def = index.consts.get(name)?.first()?;
+        // Module-private constants share names across files: the one
+        // defined in this file is the one meant.
+        let defs = index.consts.get(name)?;
+        let def = defs
+            .iter()
+            .find(|d| d.file == self.file)
+            .or_else(|| defs.first())?;
         if self.const_stack.iter().any(|n| n == name) || self.const_stack.len() > 8 {
             return None;
         }

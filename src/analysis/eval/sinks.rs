@@ -31,10 +31,13 @@ impl Evaluator<'_> {
         strong: bool,
         store: Option<String>,
     ) {
-        self.key_position_event(value, site, raw_ok, strong, store, false);
+        self.key_position_event(value, site, raw_ok, strong, store, None, false);
     }
 
-    /// A key position; `at_call`: see [`KeyEvent::at_call`].
+    /// A key position. `store_owner`: the type whose method uses the
+    /// receiver store (a callee's, when its pending position is applied);
+    /// `at_call`: see [`KeyEvent::at_call`].
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn key_position_event(
         &mut self,
         value: Value,
@@ -42,6 +45,7 @@ impl Evaluator<'_> {
         raw_ok: bool,
         strong: bool,
         store: Option<String>,
+        store_owner: Option<String>,
         at_call: bool,
     ) {
         // A payload hash is the key by itself: a key-named binding holding
@@ -57,6 +61,7 @@ impl Evaluator<'_> {
             raw_ok,
             strong,
             store,
+            store_owner,
             key_params,
             at_call,
         };
@@ -167,7 +172,10 @@ impl Evaluator<'_> {
                         .any(|s| name.to_lowercase().contains(s));
                 let site = self.site(call.exprs[0]);
                 let store = Some(name.to_ascii_lowercase()).filter(|n| !n.is_empty());
-                self.key_position_in(key.clone(), site, true, strong, store);
+                // A receiver is a field or local of the type whose method
+                // this is; a SQL table or redis is one store for all.
+                let owner = self.self_ty.clone();
+                self.key_position_event(key.clone(), site, true, strong, store, owner, false);
                 return ControlFlow::Break(Value::empty());
             }
         }

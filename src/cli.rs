@@ -66,7 +66,7 @@ enum Command {
 /// renderers know nothing of clap).
 #[derive(Debug, Clone, Copy, ValueEnum)]
 enum FormatArg {
-    /// miette graphical reports.
+    /// miette graphical reports (labels over 5 lines away become `note:` lines).
     Human,
     /// Versioned JSON.
     Json,

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteSpanContents, SourceSpan};
 
 use super::{summary_line, RenderOptions};
-use crate::model::{Diagnostic, LintResult, Position, Severity};
+use crate::model::{Diagnostic, Label, LintResult, Position, Severity, Span};
 
 /// One finding adapted to miette.
 #[derive(Debug)]
@@ -17,6 +17,9 @@ struct Report {
     help: Option<String>,
     labels: Vec<LabeledSpan>,
     source: Option<Window>,
+    /// `note:` lines for labels too far from the primary span to share its
+    /// snippet, printed after the report.
+    notes: String,
 }
 
 impl fmt::Display for Report {
@@ -148,26 +151,55 @@ impl miette::SourceCode for Window {
     }
 }
 
-/// Byte ranges of `d`'s primary span (no message) and labels in `text`.
-fn byte_spans(d: &Diagnostic, text: &str, lines: &LineIndex) -> Vec<(Option<String>, SourceSpan)> {
-    let span = |s: &crate::model::Span| {
+/// Labels more than this many lines from the primary span are not drawn in
+/// its snippet (which would show every line between them) but named in a
+/// `note:` line, as rustc does with distant spans.
+pub const NEAR_LINES: usize = 5;
+
+/// Lines between `label` and `primary` (0 when they share a line).
+fn distance(primary: &Span, label: &Span) -> usize {
+    if label.end.line < primary.start.line {
+        primary.start.line - label.end.line
+    } else {
+        label.start.line.saturating_sub(primary.end.line)
+    }
+}
+
+/// Byte ranges of `d`'s primary span (no message) and of its `labels` in `text`.
+fn byte_spans<'d>(
+    d: &Diagnostic,
+    labels: impl Iterator<Item = &'d Label>,
+    text: &str,
+    lines: &LineIndex,
+) -> Vec<(Option<String>, SourceSpan)> {
+    let span = |s: &Span| {
         let start = lines.offset(text, s.start);
         let end = lines.offset(text, s.end).max(start);
         SourceSpan::new(start.into(), end - start)
     };
     let mut spans = vec![(None, span(&d.span))];
-    spans.extend(
-        d.labels
-            .iter()
-            .map(|l| (Some(l.message.clone()), span(&l.span))),
-    );
+    spans.extend(labels.map(|l| (Some(l.message.clone()), span(&l.span))));
     spans
 }
 
 fn report_of(d: &Diagnostic, source: Option<(&Arc<String>, &LineIndex)>) -> Report {
+    let mut notes = String::new();
     let (labels, source) = match source {
         Some((text, lines)) => {
-            let spans = byte_spans(d, text, lines);
+            let (near, far): (Vec<&Label>, Vec<&Label>) = d
+                .labels
+                .iter()
+                .partition(|l| distance(&d.span, &l.span) <= NEAR_LINES);
+            notes = far
+                .iter()
+                .map(|l| {
+                    format!(
+                        "  note: {} at {}:{}:{}\n",
+                        l.message, d.path, l.span.start.line, l.span.start.column
+                    )
+                })
+                .collect();
+            let spans = byte_spans(d, near.into_iter(), text, lines);
             // 1-based line of a byte offset.
             let line = |offset: usize| lines.starts.partition_point(|&st| st <= offset);
             let first = spans
@@ -214,6 +246,7 @@ fn report_of(d: &Diagnostic, source: Option<(&Arc<String>, &LineIndex)>) -> Repo
         help: d.help.clone(),
         labels,
         source,
+        notes,
     }
 }
 
@@ -242,6 +275,7 @@ pub fn render(result: &LintResult, options: &RenderOptions) -> String {
         if handler.render_report(&mut out, &report).is_err() {
             out.push_str(&format!("{}: {}\n", d.code, d.message));
         }
+        out.push_str(&report.notes);
         out.push('\n');
     }
     if !options.quiet {

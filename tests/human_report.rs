@@ -56,3 +56,27 @@ fn a_label_150_lines_away_gives_a_short_report() {
     // The primary span is still shown with its own line.
     assert!(human.contains(&format!("{} │ ", 4 + GAP + 1)), "{human}");
 }
+
+/// Output that is not to a terminal (a pipe here, as in CI logs) is not
+/// wrapped at all: long messages and help stay on one line each.
+#[test]
+fn piped_output_is_not_wrapped() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_idem-lint"))
+        .args(["--no-cache", "--color", "never", "fixtures/demo"])
+        .env_remove("COLUMNS")
+        .output()
+        .expect("run idem-lint");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let message = "× idempotency key built by ad-hoc concatenation of the client key: \
+                   components can collide across the separator";
+    assert!(
+        stdout.lines().any(|l| l.trim_start() == message),
+        "the message is wrapped:\n{stdout}"
+    );
+    assert!(
+        stdout
+            .lines()
+            .all(|l| !l.trim_start().starts_with("│ the separator")),
+        "{stdout}"
+    );
+}

@@ -259,6 +259,7 @@ pub fn render(result: &LintResult, options: &RenderOptions) -> String {
     };
     let handler = GraphicalReportHandler::new_themed(theme)
         .with_width(options.width)
+        .with_wrap_lines(options.width != super::NO_WRAP)
         .with_context_lines(1);
     let mut out = String::new();
     // Findings come sorted by path: one file's index serves a run of them.

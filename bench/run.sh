@@ -124,6 +124,37 @@ if [ -z "${SKIP_SCALING:-}" ]; then
     done
 fi
 
+# Scaling in one file: 20,000 findings (10,000 functions each concatenating
+# the Idempotency-Key header into a tenant-scoped key: IDEM001 + IDEM002), and
+# a ~20 MB generated file (mostly clean functions, one in ten with findings).
+# Both must take time linear in their size and findings.
+echo "== one large file"
+gen_fns() { # gen_fns COUNT EVERY: COUNT functions, every EVERY-th with findings
+    awk -v n="$1" -v every="$2" 'BEGIN {
+        print "use axum::http::HeaderMap;\n"
+        for (i = 0; i < n; i++) {
+            if (i % every == 0) {
+                printf "fn h%d(s: &Store, h: &HeaderMap, tenant: &str) {\n", i
+                print "    let k = h.get(\"Idempotency-Key\").unwrap().to_str().unwrap();"
+                print "    s.set(format!(\"{}:{}\", tenant, k), 1);\n}"
+            } else {
+                printf "fn f%d(s: &Store, v: u64) -> u64 {\n", i
+                print "    let total = v.wrapping_mul(31).wrapping_add(s.len() as u64);"
+                print "    if total % 7 == 0 { total / 7 } else { total + 1 }\n}"
+            }
+        }
+    }'
+}
+mkdir -p "$BENCH"
+gen_fns 10000 1 >"$BENCH/findings-20k.rs"
+gen_fns 125000 10 >"$BENCH/generated-20mb.rs"
+measure "idem-lint 20k findings, human format" "$LINT" --no-cache --quiet --exit-zero \
+    "$BENCH/findings-20k.rs"
+measure "idem-lint 20k findings, SARIF" "$LINT" --no-cache --quiet --exit-zero --format sarif \
+    "$BENCH/findings-20k.rs"
+measure "idem-lint $(($(stat -c %s "$BENCH/generated-20mb.rs") / 1000000)) MB file" \
+    "$LINT" "${lint_flags[@]}" --max-file-size 100000000 "$BENCH/generated-20mb.rs"
+
 # One rule roughly equivalent to IDEM001 (a client key formatted into a
 # storage key), for the tools that match syntax patterns.
 if command -v ast-grep >/dev/null 2>&1; then

@@ -67,7 +67,8 @@ enum Command {
 /// renderers know nothing of clap).
 #[derive(Debug, Clone, Copy, ValueEnum)]
 enum FormatArg {
-    /// miette graphical reports.
+    /// miette graphical reports (labels over 5 lines away become `note:` lines;
+    /// wrapped at COLUMNS or the terminal width, not when piped).
     Human,
     /// Versioned JSON.
     Json,
@@ -400,10 +401,7 @@ fn lint(args: LintArgs) -> i32 {
     }
     let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
     let color = use_color(args.color, to_terminal);
-    let width = std::env::var("COLUMNS")
-        .ok()
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(100);
+    let width = output_width(to_terminal);
     let rendered = report::render(
         &result,
         args.format.into(),
@@ -536,4 +534,17 @@ fn report_stale(result: &LintResult, file: &std::path::Path) {
             entry.identity.path, entry.identity.code, entry.count, entry.name
         );
     }
+}
+
+/// The width human output wraps at: `COLUMNS` when set, else the terminal's
+/// width on a terminal; output to a file or pipe (CI logs, `| less`) is not
+/// wrapped at all, so long lines stay whole for the viewer to wrap.
+fn output_width(to_terminal: bool) -> usize {
+    if let Some(columns) = std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()) {
+        return columns;
+    }
+    if !to_terminal {
+        return report::NO_WRAP;
+    }
+    terminal_size::terminal_size().map_or(100, |(width, _)| usize::from(width.0))
 }

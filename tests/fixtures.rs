@@ -1,14 +1,24 @@
 //! The fixture harness: every `fixtures/<folder>` is linted and the exact
-//! set of (file, line, code) findings must equal the `//~ CODE` markers.
+//! set of (file, line, code) findings must equal the `//~ CODE` markers (for
+//! the demo: the rows of `fixtures/demo/expected.txt`).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use idem_lint::{lint_paths, Diagnostic, LintOptions};
 
-/// Expected findings: `(path, line, code)` from `//~ IDEM001 IDEM002` markers
-/// (or `--~ IDEM008` in SQL).
+/// The file beside a folder's code that lists its expected findings, for
+/// folders users read (the demo): `path:line CODE` rows, paths relative to
+/// the folder, `#` comments.
+const EXPECTED_FILE: &str = "expected.txt";
+
+/// Expected findings: `(path, line, code)` from the folder's [`EXPECTED_FILE`]
+/// when it has one, else from `//~ IDEM001 IDEM002` markers (or `--~ IDEM008`
+/// in SQL).
 fn markers(folder: &Path) -> BTreeSet<(String, usize, String)> {
+    if let Ok(text) = std::fs::read_to_string(folder.join(EXPECTED_FILE)) {
+        return expected_rows(folder, &text);
+    }
     let mut out = BTreeSet::new();
     for entry in walk(folder) {
         let Ok(text) = std::fs::read_to_string(&entry) else {
@@ -27,6 +37,31 @@ fn markers(folder: &Path) -> BTreeSet<(String, usize, String)> {
                 }
             }
         }
+    }
+    out
+}
+
+/// The rows of an [`EXPECTED_FILE`]; a malformed row fails the test.
+fn expected_rows(folder: &Path, text: &str) -> BTreeSet<(String, usize, String)> {
+    let mut out = BTreeSet::new();
+    for (i, row) in text.lines().enumerate() {
+        let row = row.trim();
+        if row.is_empty() || row.starts_with('#') {
+            continue;
+        }
+        let parsed = row.split_once(' ').and_then(|(place, code)| {
+            let (path, line) = place.rsplit_once(':')?;
+            Some((path, line.parse::<usize>().ok()?, code.trim()))
+        });
+        let Some((path, line, code)) = parsed.filter(|(_, _, c)| c.starts_with("IDEM")) else {
+            panic!(
+                "{}:{}: expected `path:line CODE`, found {row:?}",
+                folder.join(EXPECTED_FILE).display(),
+                i + 1
+            );
+        };
+        let display = folder.join(path).to_string_lossy().replace('\\', "/");
+        out.insert((display, line, code.to_string()));
     }
     out
 }
@@ -141,6 +176,24 @@ fn rule_fixtures() {
 #[test]
 fn demo() {
     check_folder("demo").unwrap_or_else(|failure| panic!("{failure}"));
+}
+
+/// The demo is what a newcomer reads first, in every snippet: no test
+/// markers in its code (its expectations are in `fixtures/demo/expected.txt`).
+#[test]
+fn demo_code_has_no_test_markers() {
+    let folder = Path::new("fixtures/demo");
+    assert!(folder.join(EXPECTED_FILE).is_file());
+    let files = walk(folder);
+    assert!(!files.is_empty());
+    let marked: Vec<String> = files
+        .iter()
+        .filter(|f| {
+            std::fs::read_to_string(f).is_ok_and(|t| t.contains("//~") || t.contains("--~"))
+        })
+        .map(|f| f.display().to_string())
+        .collect();
+    assert!(marked.is_empty(), "test markers in the demo: {marked:?}");
 }
 
 /// No fixture folder goes unchecked: each is a rule's or listed in

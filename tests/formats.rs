@@ -369,31 +369,16 @@ fn sarif_passes_microsofts_validator() {
     );
 }
 
-/// The demo's findings by code, as its `//~` / `--~` markers state them, so
-/// these tests follow the demo as rules are added.
+/// The demo's findings by code, as `fixtures/demo/expected.txt` states them
+/// (`path:line CODE` rows), so these tests follow the demo as rules are added.
 fn demo_marker_codes() -> Vec<String> {
-    let mut codes = Vec::new();
-    let mut stack = vec![Path::new(MANIFEST_DIR).join("fixtures/demo")];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).expect("demo dir").flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if let Ok(text) = std::fs::read_to_string(&path) {
-                for line in text.lines() {
-                    if let Some(at) = line.find("//~").or_else(|| line.find("--~")) {
-                        codes.extend(
-                            line[at + 3..]
-                                .split_whitespace()
-                                .take_while(|c| c.starts_with("IDEM"))
-                                .map(str::to_string),
-                        );
-                    }
-                }
-            }
-        }
-    }
-    codes
+    let path = Path::new(MANIFEST_DIR).join("fixtures/demo/expected.txt");
+    let text = std::fs::read_to_string(path).expect("fixtures/demo/expected.txt");
+    text.lines()
+        .map(str::trim)
+        .filter(|row| !row.is_empty() && !row.starts_with('#'))
+        .filter_map(|row| row.split_whitespace().nth(1).map(str::to_string))
+        .collect()
 }
 
 fn demo_findings() -> usize {

@@ -104,12 +104,7 @@ pub fn analyze(files: &[ParsedFile], sql_files: &[sql::SqlFile], vocab: &Vocabul
         }
     }
     let events: Vec<KeyEvent> = fn_events.into_iter().flatten().collect();
-    let mut unique: Vec<KeyEvent> = Vec::with_capacity(events.len());
-    for event in events {
-        if !unique.contains(&event) {
-            unique.push(event);
-        }
-    }
+    let unique = dedup_events(events);
     if std::env::var_os("IDEM_LINT_DEBUG").is_some() {
         for e in &unique {
             eprintln!("[idem-lint debug] event at {:?}: {:#?}", e.site, e.value);
@@ -120,4 +115,22 @@ pub fn analyze(files: &[ParsedFile], sql_files: &[sql::SqlFile], vocab: &Vocabul
         claims: claims::analyze(&index, vocab),
         sql: sql::collect(files, sql_files, vocab),
     }
+}
+
+/// `events` without repeats, first occurrence kept, in order. Equal events
+/// have equal sites, so each event is compared only with the earlier ones at
+/// its site: linear in the number of events where `Vec::contains` over all
+/// earlier ones was quadratic (`Value` has no `Hash`).
+fn dedup_events(events: Vec<KeyEvent>) -> Vec<KeyEvent> {
+    let mut at_site: std::collections::HashMap<value::Site, Vec<usize>> =
+        std::collections::HashMap::new();
+    let mut unique: Vec<KeyEvent> = Vec::with_capacity(events.len());
+    for event in events {
+        let earlier = at_site.entry(event.site).or_default();
+        if !earlier.iter().any(|&i| unique[i] == event) {
+            earlier.push(unique.len());
+            unique.push(event);
+        }
+    }
+    unique
 }

@@ -3,10 +3,10 @@
 use std::fmt;
 use std::sync::Arc;
 
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteSpanContents, SourceSpan};
 
 use super::{summary_line, RenderOptions};
-use crate::model::{Diagnostic, LintResult, Position, Severity};
+use crate::model::{Diagnostic, Label, LintResult, Position, Severity, Span};
 
 /// One finding adapted to miette.
 #[derive(Debug)]
@@ -16,7 +16,10 @@ struct Report {
     severity: Severity,
     help: Option<String>,
     labels: Vec<LabeledSpan>,
-    source: Option<NamedSource<Arc<String>>>,
+    source: Option<Window>,
+    /// `note:` lines for labels too far from the primary span to share its
+    /// snippet, printed after the report.
+    notes: String,
 }
 
 impl fmt::Display for Report {
@@ -59,41 +62,173 @@ impl miette::Diagnostic for Report {
 
 /// Byte offset of a 1-based (line, char column) position in `text`.
 pub fn byte_offset(text: &str, pos: Position) -> usize {
-    let mut offset = 0;
-    for (i, line) in text.split_inclusive('\n').enumerate() {
-        if i + 1 == pos.line {
-            let col = pos.column.saturating_sub(1);
-            return offset
-                + line
-                    .char_indices()
-                    .nth(col)
-                    .map_or(line.trim_end_matches(['\n', '\r']).len(), |(b, _)| b);
-        }
-        offset += line.len();
+    LineIndex::new(text).offset(text, pos)
+}
+
+/// Where each line of one text starts, built once per file: a finding's
+/// offsets are then found without scanning the file from its start, which
+/// made reports quadratic in the number of findings in a large file.
+pub struct LineIndex {
+    /// Byte offset of the start of each line; line 1 first.
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    /// The index of `text`.
+    pub fn new(text: &str) -> LineIndex {
+        let mut starts = vec![0];
+        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        LineIndex { starts }
     }
-    text.len()
+
+    /// Byte offset of the start of 1-based `line`; `text.len()` past the end.
+    pub fn line_start(&self, text: &str, line: usize) -> usize {
+        match line.checked_sub(1).and_then(|i| self.starts.get(i)) {
+            Some(&start) if start <= text.len() => start,
+            _ => text.len(),
+        }
+    }
+
+    /// Byte offset of a 1-based (line, char column) position in `text` (the
+    /// text this index was built from); a column past the end of its line
+    /// is the line's end.
+    pub fn offset(&self, text: &str, pos: Position) -> usize {
+        let start = self.line_start(text, pos.line);
+        if start >= text.len() {
+            return text.len();
+        }
+        let end = self.line_start(text, pos.line + 1);
+        let line = &text[start..end];
+        start
+            + line
+                .char_indices()
+                .nth(pos.column.saturating_sub(1))
+                .map_or(line.trim_end_matches(['\n', '\r']).len(), |(b, _)| b)
+    }
 }
 
-fn source_span(text: &str, d_start: Position, d_end: Position) -> SourceSpan {
-    let start = byte_offset(text, d_start);
-    let end = byte_offset(text, d_end).max(start);
-    SourceSpan::new(start.into(), end - start)
+/// The lines of one file a snippet shows, as miette's source: only this
+/// window is searched for line numbers, so rendering a finding costs the size
+/// of its snippet, not of its file.
+#[derive(Debug)]
+struct Window {
+    name: String,
+    text: Arc<String>,
+    /// Byte range of the window in `text`: whole lines.
+    start: usize,
+    end: usize,
+    /// 0-based number of the window's first line in the file.
+    first_line: usize,
 }
 
-fn report_of(d: &Diagnostic, source: Option<&Arc<String>>) -> Report {
+impl miette::SourceCode for Window {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
+        let offset = span.offset();
+        if offset < self.start || offset + span.len() > self.end {
+            return Err(miette::MietteError::OutOfBounds);
+        }
+        let local = SourceSpan::new((offset - self.start).into(), span.len());
+        let window = &self.text.as_bytes()[self.start..self.end];
+        let inner = window.read_span(&local, context_lines_before, context_lines_after)?;
+        Ok(Box::new(MietteSpanContents::new_named(
+            self.name.clone(),
+            inner.data(),
+            SourceSpan::new(
+                (inner.span().offset() + self.start).into(),
+                inner.span().len(),
+            ),
+            inner.line() + self.first_line,
+            inner.column(),
+            // miette counts lines from the start of the source here (and
+            // merges the snippets of all labels on that basis).
+            inner.line_count() + self.first_line,
+        )))
+    }
+}
+
+/// Labels more than this many lines from the primary span are not drawn in
+/// its snippet (which would show every line between them) but named in a
+/// `note:` line, as rustc does with distant spans.
+pub const NEAR_LINES: usize = 5;
+
+/// Lines between `label` and `primary` (0 when they share a line).
+fn distance(primary: &Span, label: &Span) -> usize {
+    if label.end.line < primary.start.line {
+        primary.start.line - label.end.line
+    } else {
+        label.start.line.saturating_sub(primary.end.line)
+    }
+}
+
+/// Byte ranges of `d`'s primary span (no message) and of its `labels` in `text`.
+fn byte_spans<'d>(
+    d: &Diagnostic,
+    labels: impl Iterator<Item = &'d Label>,
+    text: &str,
+    lines: &LineIndex,
+) -> Vec<(Option<String>, SourceSpan)> {
+    let span = |s: &Span| {
+        let start = lines.offset(text, s.start);
+        let end = lines.offset(text, s.end).max(start);
+        SourceSpan::new(start.into(), end - start)
+    };
+    let mut spans = vec![(None, span(&d.span))];
+    spans.extend(labels.map(|l| (Some(l.message.clone()), span(&l.span))));
+    spans
+}
+
+fn report_of(d: &Diagnostic, source: Option<(&Arc<String>, &LineIndex)>) -> Report {
+    let mut notes = String::new();
     let (labels, source) = match source {
-        Some(text) => {
-            let mut labels = vec![LabeledSpan::new_primary_with_span(
-                Some(d.name.to_string()),
-                source_span(text, d.span.start, d.span.end),
-            )];
-            for label in &d.labels {
-                labels.push(LabeledSpan::new_with_span(
-                    Some(label.message.clone()),
-                    source_span(text, label.span.start, label.span.end),
-                ));
-            }
-            (labels, Some(NamedSource::new(&d.path, text.clone())))
+        Some((text, lines)) => {
+            let (near, far): (Vec<&Label>, Vec<&Label>) = d
+                .labels
+                .iter()
+                .partition(|l| distance(&d.span, &l.span) <= NEAR_LINES);
+            notes = far
+                .iter()
+                .map(|l| {
+                    format!(
+                        "  note: {} at {}:{}:{}\n",
+                        l.message, d.path, l.span.start.line, l.span.start.column
+                    )
+                })
+                .collect();
+            let spans = byte_spans(d, near.into_iter(), text, lines);
+            // 1-based line of a byte offset.
+            let line = |offset: usize| lines.starts.partition_point(|&st| st <= offset);
+            let first = spans
+                .iter()
+                .map(|(_, s)| line(s.offset()))
+                .min()
+                .unwrap_or(1);
+            let last = spans
+                .iter()
+                .map(|(_, s)| line(s.offset() + s.len()))
+                .max()
+                .unwrap_or(1);
+            // One line of context either side, as the handler is configured.
+            let first = first.saturating_sub(1).max(1);
+            let window = Window {
+                name: d.path.clone(),
+                text: text.clone(),
+                start: lines.line_start(text, first),
+                end: lines.line_start(text, last + 2),
+                first_line: first - 1,
+            };
+            let labels = spans
+                .into_iter()
+                .map(|(message, span)| match message {
+                    None => LabeledSpan::new_primary_with_span(Some(d.name.to_string()), span),
+                    Some(message) => LabeledSpan::new_with_span(Some(message), span),
+                })
+                .collect();
+            (labels, Some(window))
         }
         None => (Vec::new(), None),
     };
@@ -111,6 +246,7 @@ fn report_of(d: &Diagnostic, source: Option<&Arc<String>>) -> Report {
         help: d.help.clone(),
         labels,
         source,
+        notes,
     }
 }
 
@@ -123,13 +259,24 @@ pub fn render(result: &LintResult, options: &RenderOptions) -> String {
     };
     let handler = GraphicalReportHandler::new_themed(theme)
         .with_width(options.width)
+        .with_wrap_lines(options.width != super::NO_WRAP)
         .with_context_lines(1);
     let mut out = String::new();
+    // Findings come sorted by path: one file's index serves a run of them.
+    let mut index: Option<(&str, LineIndex)> = None;
     for d in &result.diagnostics {
-        let report = report_of(d, result.sources.get(&d.path));
+        let text = result.sources.get(&d.path);
+        if let Some(text) = text {
+            if index.as_ref().is_none_or(|(path, _)| *path != d.path) {
+                index = Some((d.path.as_str(), LineIndex::new(text)));
+            }
+        }
+        let lines = index.as_ref().map(|(_, lines)| lines);
+        let report = report_of(d, text.zip(lines));
         if handler.render_report(&mut out, &report).is_err() {
             out.push_str(&format!("{}: {}\n", d.code, d.message));
         }
+        out.push_str(&report.notes);
         out.push('\n');
     }
     if !options.quiet {

@@ -25,12 +25,15 @@ pub enum Format {
     Github,
 }
 
+/// [`RenderOptions::width`] for output that is not wrapped.
+pub const NO_WRAP: usize = usize::MAX;
+
 /// Rendering options.
 #[derive(Debug, Clone, Copy)]
 pub struct RenderOptions {
     /// Use ANSI colours.
     pub color: bool,
-    /// Terminal width for wrapping.
+    /// Terminal width for wrapping; [`NO_WRAP`] for none.
     pub width: usize,
     /// Only the findings, no summary line.
     pub quiet: bool,

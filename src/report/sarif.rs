@@ -13,9 +13,10 @@ use serde_json::json;
 use serde_sarif::sarif;
 use sha2::{Digest, Sha256};
 
+use super::human::LineIndex;
 use super::markdown;
 use super::paths::{rooted, RootedPath};
-use crate::model::{Diagnostic, LintResult, Position, Severity, Span};
+use crate::model::{Diagnostic, LintResult, Severity, Span};
 use crate::rules::{self, Rule};
 
 /// The base every relative `artifactLocation.uri` is resolved against.
@@ -69,11 +70,20 @@ pub fn build(result: &LintResult, root: Option<&Path>) -> sarif::Sarif {
         .rules(rules)
         .build();
     let mut occurrences: BTreeMap<(String, &str, String), usize> = BTreeMap::new();
+    // Findings come sorted by path: one file's line index serves a run of them.
+    let mut index: Option<(&str, LineIndex)> = None;
     let results: Vec<sarif::Result> = result
         .diagnostics
         .iter()
         .map(|d| {
-            let text = fingerprint_text(d, result.sources.get(&d.path).map(|s| s.as_str()));
+            let source = result.sources.get(&d.path).map(|s| s.as_str());
+            if let Some(source) = source {
+                if index.as_ref().is_none_or(|(path, _)| *path != d.path) {
+                    index = Some((d.path.as_str(), LineIndex::new(source)));
+                }
+            }
+            let lines = index.as_ref().map(|(_, lines)| lines);
+            let text = fingerprint_text_indexed(d, source.zip(lines));
             let uri = uri_of(&d.path, root);
             // Identical findings in one file are told apart by their order.
             let n = occurrences
@@ -277,13 +287,20 @@ fn sentence(text: &str) -> String {
 /// `&key`. Line numbers are deliberately absent: inserting code above a
 /// finding must not change its identity.
 pub fn fingerprint_text(d: &Diagnostic, source: Option<&str>) -> String {
+    let index = source.map(LineIndex::new);
+    fingerprint_text_indexed(d, source.zip(index.as_ref()))
+}
+
+/// [`fingerprint_text`] with the source's line index built once per file, so
+/// the cost per finding is its own lines, not the file's length.
+fn fingerprint_text_indexed(d: &Diagnostic, source: Option<(&str, &LineIndex)>) -> String {
     let strip = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
-    let Some(text) = source else {
+    let Some((text, index)) = source else {
         return strip(&d.message);
     };
     let first = d.span.start.line.max(1);
     let last = d.span.end.line.max(first);
-    let line_start = |line: usize| super::human::byte_offset(text, Position { line, column: 1 });
+    let line_start = |line: usize| index.line_start(text, line);
     let lines = strip(&text[line_start(first)..line_start(last + 1).max(line_start(first))]);
     if lines.is_empty() {
         strip(&d.message)
@@ -308,6 +325,7 @@ pub fn fingerprint(code: &str, uri: &str, text: &str, occurrence: usize) -> Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Position;
     use std::sync::Arc;
 
     fn diag(path: &str, span: Span) -> Diagnostic {

@@ -2,8 +2,10 @@
 //! labels, help) and hands it to the unit's [`Sink`], which turns sites into
 //! file paths and keeps one finding per rule and span.
 
+use std::collections::HashSet;
+
 use crate::analysis::value::Site;
-use crate::model::{Diagnostic, Label};
+use crate::model::{Diagnostic, Label, Span};
 
 use super::Rule;
 
@@ -55,6 +57,10 @@ pub struct Sink<'a> {
     paths: &'a [String],
     /// Findings so far.
     out: Vec<Diagnostic>,
+    /// (rule code, file, span) of every finding so far: a hash lookup keeps
+    /// `add` constant-time, where a scan of `out` made a unit with many
+    /// findings quadratic in their number.
+    seen: HashSet<(&'static str, u32, Span)>,
 }
 
 impl<'a> Sink<'a> {
@@ -63,6 +69,7 @@ impl<'a> Sink<'a> {
         Sink {
             paths,
             out: Vec::new(),
+            seen: HashSet::new(),
         }
     }
 
@@ -76,6 +83,11 @@ impl<'a> Sink<'a> {
             labels,
             help,
         } = finding;
+        // The path is a function of `site.file`, so the file index stands in
+        // for it in the identity.
+        if !self.seen.insert((rule.code, site.file, site.span)) {
+            return;
+        }
         let path = self
             .paths
             .get(site.file as usize)
@@ -89,7 +101,7 @@ impl<'a> Sink<'a> {
                 span: s.span,
             })
             .collect();
-        let diagnostic = Diagnostic {
+        self.out.push(Diagnostic {
             code: rule.code,
             name: rule.name,
             severity: rule.level,
@@ -98,12 +110,7 @@ impl<'a> Sink<'a> {
             span: site.span,
             labels,
             help,
-        };
-        if !self.out.iter().any(|d| {
-            d.code == diagnostic.code && d.path == diagnostic.path && d.span == diagnostic.span
-        }) {
-            self.out.push(diagnostic);
-        }
+        });
     }
 
     /// The findings, in the order they were added.

@@ -143,7 +143,14 @@ impl Evaluator<'_> {
             let name = receiver_name(&m.receiver).unwrap_or_default();
             let headers = name.to_ascii_lowercase().contains("header");
             let names_store = self.vocab.is_store_receiver(&name);
-            let key = &args[0];
+            let mut key = args[0].clone();
+            // An idempotency or dedup store is never a blob store.
+            let strong_name = STRONG_STORE_WORDS
+                .iter()
+                .any(|s| name.to_lowercase().contains(s));
+            if !strong_name && super::payload_hash::content_addressed(&key, &args[1..]) {
+                key.payload_hash = None;
+            }
             let any_receiver = key.client_key.is_some() || key.payload_hash.is_some();
             if !headers && (names_store || any_receiver) && !is_self(&m.receiver) {
                 let strong = names_store
@@ -152,7 +159,7 @@ impl Evaluator<'_> {
                         .any(|s| name.to_lowercase().contains(s));
                 let site = self.site(call.exprs[0]);
                 let store = Some(name.to_ascii_lowercase()).filter(|n| !n.is_empty());
-                self.key_position_in(key.clone(), site, true, strong, store);
+                self.key_position_in(key, site, true, strong, store);
                 return ControlFlow::Break(Value::empty());
             }
         }

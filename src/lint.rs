@@ -439,6 +439,13 @@ fn lint_unit(
             }
         })
         .collect();
+    // Read from every text before the pre-filter drops any (IDEM003).
+    let context = vocab.has_idempotency_context(
+        texts
+            .iter()
+            .chain(&sql_texts)
+            .map(|(_, text)| text.as_str()),
+    );
     // Files that are not parsed cannot have findings: their text goes now.
     let unit_files = texts.len();
     let mut work = Vec::new();
@@ -511,6 +518,7 @@ fn lint_unit(
         }
         let mut facts = analysis::analyze(&parsed, vocab);
         facts.sql = analysis::sql::collect(&parsed, &sql_files, vocab);
+        facts.without_idempotency_context = !context;
         let mut sink = Sink {
             paths: &paths,
             out: Vec::new(),
@@ -728,7 +736,8 @@ pub fn lint_text(
     };
     let parsed = [ParsedFile { id: 0, ast }];
     let paths = [display.to_string()];
-    let facts = analysis::analyze(&parsed, &options.vocab);
+    let mut facts = analysis::analyze(&parsed, &options.vocab);
+    facts.without_idempotency_context = !options.vocab.has_idempotency_context([text.as_str()]);
     let mut sink = Sink {
         paths: &paths,
         out: Vec::new(),

@@ -33,6 +33,10 @@ pub struct UnitFacts {
     pub sql: sql::SqlFacts,
     /// Claims left in progress by an early exit before their completion (IDEM004).
     pub claims: Vec<claims::ClaimFinding>,
+    /// Nothing in the unit's texts is about idempotency (see
+    /// [`Vocabulary::has_idempotency_context`]): payload hashes there are
+    /// content hashing, not keys. Set by the caller, which has the texts.
+    pub without_idempotency_context: bool,
 }
 
 impl UnitFacts {

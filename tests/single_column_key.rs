@@ -153,7 +153,8 @@ fn skipped_statements_are_reported_with_the_statement() {
     let path = dir.path().join("0001.sql");
     std::fs::write(
         &path,
-        "SELECT 1;\n\nCREATE TABLE idempotency_keys (idem_key TEXT PRIMARY KEY,,);\n",
+        // No closing parenthesis: not even the tolerant fallback reads it.
+        "SELECT 1;\n\nCREATE TABLE idempotency_keys (idem_key TEXT PRIMARY KEY,,;\n",
     )
     .expect("write");
     let result = lint_paths(&[path], &LintOptions::default()).expect("lint runs");

@@ -360,6 +360,31 @@ pub fn names_fingerprint(ident: &str) -> bool {
             .any(|w| w == "fingerprint" || w == "fingerprints")
 }
 
+/// Extractor types that hold the request body (`Json<T>`, `Form<T>`,
+/// `Bytes`): a parameter or pattern of one is the payload, whatever it is
+/// called (`Json(input): Json<CreateOrder>`, `raw: Bytes`).
+const BODY_EXTRACTORS: &[&str] = &["Json", "Form", "Bytes", "BytesMut", "RawBody", "RawForm"];
+
+/// Whether a type or tuple-struct pattern name is a body extractor.
+pub fn is_body_extractor(ident: &str) -> bool {
+    BODY_EXTRACTORS.contains(&ident)
+}
+
+/// Whether a parameter's type is a body extractor, behind references
+/// (`Json<T>`, `web::Json<T>`, `&Bytes`); `Option<Json<T>>` is not read.
+pub fn type_is_body_extractor(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Reference(r) => type_is_body_extractor(&r.elem),
+        syn::Type::Paren(p) => type_is_body_extractor(&p.elem),
+        syn::Type::Path(p) => p
+            .path
+            .segments
+            .last()
+            .is_some_and(|s| is_body_extractor(&s.ident.to_string())),
+        _ => false,
+    }
+}
+
 /// Whether a parameter may hold the client key a caller passes in
 /// (`key`, `idem_key`, `k`): a finding that needs the key to be absent
 /// waits for the call site.

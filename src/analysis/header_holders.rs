@@ -18,8 +18,8 @@ use std::collections::{HashMap, HashSet};
 use syn::visit::Visit;
 use syn::Expr;
 
-use super::index::ConstDef;
 use super::syntax::last_ident;
+use super::syntax::ConstDef;
 use super::vocab::Vocabulary;
 
 /// Calls that wrap a header name without changing it (`String::from(..)`,

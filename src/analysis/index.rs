@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use syn::visit::Visit;
 
 use super::header_holders::{HeaderHolders, Holder, HolderCollector};
+pub use super::syntax::ConstDef;
 use super::vocab::Vocabulary;
 
 /// A parsed file of the unit.
@@ -34,14 +35,6 @@ impl FnDef<'_> {
     pub fn has_receiver(&self) -> bool {
         self.sig.receiver().is_some()
     }
-}
-
-/// A constant or static item.
-pub struct ConstDef<'a> {
-    /// File the item is in.
-    pub file: u32,
-    /// The initialiser.
-    pub expr: &'a syn::Expr,
 }
 
 /// Functions and constants of one unit.

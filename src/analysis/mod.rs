@@ -37,6 +37,10 @@ pub struct UnitFacts {
     pub sql: sql::SqlFacts,
     /// Claims left in progress by an early exit before their completion (IDEM004).
     pub claims: Vec<claims::ClaimFinding>,
+    /// Nothing in the unit's texts is about idempotency (see
+    /// [`Vocabulary::has_idempotency_context`]): payload hashes there are
+    /// content hashing, not keys. Set by the caller, which has the texts.
+    pub without_idempotency_context: bool,
 }
 
 impl UnitFacts {
@@ -114,6 +118,7 @@ pub fn analyze(files: &[ParsedFile], sql_files: &[sql::SqlFile], vocab: &Vocabul
         key_events: unique,
         claims: claims::analyze(&index, vocab),
         sql: sql::collect(files, sql_files, vocab),
+        without_idempotency_context: false,
     }
 }
 

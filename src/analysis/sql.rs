@@ -25,6 +25,8 @@ pub use super::sql_source::{CharRange, SqlSource};
 use super::value::Site;
 use super::vocab::{words, Component, Vocabulary};
 
+mod tolerant;
+
 /// Which kind of uniqueness a constraint declares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ConstraintKind {
@@ -380,17 +382,46 @@ pub fn analyze_text(text: &str, vocab: &Vocabulary) -> TextAnalysis {
                     ctx.constraints_of(statement, &mut out.constraints);
                 }
             }
-            None => out.skipped.push(TextSkipped {
-                range: CharRange {
-                    start,
-                    end: first_token_end,
-                },
-                excerpt: excerpt(statement_text),
-                error: first_error.map(|(_, e)| e).unwrap_or_default(),
-            }),
+            None => {
+                if !tolerant(statement_text, start, &head, vocab, &mut out.constraints) {
+                    out.skipped.push(TextSkipped {
+                        range: CharRange {
+                            start,
+                            end: first_token_end,
+                        },
+                        excerpt: excerpt(statement_text),
+                        error: first_error.map(|(_, e)| e).unwrap_or_default(),
+                    });
+                }
+            }
         }
     }
     out
+}
+
+/// The tolerant fallback for a `CREATE TABLE` no dialect parses (see
+/// [`Statement_::tolerant_create_table`]); false when it cannot read it.
+fn tolerant(
+    statement_text: &str,
+    base: usize,
+    head: &DdlHead,
+    vocab: &Vocabulary,
+    out: &mut Vec<TextConstraint>,
+) -> bool {
+    if !head.create_table {
+        return false;
+    }
+    let Ok(tokens) = Tokenizer::new(&PostgreSqlDialect {}, statement_text).tokenize_with_location()
+    else {
+        return false;
+    };
+    let ctx = Statement_ {
+        tokens: &tokens,
+        lines: Lines::new(statement_text),
+        base,
+        vocab,
+    };
+    ctx.tolerant_create_table(&head.table, out)
 }
 
 /// `Expected: x, found: y at Line: 3, Column: 5`: the location is relative
@@ -460,6 +491,8 @@ fn plain_words(text: &str) -> Vec<String> {
 /// The DDL statements this analysis cares about, recognised by their first words.
 struct DdlHead {
     table: String,
+    /// `CREATE TABLE` (not an index or `ALTER TABLE`).
+    create_table: bool,
 }
 
 fn ddl_head(words: &[String]) -> Option<DdlHead> {
@@ -486,16 +519,25 @@ fn ddl_head(words: &[String]) -> Option<DdlHead> {
                 i += 1;
             }
             match at(i) {
-                "TABLE" => name_after(i + 1).map(|table| DdlHead { table }),
+                "TABLE" => name_after(i + 1).map(|table| DdlHead {
+                    table,
+                    create_table: true,
+                }),
                 "UNIQUE" => {
                     // CREATE UNIQUE INDEX [CONCURRENTLY] [IF NOT EXISTS] [name] ON table
                     let on = upper.iter().position(|w| w == "ON")?;
-                    name_after(on + 1).map(|table| DdlHead { table })
+                    name_after(on + 1).map(|table| DdlHead {
+                        table,
+                        create_table: false,
+                    })
                 }
                 _ => None,
             }
         }
-        "ALTER" if at(1) == "TABLE" => name_after(2).map(|table| DdlHead { table }),
+        "ALTER" if at(1) == "TABLE" => name_after(2).map(|table| DdlHead {
+            table,
+            create_table: false,
+        }),
         _ => None,
     }
 }
@@ -754,7 +796,20 @@ impl Statement_<'_> {
             }
             _ => return,
         }
-        if !self.vocab.is_idempotency_table(&table) {
+        self.judge(&table, candidates, &table_columns, &generated, out);
+    }
+
+    /// Records the candidates of an idempotency table that contain its key
+    /// column, with the scope components they have and lack.
+    fn judge(
+        &self,
+        table: &str,
+        candidates: Vec<Candidate>,
+        table_columns: &[(String, CharRange)],
+        generated: &[&str],
+        out: &mut Vec<TextConstraint>,
+    ) {
+        if !self.vocab.is_idempotency_table(table) {
             return;
         }
         for candidate in candidates {
@@ -789,7 +844,7 @@ impl Statement_<'_> {
                 .any(|(n, _)| is_namespace(n) && self.vocab.component_of_name(n).is_none());
             out.push(TextConstraint {
                 range: candidate.range,
-                table: table.clone(),
+                table: table.to_string(),
                 kind: candidate.kind,
                 columns: candidate.columns,
                 key_index,
@@ -1016,8 +1071,41 @@ mod tests {
     }
 
     #[test]
+    fn unparsable_create_table_is_read_by_the_tolerant_fallback() {
+        // `,,` and an unknown trailing clause defeat every dialect.
+        let sql = "CREATE TABLE idempotency_keys (\n  key TEXT NOT NULL,,\n  user_id UUID NOT NULL,\n  method TEXT,\n  id BIGSERIAL UNIQUE,\n  CONSTRAINT pk PRIMARY KEY (key, user_id)\n) WITH SOMETHING ODD;";
+        let a = analyze(sql);
+        assert!(a.skipped.is_empty(), "{a:?}");
+        assert_eq!(a.constraints.len(), 1, "{a:?}");
+        let c = &a.constraints[0];
+        assert_eq!(
+            slice(sql, c.range),
+            "CONSTRAINT pk PRIMARY KEY (key, user_id)"
+        );
+        assert_eq!(c.kind, ConstraintKind::PrimaryKey);
+        assert_eq!(slice(sql, c.columns[c.key_index].1), "key");
+        assert_eq!(c.missing, vec![Component::Tenant, Component::Route]);
+        let column_level =
+            "CREATE TABLE dedup_keys (idem_key TEXT NOT NULL PRIMARY KEY, tenant_id TEXT,, );";
+        let a = analyze(column_level);
+        assert_eq!(a.constraints.len(), 1, "{a:?}");
+        assert_eq!(
+            slice(column_level, a.constraints[0].range),
+            "idem_key TEXT NOT NULL PRIMARY KEY"
+        );
+        assert_eq!(a.constraints[0].unused_scope_columns.len(), 1);
+        // MySQL `KEY idx (..)` is an index, not a column named `key`.
+        let mysql_index = "CREATE TABLE idem_keys (idem_key TEXT, tenant_id TEXT, KEY ix (idem_key), UNIQUE KEY uq (tenant_id, idem_key),, );";
+        let a = analyze(mysql_index);
+        assert_eq!(a.constraints.len(), 1, "{a:?}");
+        assert_eq!(a.constraints[0].kind, ConstraintKind::Unique);
+        assert_eq!(a.constraints[0].columns.len(), 2, "{a:?}");
+    }
+
+    #[test]
     fn unparsable_idempotency_ddl_is_skipped_with_a_note_and_other_sql_is_ignored() {
-        let sql = "CREATE TABLE idem_keys (idem_key TEXT PRIMARY KEY,, );\nCREATE TABLE other (x TEXT PRIMARY KEY,, );\nSELECT 1;";
+        // No closing parenthesis: not even the tolerant fallback can read it.
+        let sql = "CREATE TABLE idem_keys (idem_key TEXT PRIMARY KEY,, ;\nCREATE TABLE other (x TEXT PRIMARY KEY,, );\nSELECT 1;";
         let a = analyze(sql);
         assert!(a.constraints.is_empty());
         assert_eq!(a.skipped.len(), 1, "{a:?}");

@@ -84,3 +84,11 @@ pub fn macro_args(mac: &syn::Macro) -> Option<Vec<Expr>> {
         .ok()
         .map(|p| p.into_iter().collect())
 }
+
+/// A constant or static item.
+pub struct ConstDef<'a> {
+    /// File the item is in.
+    pub file: u32,
+    /// The initialiser.
+    pub expr: &'a syn::Expr,
+}

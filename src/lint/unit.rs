@@ -62,13 +62,17 @@ pub(super) fn lint_unit(
     let read_problems = out.diagnostics.len();
     let planning = Instant::now();
     let prefilter = unit_prefilter(prefilter, &plan.settings.vocab, options);
+    // Read from every text before the pre-filter drops any (IDEM003).
+    let context = plan.settings.vocab.has_idempotency_context(
+        (read.rust.iter().chain(&read.sql)).map(|(_, text)| text.as_str()),
+    );
     let work = plan_parsing(read.rust, prefilter.get(), &mut out);
     let mut stats = UnitStats::start(&work, files.rust_bytes(), planning.elapsed());
     lease.resize(memory_budget::estimate(0, stats.parse_bytes));
     let parsed = parse_files(&work.parse, &mut out);
     drop(work);
     stats.parsed_in = stats.started.elapsed();
-    analyse_unit(parsed, read.sql, &plan.settings.vocab, &mut out);
+    analyse_unit(parsed, read.sql, &plan.settings.vocab, context, &mut out);
     stats.print(plan);
     // span-locations keeps every parsed file's text per thread until told otherwise.
     proc_macro2::extra::invalidate_current_thread_spans();
@@ -306,6 +310,7 @@ fn analyse_unit(
     mut parsed: Parsed,
     sql_texts: Vec<(&FileEntry, Arc<String>)>,
     vocab: &Vocabulary,
+    idempotency_context: bool,
     out: &mut UnitOutput,
 ) {
     let mut sql_files = Vec::new();
@@ -319,7 +324,8 @@ fn analyse_unit(
     let analysed = catch_unwind(AssertUnwindSafe(|| {
         #[cfg(feature = "test-hooks")]
         super::test_hooks::panic_if_marked(out.sources.values().map(|text| text.as_str()));
-        let facts = analysis::analyze(&parsed.files, &sql_files, vocab);
+        let mut facts = analysis::analyze(&parsed.files, &sql_files, vocab);
+        facts.without_idempotency_context = !idempotency_context;
         let mut sink = Sink::new(&parsed.paths);
         rules::run_all(&facts, &mut sink);
         sink.into_diagnostics()

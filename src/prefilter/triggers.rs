@@ -201,6 +201,7 @@ impl Prefilter {
             || v.is_key_position_name(ident)
             || v.component_of_name(ident).is_some()
             || v.is_payload_name(ident)
+            || hashing::is_body_extractor(ident)
             || v.is_server_id_name(ident)
             || v.is_sentinel(ident)
             || v.is_store_receiver(ident)

@@ -19,6 +19,10 @@ pub const RULE: Rule = Rule {
 /// Reports every payload hash that reaches a key position on its own, i.e.
 /// not beside a client key or inside a scoped key.
 pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
+    // A hash in a unit with no idempotency context keys a cache or a blob.
+    if facts.without_idempotency_context {
+        return;
+    }
     for event in &facts.key_events {
         let value = &event.value;
         let Some(hash) = &value.payload_hash else {

@@ -222,6 +222,7 @@ impl Evaluator<'_> {
         }
         Self::constructor_sanitizers(args, &mut value);
         self.constructor_fallbacks(path, args, &mut value);
+        self.hash_as_key_argument(args, exprs);
         hashing::constructor_namespace(path, args, &mut value);
         if !value.placeholders.is_empty() {
             let key_origin = exprs

@@ -10,6 +10,7 @@
 //! key event too (see `sinks`).
 
 use syn::spanned::Spanned;
+use syn::visit::Visit;
 use syn::{Expr, ExprMethodCall, Pat, Stmt};
 
 use super::{Evaluator, MAX_LOOKUP};
@@ -90,6 +91,30 @@ fn block_tail(block: &syn::Block) -> Option<&Expr> {
         Some(Stmt::Expr(e, None)) => Some(e),
         _ => None,
     }
+}
+
+/// Finds a `return` of the function itself (not of a closure, async block
+/// or nested item).
+#[derive(Default)]
+struct ReturnFinder(bool);
+
+impl<'ast> Visit<'ast> for ReturnFinder {
+    fn visit_expr_return(&mut self, _: &'ast syn::ExprReturn) {
+        self.0 = true;
+    }
+    fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+    fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {}
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+/// Whether a statement before a body's tail can return early:
+/// `if let Some(c) = claims { return c.sub; }`.
+fn has_early_return(stmts: &[Stmt]) -> bool {
+    let mut finder = ReturnFinder::default();
+    for stmt in stmts {
+        finder.visit_stmt(stmt);
+    }
+    finder.0
 }
 
 /// The names a pattern binds.
@@ -305,6 +330,24 @@ impl Evaluator<'_> {
             }
             _ => None,
         }
+    }
+
+    /// A function whose identity paths `return` early and whose tail is a
+    /// sentinel (`.. return format!("user:{}", sub); } "anon".to_string()`)
+    /// falls back to it: the tail is what callers without identity get.
+    pub(super) fn note_tail_fallback(&self, block: &syn::Block, mut value: Value) -> Value {
+        let Some(tail) = block_tail(block) else {
+            return value;
+        };
+        let before = &block.stmts[..block.stmts.len() - 1];
+        if !has_early_return(before) {
+            return value;
+        }
+        if let Some(sentinel) = self.sentinel(tail, 0) {
+            let origin = self.origin(tail);
+            Self::add_fallback(&mut value, origin, sentinel);
+        }
+        value
     }
 
     pub(super) fn note_call(&mut self, c: &syn::ExprCall, expr: &Expr, mut value: Value) -> Value {

@@ -196,6 +196,7 @@ impl<'a> Evaluator<'a> {
                 value.client_key = Some((self.origin(&*pat_type.pat), KeySource::IdempotencyKey));
             }
             value.hasher = hashing::type_is_hasher(&pat_type.ty);
+            self.body_extractor_param(&pat_type.ty, &mut value, &*pat_type.pat);
             param_names.push(match &*pat_type.pat {
                 Pat::Ident(pi) => Some(pi.ident.to_string()),
                 _ => None,
@@ -214,6 +215,7 @@ impl<'a> Evaluator<'a> {
         }
         self.param_names.clone_from(&param_names);
         let body = self.eval_block(def.block);
+        let body = self.note_tail_fallback(def.block, body);
         let ret = self.ret.clone().union(&body);
         if self.vocab.is_key_maker_fn(&def.name) {
             if let Some(construct) = ret.construct {
@@ -381,6 +383,7 @@ impl<'a> Evaluator<'a> {
                 let mut value = value;
                 let ty = last_ident(&ts.path);
                 self.header_holder(&mut value, Holder::Variant(ty.clone()));
+                self.body_extractor_pattern(&ty, &mut value, pat);
                 if ty.ends_with("Key")
                     && self.vocab.is_client_key_name(&ty)
                     && value.client_key.is_none()
@@ -570,11 +573,18 @@ impl<'a> Evaluator<'a> {
                         None => base,
                     },
                     syn::Member::Named(name) => {
+                        // `response.body` is the server's answer, not the payload.
+                        let of_response =
+                            base.payload.is_none() && payload_hash::names_response(&f.base);
                         let mut value = base;
                         value.elems = None;
                         value.sql = None;
                         value.hasher = false;
                         self.enrich_by_name(&mut value, &name.to_string(), f);
+                        if of_response {
+                            value.payload = None;
+                        }
+                        self.identity_field(&mut value, &name.to_string());
                         self.entity_id_field(&mut value, &f.base, &name.to_string(), f);
                         self.header_holder(&mut value, Holder::Field(name.to_string()));
                         value

@@ -60,6 +60,38 @@ impl Evaluator<'_> {
         self.server_id_by_name(value, name, node);
     }
 
+    /// A parameter typed as a body extractor (`raw: Bytes`,
+    /// `Json(input): Json<T>`) holds the payload by where it comes from.
+    pub(super) fn body_extractor_param(
+        &self,
+        ty: &syn::Type,
+        value: &mut Value,
+        node: &impl Spanned,
+    ) {
+        if value.client_key.is_none() && hashing::type_is_body_extractor(ty) {
+            value.payload = Some(self.fact_origin(node));
+        }
+    }
+
+    /// `Json(input)` destructures the request body: what it binds is the payload.
+    pub(super) fn body_extractor_pattern(&self, ty: &str, value: &mut Value, node: &impl Spanned) {
+        if value.client_key.is_none() && value.payload.is_none() && hashing::is_body_extractor(ty) {
+            value.payload = Some(self.fact_origin(node));
+        }
+    }
+
+    /// A field of the payload that names an identity or the client key
+    /// (`body.user_id`, `req.idempotency_key`) is that value, not the payload:
+    /// its hash keys an identity or a client key.
+    pub(super) fn identity_field(&self, value: &mut Value, field: &str) {
+        if value.payload.is_some()
+            && (self.vocab.component_of_name(field).is_some()
+                || self.vocab.is_client_key_name(field))
+        {
+            value.payload = None;
+        }
+    }
+
     /// A call whose path names a fingerprint makes one: `Fingerprint::of(..)`.
     pub(super) fn after_call(&self, mut value: Value, func: &Expr) -> Value {
         if let Expr::Path(p) = func {
@@ -97,14 +129,17 @@ impl Evaluator<'_> {
                     .any(|w| matches!(w.as_str(), "req" | "request" | "body" | "payload"))
             })
         };
-        let reads_body = matches!(
+        // `response.body()`: the response is what the server answers, not
+        // the request payload (a stored response hash is a fingerprint).
+        let reads_body = (matches!(
             method.as_str(),
             "body" | "into_body" | "body_bytes" | "raw_body"
-        ) || (matches!(
-            method.as_str(),
-            "bytes" | "json" | "text" | "to_bytes" | "collect"
-        ) && m.args.is_empty()
-            && of_request());
+        ) && !names_response(&m.receiver))
+            || (matches!(
+                method.as_str(),
+                "bytes" | "json" | "text" | "to_bytes" | "collect"
+            ) && m.args.is_empty()
+                && of_request());
         if reads_body {
             value.payload = Some(self.fact_origin(expr));
         }
@@ -296,6 +331,29 @@ impl Evaluator<'_> {
         value.clone()
     }
 
+    /// `scoped(&tenant, &user, "route", &body_hash)`: a payload hash in the
+    /// client key's place makes the scoped key a payload key (the scope
+    /// only narrows it to one caller's identical requests).
+    pub(super) fn hash_as_key_argument(&mut self, args: &[Value], exprs: &[&Expr]) {
+        let (Some(key), Some(expr)) = (args.get(3), exprs.get(3)) else {
+            return;
+        };
+        if key.payload_hash.is_none() || key.client_key.is_some() || key.client_ns || key.server_ns
+        {
+            return;
+        }
+        let site = self.site(*expr);
+        let value = Value {
+            payload_hash: key.payload_hash.clone(),
+            hash_keyed: Some(key.hash_keyed.unwrap_or(site)),
+            digest: key.digest.clone(),
+            params: key.params,
+            hashed_params: key.hashed_params,
+            ..Value::default()
+        };
+        self.key_position(value, site, true, true);
+    }
+
     /// A function named like a key maker that returns a payload hash.
     pub(super) fn key_maker_returns_hash(&mut self, name: &str, ret: &Value) {
         if hashing::names_fingerprint(name) || ret.client_key.is_some() {
@@ -309,11 +367,43 @@ impl Evaluator<'_> {
     }
 }
 
+/// Words of a receiver that holds a response (the server's answer, cached
+/// or upstream), whose body is not the request payload.
+const RESPONSE_WORDS: &[&str] = &[
+    "response", "resp", "res", "rsp", "reply", "cached", "stored", "upstream", "outgoing",
+];
+
+/// Whether `expr` names a response: `response`, `stored_resp`, `self.reply`.
+pub(super) fn names_response(expr: &Expr) -> bool {
+    receiver_name(expr).is_some_and(|n| {
+        words(&n)
+            .iter()
+            .any(|w| RESPONSE_WORDS.contains(&w.as_str()))
+    })
+}
+
 /// Feeds `fed` into a hasher value: the hasher stays a hasher.
 fn absorb(hasher: &mut Value, fed: &Value) {
     let was_hasher = hasher.hasher;
     hasher.join_as_part(fed);
     hasher.hasher = was_hasher;
+}
+
+/// `blobs.put(&sha256(&body), body)`: content-addressed storage keys the
+/// content by its own hash (an upload, a blob), which is not an idempotency
+/// key. True when a stored value is the payload the key hashes.
+pub(super) fn content_addressed(key: &Value, stored: &[Value]) -> bool {
+    let Some(hash) = &key.payload_hash else {
+        return false;
+    };
+    stored.iter().any(|v| {
+        let same_payload = v
+            .payload
+            .as_ref()
+            .is_some_and(|p| p.site == hash.payload.site);
+        let same_param = v.params & key.hashed_params != 0;
+        v.payload_hash.is_none() && (same_payload || same_param)
+    })
 }
 
 fn clear_payload(value: &mut Value) {

@@ -163,7 +163,14 @@ impl Evaluator<'_> {
             let name = receiver_name(&m.receiver).unwrap_or_default();
             let headers = name.to_ascii_lowercase().contains("header");
             let names_store = self.vocab.is_store_receiver(&name);
-            let key = &args[0];
+            let mut key = args[0].clone();
+            // An idempotency or dedup store is never a blob store.
+            let strong_name = STRONG_STORE_WORDS
+                .iter()
+                .any(|s| name.to_lowercase().contains(s));
+            if !strong_name && super::payload_hash::content_addressed(&key, &args[1..]) {
+                key.payload_hash = None;
+            }
             let any_receiver = key.client_key.is_some() || key.payload_hash.is_some();
             if !headers && (names_store || any_receiver) && !is_self(&m.receiver) {
                 let strong = names_store
@@ -175,7 +182,7 @@ impl Evaluator<'_> {
                 // A receiver is a field or local of the type whose method
                 // this is; a SQL table or redis is one store for all.
                 let owner = self.self_ty.clone();
-                self.key_position_event(key.clone(), site, true, strong, store, owner, false);
+                self.key_position_event(key, site, true, strong, store, owner, false);
                 return ControlFlow::Break(Value::empty());
             }
         }

@@ -1,0 +1,209 @@
+//! The tolerant reading of DDL for IDEM008: a `CREATE TABLE` that no
+//! dialect parses is read from its tokens, so its PRIMARY KEY / UNIQUE
+//! clauses are still checked.
+
+use super::*;
+
+/// The tolerant reading of a `CREATE TABLE` that no dialect parses (an
+/// extension's column type, a storage clause, a typo far from the key):
+/// the column list is split at its top-level commas and each element is
+/// read from its tokens alone, so `PRIMARY KEY (key, user_id)` is still
+/// checked. Only uniqueness is read; everything else in an element is
+/// passed over.
+impl Statement_<'_> {
+    /// Reads the column list of `table`; false when there is none to read
+    /// (then the statement stays skipped).
+    pub(super) fn tolerant_create_table(&self, table: &str, out: &mut Vec<TextConstraint>) -> bool {
+        let Some(open) = (0..self.tokens.len()).find(|&i| self.tokens[i].token == Token::LParen)
+        else {
+            return false;
+        };
+        let Some(close) = self.matching_paren(open) else {
+            return false;
+        };
+        let mut candidates = Vec::new();
+        let mut table_columns = Vec::new();
+        let mut generated = Vec::new();
+        let mut understood = false;
+        for element in self.list_items(open, close) {
+            let element: Vec<usize> = element
+                .into_iter()
+                .filter(|&i| !is_trivia(&self.tokens[i].token))
+                .collect();
+            let Some(&first) = element.first() else {
+                continue;
+            };
+            // `CONSTRAINT name PRIMARY KEY (..)`.
+            let head = if self.keyword(first) == Some(Keyword::CONSTRAINT) {
+                element.get(2).copied()
+            } else {
+                Some(first)
+            };
+            let Some(head) = head else { continue };
+            match self.keyword(head) {
+                Some(Keyword::PRIMARY | Keyword::UNIQUE) => {
+                    let kind = if self.keyword(head) == Some(Keyword::PRIMARY) {
+                        ConstraintKind::PrimaryKey
+                    } else {
+                        ConstraintKind::Unique
+                    };
+                    if let Some(candidate) = self.tolerant_table_constraint(first, head, kind) {
+                        candidates.push(candidate);
+                        understood = true;
+                    }
+                }
+                Some(
+                    Keyword::FOREIGN
+                    | Keyword::CHECK
+                    | Keyword::EXCLUDE
+                    | Keyword::LIKE
+                    | Keyword::CONSTRAINT,
+                ) => understood = true,
+                // MySQL `KEY idx (col)` / `INDEX idx (col)`: not unique. A
+                // column named `key` is followed by its type instead.
+                Some(Keyword::KEY | Keyword::INDEX)
+                    if element
+                        .iter()
+                        .take(3)
+                        .any(|&i| self.tokens[i].token == Token::LParen) =>
+                {
+                    understood = true
+                }
+                _ => {
+                    let Some(name) = self.word(first) else {
+                        continue;
+                    };
+                    understood = true;
+                    let name_range = self.token_range(first, first).unwrap_or_default();
+                    table_columns.push((name.clone(), name_range));
+                    if self.tolerant_generated(&element) {
+                        generated.push(name.clone());
+                    }
+                    self.tolerant_column_candidates(&element, &name, name_range, &mut candidates);
+                }
+            }
+        }
+        let generated: Vec<&str> = generated.iter().map(String::as_str).collect();
+        self.judge(table, candidates, &table_columns, &generated, out);
+        understood
+    }
+
+    /// The token indices of each top-level item of the list `open`..`close`.
+    fn list_items(&self, open: usize, close: usize) -> Vec<Vec<usize>> {
+        let mut items = vec![Vec::new()];
+        let mut depth = 0usize;
+        for i in open + 1..close {
+            match self.tokens[i].token {
+                Token::LParen => depth += 1,
+                Token::RParen => depth = depth.saturating_sub(1),
+                Token::Comma if depth == 0 => {
+                    items.push(Vec::new());
+                    continue;
+                }
+                _ => {}
+            }
+            if let Some(item) = items.last_mut() {
+                item.push(i);
+            }
+        }
+        items
+    }
+
+    /// An identifier's text (unquoted).
+    fn word(&self, i: usize) -> Option<String> {
+        match &self.tokens.get(i)?.token {
+            Token::Word(w) => Some(w.value.clone()),
+            _ => None,
+        }
+    }
+
+    /// `[CONSTRAINT c] PRIMARY KEY (a, lower(b))`: the columns of the first
+    /// parenthesised list after the keyword.
+    fn tolerant_table_constraint(
+        &self,
+        start: usize,
+        head: usize,
+        kind: ConstraintKind,
+    ) -> Option<Candidate> {
+        let open = (head..self.tokens.len()).find(|&i| self.tokens[i].token == Token::LParen)?;
+        let close = self.matching_paren(open)?;
+        let mut columns = Vec::new();
+        for item in self.list_items(open, close) {
+            // The item's column: a word that is not a function name or an
+            // ordering keyword (`lower(idem_key) DESC`).
+            let column = item.iter().copied().find(|&i| {
+                let next = (i + 1..close).find(|&j| !is_trivia(&self.tokens[j].token));
+                let called = next.is_some_and(|j| self.tokens[j].token == Token::LParen);
+                let ordering = matches!(
+                    self.keyword(i),
+                    Some(
+                        Keyword::ASC
+                            | Keyword::DESC
+                            | Keyword::NULLS
+                            | Keyword::FIRST
+                            | Keyword::LAST
+                            | Keyword::COLLATE
+                    )
+                );
+                self.word(i).is_some() && !called && !ordering
+            });
+            if let (Some(i), Some(name)) = (column, column.and_then(|i| self.word(i))) {
+                columns.push((name, self.token_range(i, i)?));
+            }
+        }
+        Some(Candidate {
+            kind,
+            range: self.token_range(start, close)?,
+            columns,
+        })
+    }
+
+    /// `key TEXT NOT NULL PRIMARY KEY`, `k TEXT UNIQUE`: the column alone.
+    fn tolerant_column_candidates(
+        &self,
+        element: &[usize],
+        name: &str,
+        name_range: CharRange,
+        out: &mut Vec<Candidate>,
+    ) {
+        let mut depth = 0usize;
+        for (n, &i) in element.iter().enumerate().skip(1) {
+            match self.tokens[i].token {
+                Token::LParen => depth += 1,
+                Token::RParen => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            let kind = match (depth, self.keyword(i)) {
+                (0, Some(Keyword::PRIMARY)) => ConstraintKind::PrimaryKey,
+                (0, Some(Keyword::UNIQUE)) => ConstraintKind::Unique,
+                _ => continue,
+            };
+            let end = match element.get(n + 1) {
+                Some(&k) if self.keyword(k) == Some(Keyword::KEY) => k,
+                _ => i,
+            };
+            out.push(Candidate {
+                kind,
+                range: self.token_range(element[0], end).unwrap_or(name_range),
+                columns: vec![(name.to_string(), name_range)],
+            });
+        }
+    }
+
+    /// A column the database fills in (see [`is_generated`]), from its tokens.
+    fn tolerant_generated(&self, element: &[usize]) -> bool {
+        element.iter().enumerate().any(|(n, &i)| {
+            let word = self.word(i).unwrap_or_default().to_ascii_uppercase();
+            let default_call = self.keyword(i) == Some(Keyword::DEFAULT)
+                && element
+                    .get(n + 2)
+                    .is_some_and(|&j| self.tokens[j].token == Token::LParen);
+            word.contains("SERIAL")
+                || matches!(
+                    word.as_str(),
+                    "GENERATED" | "IDENTITY" | "AUTO_INCREMENT" | "AUTOINCREMENT"
+                )
+                || default_call
+        })
+    }
+}

@@ -2,6 +2,8 @@
 //! excluded and ignored siblings), `--diff-base`, empty runs and the forms
 //! `--exclude` accepts.
 
+mod common;
+use common::copy_dir;
 use std::path::Path;
 use std::process::Command;
 
@@ -21,19 +23,6 @@ fn run(cwd: &Path, args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from).expect("read_dir") {
-        let entry = entry.expect("entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("file type").is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy");
-        }
-    }
 }
 
 /// A copy of `fixtures/demo` in a temporary directory.

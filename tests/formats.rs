@@ -3,6 +3,8 @@
 //! SARIF validator (`@microsoft/sarif-multitool`), which `.ci/run` installs
 //! into `.tools/`; these tests fail, never skip, when it is missing.
 
+mod common;
+use common::copy_dir;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -203,19 +205,6 @@ fn scratch_project() -> tempfile::TempDir {
     let firing = std::fs::read_to_string(firing).expect("fixture");
     std::fs::write(odd.join("clé,keys.rs"), format!("// ключ ✓\n{firing}")).expect("write");
     dir
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from).expect("read_dir") {
-        let entry = entry.expect("entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("file type").is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy");
-        }
-    }
 }
 
 /// The validator's native executable: `SARIF_MULTITOOL`, or the copy that

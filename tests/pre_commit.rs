@@ -2,6 +2,8 @@
 //! `pre-commit`, which `.ci/run` installs into `.tools/venv`). The test fails,
 //! never skips, when pre-commit is missing.
 
+mod common;
+use common::copy_dir;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -215,20 +217,6 @@ fn the_system_hook_blocks_a_bad_commit_and_passes_a_clean_one() {
         sandbox.git_ok(&project, &["rev-list", "--count", "HEAD"]),
         "2"
     );
-}
-
-/// Copies `from` into `to`, recursively.
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from).expect("read_dir") {
-        let entry = entry.expect("entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("file type").is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy");
-        }
-    }
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! namespaces by their paths (the facts behind IDEM003 and IDEM007).
 //! Pure functions over syntax: the evaluator decides what flows where.
 
+use super::syntax::path_segments;
 use super::value::Value;
 use super::vocab::{contains_ci, words, Vocabulary};
 
@@ -408,7 +409,7 @@ pub fn type_may_hold_key(ty: &syn::Type) -> bool {
 
 /// `Namespace::Server` / `Namespace::Client` from idem-scope.
 pub fn namespace_path(path: &syn::Path, value: &mut Value) {
-    let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    let segs: Vec<String> = path_segments(path);
     match segs.as_slice() {
         [.., ns, variant] if ns == "Namespace" && variant == "Server" => value.server_ns = true,
         [.., ns, variant] if ns == "Namespace" && variant == "Client" => value.client_ns = true,

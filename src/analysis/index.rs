@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use syn::visit::Visit;
 
 use super::header_holders::{HeaderHolders, Holder, HolderCollector};
+use super::syntax::last_ident;
 pub use super::syntax::ConstDef;
 use super::vocab::Vocabulary;
 
@@ -185,11 +186,7 @@ struct Collector<'i, 'a> {
 pub(crate) fn is_test(attrs: &[syn::Attribute]) -> bool {
     attrs.iter().any(|attr| {
         let path = attr.path();
-        let last = path
-            .segments
-            .last()
-            .map(|s| s.ident.to_string())
-            .unwrap_or_default();
+        let last = last_ident(path);
         if matches!(
             last.as_str(),
             "test" | "rstest" | "gtest" | "test_case" | "quickcheck" | "proptest"

@@ -41,13 +41,14 @@ pub fn short_text(node: &impl Spanned) -> String {
     }
 }
 
+/// The segments of a path (`["a", "b", "c"]` for `a::b::<T>::c`), without generics.
+pub fn path_segments(path: &syn::Path) -> Vec<String> {
+    path.segments.iter().map(|s| s.ident.to_string()).collect()
+}
+
 /// `a::b::c` for a path, without generics.
 pub fn path_string(path: &syn::Path) -> String {
-    path.segments
-        .iter()
-        .map(|s| s.ident.to_string())
-        .collect::<Vec<_>>()
-        .join("::")
+    path_segments(path).join("::")
 }
 
 /// The last segment of a path (`c` in `a::b::c`).

@@ -12,7 +12,7 @@ use super::findings::ExitKind;
 use super::names::{idents, pat_idents, peel, runs_inline, strip_paren};
 use super::ops::{sets_only_if_absent, sql_kind, Op};
 use super::walker::{merge, Walker};
-use crate::analysis::syntax::{macro_args, path_string, place_name};
+use crate::analysis::syntax::{last_ident, macro_args, path_string, place_name};
 use crate::analysis::value::Site;
 use crate::analysis::vocab::{is_lock_verb, words, TRANSACTION_VERBS};
 
@@ -493,12 +493,7 @@ impl Walker<'_> {
             return none;
         };
         let path = path_string(&p.path);
-        let last = p
-            .path
-            .segments
-            .last()
-            .map(|s| s.ident.to_string())
-            .unwrap_or_default();
+        let last = last_ident(&p.path);
         if self.is_guard_expr(expr) {
             // The closure inside runs on drop, not here.
             for a in &c.args {
@@ -679,12 +674,7 @@ impl Walker<'_> {
     }
 
     pub(super) fn mac(&mut self, mac: &syn::Macro, node: &impl Spanned) {
-        let name = mac
-            .path
-            .segments
-            .last()
-            .map(|s| s.ident.to_string())
-            .unwrap_or_default();
+        let name = last_ident(&mac.path);
         let site = self.site(node);
         match name.as_str() {
             "panic" | "unreachable" | "todo" | "unimplemented" => {

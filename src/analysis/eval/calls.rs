@@ -10,7 +10,7 @@ use syn::Expr;
 use super::sinks::is_self;
 use super::{bits, payload_hash, server_keys, Evaluator, MethodCall};
 use crate::analysis::hashing;
-use crate::analysis::syntax::{last_ident, path_string, place_name};
+use crate::analysis::syntax::{last_ident, path_segments, path_string, place_name};
 use crate::analysis::value::{
     Construct, ConstructKind, KeyEvent, KeySource, Placeholder, Site, Value,
 };
@@ -77,12 +77,7 @@ impl Evaluator<'_> {
         if let Some(v) = self.header_read_call(&name, &args, expr) {
             return v;
         }
-        let segments: Vec<String> = func
-            .path
-            .segments
-            .iter()
-            .map(|s| s.ident.to_string())
-            .collect();
+        let segments: Vec<String> = path_segments(&func.path);
         if let Some(call) = hashing::classify_call(&segments, args.len()) {
             return self.hash_call(call, &args, &arg_exprs, expr);
         }

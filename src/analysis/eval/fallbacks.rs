@@ -14,7 +14,9 @@ use syn::visit::Visit;
 use syn::{Expr, ExprMethodCall, Pat, Stmt};
 
 use super::{Evaluator, MAX_LOOKUP};
-use crate::analysis::syntax::{last_ident, macro_args, place_name, short_text, span_of};
+use crate::analysis::syntax::{
+    last_ident, macro_args, path_segments, place_name, short_text, span_of,
+};
 use crate::analysis::value::{Fallback, Origin, Site, Value};
 use crate::analysis::vocab::{
     is_sentinel_literal, is_sentinel_name, Component, TRANSPARENT_METHODS,
@@ -269,12 +271,7 @@ impl Evaluator<'_> {
                     return None;
                 };
                 let name = last_ident(&func.path);
-                let path: Vec<String> = func
-                    .path
-                    .segments
-                    .iter()
-                    .map(|s| s.ident.to_string())
-                    .collect();
+                let path: Vec<String> = path_segments(&func.path);
                 match c.args.len() {
                     0 => {
                         if self.is_default_ctor(&name, &path) {
@@ -314,12 +311,7 @@ impl Evaluator<'_> {
             }
             Expr::Path(p) => {
                 let name = last_ident(&p.path);
-                let path: Vec<String> = p
-                    .path
-                    .segments
-                    .iter()
-                    .map(|s| s.ident.to_string())
-                    .collect();
+                let path: Vec<String> = path_segments(&p.path);
                 if self.is_default_ctor(&name, &path) {
                     Some((short_text(p), true))
                 } else if is_sentinel_name(&name) && name != "None" {
@@ -358,12 +350,7 @@ impl Evaluator<'_> {
             return value;
         };
         let name = last_ident(&func.path);
-        let path: Vec<String> = func
-            .path
-            .segments
-            .iter()
-            .map(|s| s.ident.to_string())
-            .collect();
+        let path: Vec<String> = path_segments(&func.path);
         if self.is_default_ctor(&name, &path) {
             let origin = self.origin(expr);
             let text = origin.text.clone();

@@ -78,6 +78,35 @@ enum FormatArg {
     Sarif,
     /// GitHub Actions `::error` annotations.
     Github,
+    /// rustc's JSON diagnostics as cargo `compiler-message` lines, for
+    /// editors (rust-analyzer's `check.overrideCommand`).
+    RustcJson,
+}
+
+/// `--message-format`: cargo's values, so `cargo idem-lint
+/// --message-format=json` works where an editor runs `cargo check` with it.
+/// Every `json*` variant is the same `rustc-json` output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum MessageFormat {
+    Human,
+    Short,
+    Json,
+    JsonDiagnosticShort,
+    JsonDiagnosticRenderedAnsi,
+    JsonRenderDiagnostics,
+}
+
+/// The output format `--message-format` values ask for (cargo allows a
+/// comma-separated list: any JSON flavour wins, then `short`).
+fn message_format(values: &[MessageFormat]) -> Option<FormatArg> {
+    let is_json = |v: &&MessageFormat| !matches!(v, MessageFormat::Human | MessageFormat::Short);
+    if values.iter().any(|v| is_json(&v)) {
+        Some(FormatArg::RustcJson)
+    } else if values.contains(&MessageFormat::Short) {
+        Some(FormatArg::Short)
+    } else {
+        values.first().map(|_| FormatArg::Human)
+    }
 }
 
 impl From<FormatArg> for Format {
@@ -88,6 +117,7 @@ impl From<FormatArg> for Format {
             FormatArg::Short => Format::Short,
             FormatArg::Sarif => Format::Sarif,
             FormatArg::Github => Format::Github,
+            FormatArg::RustcJson => Format::RustcJson,
         }
     }
 }
@@ -112,6 +142,16 @@ struct LintArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = FormatArg::Human)]
     format: FormatArg,
+    /// cargo's spelling, for editors: `json` (and every `json-*` variant
+    /// cargo accepts) is `--format rustc-json`; `short`, `human` as named.
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        value_name = "FMT",
+        conflicts_with = "format"
+    )]
+    message_format: Vec<MessageFormat>,
     /// Write the report to FILE instead of standard output.
     #[arg(long, value_name = "FILE")]
     output: Option<PathBuf>,
@@ -297,7 +337,10 @@ fn stdout_or_failure(text: &str) -> i32 {
     }
 }
 
-fn lint(args: LintArgs) -> i32 {
+fn lint(mut args: LintArgs) -> i32 {
+    if let Some(format) = message_format(&args.message_format) {
+        args.format = format;
+    }
     let paths = if args.paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {
@@ -395,7 +438,7 @@ fn lint(args: LintArgs) -> i32 {
             "warning: no Rust or SQL files found in {}",
             shown.join(", ")
         );
-        if !matches!(args.format, FormatArg::Json | FormatArg::Sarif) {
+        if !Format::from(args.format).is_machine() {
             return EXIT_OK;
         }
     }

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use crate::baseline;
+use crate::cargo_packages::{self, PackagesError, Selection};
 use crate::config::{self, ConfigSource, Resolver};
 use crate::diff_base::ChangedLines;
 use crate::lint::{lint_paths, LintOptions};
@@ -207,6 +208,21 @@ struct LintArgs {
     /// are still analysed). For pull requests: `--diff-base origin/main`.
     #[arg(long, value_name = "REV")]
     diff_base: Option<String>,
+    /// Lint every member of the workspace (as `cargo idem-lint` does from
+    /// the workspace root).
+    #[arg(long, conflicts_with = "paths")]
+    workspace: bool,
+    /// Lint this workspace member's `src/` (repeatable).
+    #[arg(
+        long = "package",
+        short = 'p',
+        value_name = "NAME",
+        conflicts_with = "paths"
+    )]
+    package: Vec<String>,
+    /// Start from this Cargo.toml instead of the nearest one.
+    #[arg(long, value_name = "PATH", conflicts_with = "paths")]
+    manifest_path: Option<PathBuf>,
 }
 
 /// Runs the command line with `args` (program name first); returns the exit code.
@@ -257,7 +273,7 @@ where
         Some(Command::Explain { rule, color }) => explain(&rule, color),
         Some(Command::Rules { format }) => list_rules(format),
         Some(Command::Config { path, config }) => show_config(&path, config),
-        None => lint(cli.lint),
+        None => lint(cli.lint, bin_name.is_some()),
     }
 }
 
@@ -337,14 +353,46 @@ fn stdout_or_failure(text: &str) -> i32 {
     }
 }
 
-fn lint(mut args: LintArgs) -> i32 {
+/// The paths to lint: those named; else, for `cargo idem-lint` or with a
+/// package option, the chosen packages' `src/` (see [`cargo_packages`]);
+/// else `.`, which is also the fallback when cargo or a manifest is missing
+/// and no package option asked for one. `Err` is the exit code.
+fn lint_paths_of(args: &LintArgs, cargo_mode: bool) -> Result<Vec<PathBuf>, i32> {
+    if !args.paths.is_empty() {
+        return Ok(args.paths.clone());
+    }
+    let selection = Selection {
+        manifest_path: args.manifest_path.clone(),
+        workspace: args.workspace,
+        packages: args.package.clone(),
+    };
+    let here = vec![PathBuf::from(".")];
+    if !cargo_mode && !selection.is_given() {
+        return Ok(here);
+    }
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    match cargo_packages::lint_roots(&selection, &cwd) {
+        Ok(roots) if roots.is_empty() => Ok(here),
+        Ok(roots) => Ok(roots),
+        Err(PackagesError::NoCargo { .. } | PackagesError::NoManifest(_))
+            if !selection.is_given() =>
+        {
+            Ok(here)
+        }
+        Err(err) => {
+            eprintln!("error: {err}");
+            Err(EXIT_FAILURE)
+        }
+    }
+}
+
+fn lint(mut args: LintArgs, cargo_mode: bool) -> i32 {
     if let Some(format) = message_format(&args.message_format) {
         args.format = format;
     }
-    let paths = if args.paths.is_empty() {
-        vec![PathBuf::from(".")]
-    } else {
-        args.paths.clone()
+    let paths = match lint_paths_of(&args, cargo_mode) {
+        Ok(paths) => paths,
+        Err(code) => return code,
     };
     for code in args.select.iter().chain(&args.ignore) {
         if rules::find(code).is_none()

@@ -1,5 +1,6 @@
 //! Output formats. Only this module knows how findings are shown.
 
+pub mod code_words;
 pub mod github;
 pub mod human;
 pub mod json;

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use crate::baseline;
+use crate::cargo_packages::{self, PackagesError, Selection};
 use crate::config::{self, ConfigSource, Resolver};
 use crate::diff_base::ChangedLines;
 use crate::lint::{lint_paths, LintOptions};
@@ -78,6 +79,35 @@ enum FormatArg {
     Sarif,
     /// GitHub Actions `::error` annotations.
     Github,
+    /// rustc's JSON diagnostics as cargo `compiler-message` lines, for
+    /// editors (rust-analyzer's `check.overrideCommand`).
+    RustcJson,
+}
+
+/// `--message-format`: cargo's values, so `cargo idem-lint
+/// --message-format=json` works where an editor runs `cargo check` with it.
+/// Every `json*` variant is the same `rustc-json` output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum MessageFormat {
+    Human,
+    Short,
+    Json,
+    JsonDiagnosticShort,
+    JsonDiagnosticRenderedAnsi,
+    JsonRenderDiagnostics,
+}
+
+/// The output format `--message-format` values ask for (cargo allows a
+/// comma-separated list: any JSON flavour wins, then `short`).
+fn message_format(values: &[MessageFormat]) -> Option<FormatArg> {
+    let is_json = |v: &&MessageFormat| !matches!(v, MessageFormat::Human | MessageFormat::Short);
+    if values.iter().any(|v| is_json(&v)) {
+        Some(FormatArg::RustcJson)
+    } else if values.contains(&MessageFormat::Short) {
+        Some(FormatArg::Short)
+    } else {
+        values.first().map(|_| FormatArg::Human)
+    }
 }
 
 impl From<FormatArg> for Format {
@@ -88,6 +118,7 @@ impl From<FormatArg> for Format {
             FormatArg::Short => Format::Short,
             FormatArg::Sarif => Format::Sarif,
             FormatArg::Github => Format::Github,
+            FormatArg::RustcJson => Format::RustcJson,
         }
     }
 }
@@ -112,6 +143,16 @@ struct LintArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = FormatArg::Human)]
     format: FormatArg,
+    /// cargo's spelling, for editors: `json` (and every `json-*` variant
+    /// cargo accepts) is `--format rustc-json`; `short`, `human` as named.
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        value_name = "FMT",
+        conflicts_with = "format"
+    )]
+    message_format: Vec<MessageFormat>,
     /// Write the report to FILE instead of standard output.
     #[arg(long, value_name = "FILE")]
     output: Option<PathBuf>,
@@ -167,6 +208,21 @@ struct LintArgs {
     /// are still analysed). For pull requests: `--diff-base origin/main`.
     #[arg(long, value_name = "REV")]
     diff_base: Option<String>,
+    /// Lint every member of the workspace (as `cargo idem-lint` does from
+    /// the workspace root).
+    #[arg(long, conflicts_with = "paths")]
+    workspace: bool,
+    /// Lint this workspace member's `src/` (repeatable).
+    #[arg(
+        long = "package",
+        short = 'p',
+        value_name = "NAME",
+        conflicts_with = "paths"
+    )]
+    package: Vec<String>,
+    /// Start from this Cargo.toml instead of the nearest one.
+    #[arg(long, value_name = "PATH", conflicts_with = "paths")]
+    manifest_path: Option<PathBuf>,
 }
 
 /// Runs the command line with `args` (program name first); returns the exit code.
@@ -217,7 +273,7 @@ where
         Some(Command::Explain { rule, color }) => explain(&rule, color),
         Some(Command::Rules { format }) => list_rules(format),
         Some(Command::Config { path, config }) => show_config(&path, config),
-        None => lint(cli.lint),
+        None => lint(cli.lint, bin_name.is_some()),
     }
 }
 
@@ -297,11 +353,46 @@ fn stdout_or_failure(text: &str) -> i32 {
     }
 }
 
-fn lint(args: LintArgs) -> i32 {
-    let paths = if args.paths.is_empty() {
-        vec![PathBuf::from(".")]
-    } else {
-        args.paths.clone()
+/// The paths to lint: those named; else, for `cargo idem-lint` or with a
+/// package option, the chosen packages' `src/` (see [`cargo_packages`]);
+/// else `.`, which is also the fallback when cargo or a manifest is missing
+/// and no package option asked for one. `Err` is the exit code.
+fn lint_paths_of(args: &LintArgs, cargo_mode: bool) -> Result<Vec<PathBuf>, i32> {
+    if !args.paths.is_empty() {
+        return Ok(args.paths.clone());
+    }
+    let selection = Selection {
+        manifest_path: args.manifest_path.clone(),
+        workspace: args.workspace,
+        packages: args.package.clone(),
+    };
+    let here = vec![PathBuf::from(".")];
+    if !cargo_mode && !selection.is_given() {
+        return Ok(here);
+    }
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    match cargo_packages::lint_roots(&selection, &cwd) {
+        Ok(roots) if roots.is_empty() => Ok(here),
+        Ok(roots) => Ok(roots),
+        Err(PackagesError::NoCargo { .. } | PackagesError::NoManifest(_))
+            if !selection.is_given() =>
+        {
+            Ok(here)
+        }
+        Err(err) => {
+            eprintln!("error: {err}");
+            Err(EXIT_FAILURE)
+        }
+    }
+}
+
+fn lint(mut args: LintArgs, cargo_mode: bool) -> i32 {
+    if let Some(format) = message_format(&args.message_format) {
+        args.format = format;
+    }
+    let paths = match lint_paths_of(&args, cargo_mode) {
+        Ok(paths) => paths,
+        Err(code) => return code,
     };
     for code in args.select.iter().chain(&args.ignore) {
         if rules::find(code).is_none()
@@ -395,7 +486,7 @@ fn lint(args: LintArgs) -> i32 {
             "warning: no Rust or SQL files found in {}",
             shown.join(", ")
         );
-        if !matches!(args.format, FormatArg::Json | FormatArg::Sarif) {
+        if !Format::from(args.format).is_machine() {
             return EXIT_OK;
         }
     }

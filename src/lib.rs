@@ -9,6 +9,7 @@
 pub mod analysis;
 pub mod baseline;
 pub mod cache;
+pub mod cargo_packages;
 pub mod cli;
 pub mod config;
 pub mod diff_base;

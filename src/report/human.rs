@@ -260,6 +260,10 @@ pub fn render(result: &LintResult, options: &RenderOptions) -> String {
     let handler = GraphicalReportHandler::new_themed(theme)
         .with_width(options.width)
         .with_wrap_lines(options.width != super::NO_WRAP)
+        // Code in help text stays on one line (see `code_words`).
+        .with_break_words(false)
+        .with_word_splitter(textwrap::WordSplitter::NoHyphenation)
+        .with_word_separator(textwrap::WordSeparator::Custom(super::code_words::words))
         .with_context_lines(1);
     let mut out = String::new();
     // Findings come sorted by path: one file's index serves a run of them.

@@ -1,10 +1,12 @@
 //! Output formats. Only this module knows how findings are shown.
 
+pub mod code_words;
 pub mod github;
 pub mod human;
 pub mod json;
 pub mod markdown;
 pub mod paths;
+pub mod rustc_json;
 pub mod sarif;
 pub mod short;
 
@@ -23,6 +25,16 @@ pub enum Format {
     Sarif,
     /// GitHub Actions `::error` annotations.
     Github,
+    /// rustc JSON diagnostics in cargo `compiler-message` lines (editors).
+    RustcJson,
+}
+
+impl Format {
+    /// Whether programs read this format: nothing else may be mixed into it
+    /// (statistics, progress).
+    pub fn is_machine(self) -> bool {
+        matches!(self, Format::Json | Format::Sarif | Format::RustcJson)
+    }
 }
 
 /// [`RenderOptions::width`] for output that is not wrapped.
@@ -49,9 +61,10 @@ pub fn render(result: &LintResult, format: Format, options: &RenderOptions) -> S
         Format::Short => short::render(result, options),
         Format::Sarif => sarif::render(result),
         Format::Github => github::render(result, options),
+        Format::RustcJson => rustc_json::render(result),
     };
     // Machine-readable documents must stay parseable.
-    if options.statistics && !matches!(format, Format::Json | Format::Sarif) {
+    if options.statistics && !format.is_machine() {
         out.push_str(&statistics(result));
     }
     out

@@ -1,0 +1,61 @@
+//! The human report on a narrow terminal (COLUMNS=40) wraps prose, never
+//! the code quoted in help text: each backticked span and each
+//! `idem_scope::…(..)` call of every finding's help appears whole on one line.
+
+use std::process::Command;
+
+use serde_json::Value;
+
+const MANIFEST_DIR: &str = env!("CARGO_MANIFEST_DIR");
+
+fn idem_lint(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_idem-lint"))
+        .args(args)
+        .args(["--color", "never", "--no-cache"])
+        .env("COLUMNS", "40")
+        .current_dir(MANIFEST_DIR)
+        .output()
+        .expect("runs");
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+/// Backticked spans and `idem_scope::name(..)` calls in `help`.
+fn code_in(help: &str) -> Vec<String> {
+    let mut code: Vec<String> = help
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .collect();
+    let mut rest = help;
+    while let Some(at) = rest.find("idem_scope::") {
+        let call = &rest[at..];
+        let path_end = call
+            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+            .unwrap_or(call.len());
+        let end = if call[path_end..].starts_with('(') {
+            call.find(')').map_or(call.len(), |e| e + 1)
+        } else {
+            path_end
+        };
+        code.push(call[..end].to_string());
+        rest = &call[end..];
+    }
+    code.retain(|c| c.contains(' '));
+    code
+}
+
+#[test]
+fn code_in_help_is_never_wrapped() {
+    let doc: Value =
+        serde_json::from_str(&idem_lint(&["fixtures", "--format", "json"])).expect("JSON");
+    let human = idem_lint(&["fixtures"]);
+    let mut checked = 0;
+    for d in doc["diagnostics"].as_array().expect("array") {
+        for code in code_in(d["help"].as_str().unwrap_or("")) {
+            assert!(human.contains(&code), "`{code}` was wrapped:\n{human}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 10, "help texts quote code");
+}

@@ -167,6 +167,11 @@ struct LintArgs {
     /// are still analysed). For pull requests: `--diff-base origin/main`.
     #[arg(long, value_name = "REV")]
     diff_base: Option<String>,
+    /// Apply the machine-applicable suggested fixes (every scope component
+    /// found in scope) to the files, then report what remains. Fixes with
+    /// placeholders are never applied.
+    #[arg(long)]
+    fix: bool,
 }
 
 /// Runs the command line with `args` (program name first); returns the exit code.
@@ -365,6 +370,15 @@ fn lint(args: LintArgs) -> i32 {
             return EXIT_FAILURE;
         }
     };
+    if args.fix {
+        result = match fix_and_relint(&result, &paths, &options) {
+            Ok(result) => result,
+            Err(err) => {
+                eprintln!("error: {err}");
+                return EXIT_FAILURE;
+            }
+        };
+    }
     if let Some(file) = &args.write_baseline {
         return write_baseline(&result, file);
     }
@@ -436,6 +450,22 @@ fn lint(args: LintArgs) -> i32 {
     } else {
         EXIT_OK
     }
+}
+
+/// `--fix`: writes the machine-applicable fixes, says how many on stderr,
+/// and lints again so the report shows what remains.
+fn fix_and_relint(
+    result: &LintResult,
+    paths: &[PathBuf],
+    options: &LintOptions,
+) -> Result<LintResult, String> {
+    let done = crate::fix::apply(&result.diagnostics, std::path::Path::new("."))
+        .map_err(|e| e.to_string())?;
+    eprintln!(
+        "fixed: {} applied, {} skipped (overlapping another fix)",
+        done.applied, done.skipped
+    );
+    lint_paths(paths, options).map_err(|e| e.to_string())
 }
 
 /// Whether to colour output: `auto` means on a terminal unless `NO_COLOR` is set.

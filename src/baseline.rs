@@ -415,6 +415,7 @@ mod tests {
             },
             labels: Vec::new(),
             help: None,
+            fix: None,
         }
     }
 

@@ -39,6 +39,10 @@ impl Key {
     }
 }
 
+/// The shape of a stored entry: bumped when diagnostics gain a field (2:
+/// `fix`), so a build of the same version never replays entries without it.
+const ENTRY_FORMAT: &[u8] = b"entry-format-2";
+
 /// Hashes what a unit's result depends on.
 pub struct KeyBuilder(Xxh3);
 
@@ -47,6 +51,7 @@ impl KeyBuilder {
     pub fn new(config: u128) -> Self {
         let mut hasher = Xxh3::new();
         hasher.update(crate::VERSION.as_bytes());
+        hasher.update(ENTRY_FORMAT);
         hasher.update(&config.to_le_bytes());
         KeyBuilder(hasher)
     }
@@ -348,6 +353,11 @@ fn decode(v: &Value) -> Option<Diagnostic> {
         Value::String(s) => Some(s.clone()),
         _ => return None,
     };
+    // Entries written before fixes existed have no `fix`: none, not invalid.
+    let fix = match &v["fix"] {
+        Value::Null => None,
+        fix => Some(serde_json::from_value(fix.clone()).ok()?),
+    };
     Some(Diagnostic {
         code: rule.code,
         name: rule.name,
@@ -357,6 +367,7 @@ fn decode(v: &Value) -> Option<Diagnostic> {
         span: span(&v["span"])?,
         labels,
         help,
+        fix,
     })
 }
 
@@ -386,6 +397,7 @@ mod tests {
                 span: Span::file_start(),
             }],
             help: Some("h".into()),
+            fix: None,
         }
     }
 

@@ -223,6 +223,11 @@ struct LintArgs {
     /// Start from this Cargo.toml instead of the nearest one.
     #[arg(long, value_name = "PATH", conflicts_with = "paths")]
     manifest_path: Option<PathBuf>,
+    /// Apply the machine-applicable suggested fixes (every scope component
+    /// found in scope) to the files, then report what remains. Fixes with
+    /// placeholders are never applied.
+    #[arg(long)]
+    fix: bool,
 }
 
 /// Runs the command line with `args` (program name first); returns the exit code.
@@ -456,6 +461,15 @@ fn lint(mut args: LintArgs, cargo_mode: bool) -> i32 {
             return EXIT_FAILURE;
         }
     };
+    if args.fix {
+        result = match fix_and_relint(&result, &paths, &options) {
+            Ok(result) => result,
+            Err(err) => {
+                eprintln!("error: {err}");
+                return EXIT_FAILURE;
+            }
+        };
+    }
     if let Some(file) = &args.write_baseline {
         return write_baseline(&result, file);
     }
@@ -527,6 +541,22 @@ fn lint(mut args: LintArgs, cargo_mode: bool) -> i32 {
     } else {
         EXIT_OK
     }
+}
+
+/// `--fix`: writes the machine-applicable fixes, says how many on stderr,
+/// and lints again so the report shows what remains.
+fn fix_and_relint(
+    result: &LintResult,
+    paths: &[PathBuf],
+    options: &LintOptions,
+) -> Result<LintResult, String> {
+    let done = crate::fix::apply(&result.diagnostics, std::path::Path::new("."))
+        .map_err(|e| e.to_string())?;
+    eprintln!(
+        "fixed: {} applied, {} skipped (overlapping another fix)",
+        done.applied, done.skipped
+    );
+    lint_paths(paths, options).map_err(|e| e.to_string())
 }
 
 /// Whether to colour output: `auto` means on a terminal unless `NO_COLOR` is set.

@@ -14,6 +14,7 @@ pub mod cli;
 pub mod config;
 pub mod diff_base;
 pub mod discover;
+pub mod fix;
 pub mod lex;
 pub mod lint;
 pub mod memory_budget;

@@ -569,6 +569,7 @@ fn diagnostic(rule: &Rule, path: &str, span: Span, message: String, help: &str) 
         span,
         labels: Vec::new(),
         help: Some(help.to_string()),
+        fix: None,
     }
 }
 

@@ -232,6 +232,7 @@ fn harness_detects_missing_and_extra() {
         },
         labels: vec![],
         help: None,
+        fix: None,
     }];
     let (missing, extra) = compare(&expected, &found);
     assert_eq!(missing, vec!["a.rs:3: IDEM001"]);

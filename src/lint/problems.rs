@@ -20,6 +20,7 @@ pub(super) fn file_problem(path: &str, message: &str, line: usize, column: usize
         },
         labels: Vec::new(),
         help: None,
+        fix: None,
     }
 }
 

@@ -326,7 +326,12 @@ fn analyse_unit(
         super::test_hooks::panic_if_marked(out.sources.values().map(|text| text.as_str()));
         let mut facts = analysis::analyze(&parsed.files, &sql_files, vocab);
         facts.without_idempotency_context = !idempotency_context;
-        let mut sink = Sink::new(&parsed.paths);
+        // Fixes read the original texts (the parsed ones may be blanked).
+        let texts = (parsed.paths.iter())
+            .map(|p| out.sources.get(p).map(|t| t.as_str()))
+            .collect();
+        let mut sink =
+            Sink::new(&parsed.paths).with_fixes(crate::fix::Locator::new(&parsed.files, texts));
         rules::run_all(&facts, &mut sink);
         sink.into_diagnostics()
     }));

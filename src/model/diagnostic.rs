@@ -2,11 +2,13 @@
 //! and labelled secondary spans in the same file). Rules build them
 //! (`crate::rules::Finding`), renderers show them.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// A 1-based line and 1-based column counted in Unicode scalar values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default,
+)]
 pub struct Position {
     /// 1-based line.
     pub line: usize,
@@ -15,7 +17,9 @@ pub struct Position {
 }
 
 /// A half-open region of a source file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default,
+)]
 pub struct Span {
     /// First character.
     pub start: Position,
@@ -85,6 +89,43 @@ pub struct Diagnostic {
     pub labels: Vec<Label>,
     /// How to fix it.
     pub help: Option<String>,
+    /// The same advice as edits a tool can apply (JSON `fix`, SARIF `fixes`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<Fix>,
+}
+
+/// How far a suggested [`Fix`] can be trusted (clippy's applicability names).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Applicability {
+    /// Every component is a value found in scope: `--fix` applies it.
+    MachineApplicable,
+    /// Every component is known, but the enclosing function may not return
+    /// a `Result` the `?` can convert into: shown, never applied.
+    MaybeIncorrect,
+    /// Some component is a placeholder (`&principal`) to fill in by hand.
+    HasPlaceholders,
+}
+
+/// One replacement: the text in `span` becomes `replacement` (an empty
+/// span inserts).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Edit {
+    /// The region replaced, in the diagnostic's file.
+    pub span: Span,
+    /// Its new text.
+    pub replacement: String,
+}
+
+/// A suggested fix: edits that together turn the finding into valid Rust.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fix {
+    /// Whether a tool may apply it unattended.
+    pub applicability: Applicability,
+    /// What it does, in one sentence.
+    pub description: String,
+    /// The edits, in source order; they apply together or not at all.
+    pub edits: Vec<Edit>,
 }
 
 impl Diagnostic {

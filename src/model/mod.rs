@@ -14,7 +14,7 @@ pub mod diagnostic;
 mod result;
 
 pub use baseline::{BaselineOutcome, Entry, Identity};
-pub use diagnostic::{Diagnostic, Label, Position, Severity, Span};
+pub use diagnostic::{Applicability, Diagnostic, Edit, Fix, Label, Position, Severity, Span};
 pub use result::LintResult;
 
 #[doc(no_inline)]

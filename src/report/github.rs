@@ -111,6 +111,7 @@ mod tests {
             },
             labels: Vec::new(),
             help: Some("use 100% scoped keys".into()),
+            fix: None,
         };
         assert_eq!(
             annotation(&d, "src/a,b.rs"),

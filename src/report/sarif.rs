@@ -16,7 +16,7 @@ use sha2::{Digest, Sha256};
 use super::human::LineIndex;
 use super::markdown;
 use super::paths::{rooted, RootedPath};
-use crate::model::{Diagnostic, LintResult, Severity, Span};
+use crate::model::{Diagnostic, Fix, LintResult, Severity, Span};
 use crate::rules::{self, Rule};
 
 /// The base every relative `artifactLocation.uri` is resolved against.
@@ -216,15 +216,45 @@ fn physical(uri: &Uri, span: Span) -> sarif::PhysicalLocation {
             .uri(uri.0.clone())
             .build()
     };
-    let region = sarif::Region::builder()
+    sarif::PhysicalLocation::builder()
+        .artifact_location(artifact)
+        .region(region(span))
+        .build()
+}
+
+fn region(span: Span) -> sarif::Region {
+    sarif::Region::builder()
         .start_line(span.start.line as i64)
         .start_column(span.start.column as i64)
         .end_line(span.end.line.max(span.start.line) as i64)
         .end_column(span.end.column as i64)
+        .build()
+}
+
+/// A SARIF `fix`: one artifact change, its replacements the fix's edits.
+fn fix_of(fix: &Fix, uri: &Uri) -> sarif::Fix {
+    let artifact = physical(uri, Span::default()).artifact_location;
+    let replacements: Vec<sarif::Replacement> = fix
+        .edits
+        .iter()
+        .map(|edit| {
+            sarif::Replacement::builder()
+                .deleted_region(region(edit.span))
+                .inserted_content(
+                    sarif::ArtifactContent::builder()
+                        .text(edit.replacement.clone())
+                        .build(),
+                )
+                .build()
+        })
+        .collect();
+    let change = sarif::ArtifactChange::builder()
+        .artifact_location(artifact.unwrap_or_default())
+        .replacements(replacements)
         .build();
-    sarif::PhysicalLocation::builder()
-        .artifact_location(artifact)
-        .region(region)
+    sarif::Fix::builder()
+        .description(message(&sentence(&fix.description)))
+        .artifact_changes(vec![change])
         .build()
 }
 
@@ -259,7 +289,7 @@ fn result_of(d: &Diagnostic, uri: &Uri, fingerprint: String) -> sarif::Result {
         .message(message(&text))
         .locations(vec![location])
         .partial_fingerprints(BTreeMap::from([(FINGERPRINT_KEY.to_string(), fingerprint)]));
-    match (rule_index, related.is_empty()) {
+    let mut result = match (rule_index, related.is_empty()) {
         (Some(i), true) => builder.rule_index(i as i64).build(),
         (Some(i), false) => builder
             .rule_index(i as i64)
@@ -267,7 +297,10 @@ fn result_of(d: &Diagnostic, uri: &Uri, fingerprint: String) -> sarif::Result {
             .build(),
         (None, true) => builder.build(),
         (None, false) => builder.related_locations(related).build(),
-    }
+    };
+    // Set after building: the typed builder cannot take an optional field.
+    result.fixes = d.fix.as_ref().map(|f| vec![fix_of(f, uri)]);
+    result
 }
 
 /// Ends `text` with a full stop, as SARIF viewers expect of messages.
@@ -338,6 +371,7 @@ mod tests {
             span,
             labels: Vec::new(),
             help: None,
+            fix: None,
         }
     }
 

@@ -1,10 +1,11 @@
 //! IDEM001: a storage key built by ad-hoc concatenation of a client key
 //! (the docs are rules/adhoc-key-concat.md).
 
-use super::{suggestion_text, Finding, Rule, Sink};
+use super::{Finding, Rule, Sink};
 use crate::analysis::vocab::Component;
 use crate::analysis::UnitFacts;
 use crate::diagnostic::Severity;
+use crate::fix::{ScopedCall, BINDING};
 
 /// The rule.
 pub const RULE: Rule = Rule {
@@ -28,18 +29,22 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
         if event.site != concat {
             labels.push(("used as a storage key here".to_string(), event.site));
         }
+        let call = ScopedCall::new([
+            value.component(Component::Tenant),
+            value.component(Component::Principal),
+            value.component(Component::Route),
+            Some(key),
+        ]);
         let help = format!(
-            "build the key with idem_scope::scoped({}, {}, {}, {})?.storage_key(): it rejects separators inside components instead of letting two tuples collide",
-            suggestion_text(value.component(Component::Tenant), "&tenant"),
-            suggestion_text(value.component(Component::Principal), "&principal"),
-            suggestion_text(value.component(Component::Route), "\"route\""),
-            suggestion_text(Some(key), "&key"),
+            "bind the scoped key first, `{}`, then use `{BINDING}.storage_key()`: scoped(..) rejects separators inside components instead of letting two tuples collide",
+            call.binding(),
         );
         let message = "idempotency key built by ad-hoc concatenation of the client key: components can collide across the separator";
         sink.add(
             Finding::new(&RULE, concat, message)
                 .labels(labels)
-                .help(help),
+                .help(help)
+                .fix(call),
         );
     }
 }

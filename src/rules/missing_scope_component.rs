@@ -1,11 +1,12 @@
 //! IDEM002: a storage key whose scope lacks tenant, principal or route
 //! (the docs are rules/missing-scope-component.md).
 
-use super::{english_list, suggestion_text, Finding, Rule, Sink};
+use super::{english_list, Finding, Rule, Sink};
 use crate::analysis::value::KeySource;
 use crate::analysis::vocab::Component;
 use crate::analysis::UnitFacts;
 use crate::diagnostic::Severity;
+use crate::fix::{ScopedCall, BINDING};
 
 /// The rule.
 pub const RULE: Rule = Rule {
@@ -59,22 +60,31 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
         } else {
             "idempotency key scope lacks"
         };
-        let help = format!(
-            "scope the key: idem_scope::scoped({}, {}, {}, {})?.storage_key(); a key shared across {} lets one caller replay another's response",
-            suggestion_text(value.component(Component::Tenant).filter(|_| placeholder(Component::Tenant).is_none()), "&tenant"),
-            suggestion_text(value.component(Component::Principal).filter(|_| placeholder(Component::Principal).is_none()), "&principal"),
-            suggestion_text(value.component(Component::Route).filter(|_| placeholder(Component::Route).is_none()), "\"route\""),
-            suggestion_text(Some(key), "&key"),
-            english_list(&missing.iter().map(|c| match c {
+        let known = |c: Component| value.component(c).filter(|_| placeholder(c).is_none());
+        let call = ScopedCall::new([
+            known(Component::Tenant),
+            known(Component::Principal),
+            known(Component::Route),
+            Some(key),
+        ]);
+        let shared: Vec<&str> = missing
+            .iter()
+            .map(|c| match c {
                 Component::Tenant => "tenants",
                 Component::Principal => "principals",
                 Component::Route => "routes",
-            }).collect::<Vec<_>>()),
+            })
+            .collect();
+        let help = format!(
+            "scope the key: bind it first, `{}`, then use `{BINDING}.storage_key()`; a key shared across {} lets one caller replay another's response",
+            call.binding(),
+            english_list(&shared),
         );
         sink.add(
             Finding::new(&RULE, site, format!("{what} {}", english_list(&names)))
                 .labels(labels)
-                .help(help),
+                .help(help)
+                .fix(call),
         );
     }
 }

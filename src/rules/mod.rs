@@ -16,7 +16,7 @@ pub mod suppression_without_reason;
 pub mod unnamespaced_server_key;
 pub mod unused_suppression;
 
-use crate::analysis::value::{Origin, Site};
+use crate::analysis::value::Site;
 use crate::analysis::UnitFacts;
 use crate::model::Severity;
 
@@ -137,21 +137,6 @@ pub fn covers(outer: Site, inner: Site) -> bool {
             >= (inner.span.end.line, inner.span.end.column)
 }
 
-/// Text for a component in the suggested `scoped(..)` call.
-pub fn suggestion_text(origin: Option<&Origin>, fallback: &str) -> String {
-    match origin {
-        Some(o) if !o.text.is_empty() && o.text.len() <= 60 => {
-            let text = o.text.trim_start_matches('&');
-            if text.starts_with('"') {
-                text.to_string()
-            } else {
-                format!("&{text}")
-            }
-        }
-        _ => fallback.to_string(),
-    }
-}
-
 /// English list: `a`, `a and b`, `a, b and c`.
 pub fn english_list(items: &[&str]) -> String {
     match items {
@@ -171,6 +156,7 @@ mod sink {
     use std::collections::HashSet;
 
     use crate::analysis::value::Site;
+    use crate::fix::{Locator, ScopedCall};
     use crate::model::{Diagnostic, Label, Span};
 
     use super::Rule;
@@ -184,6 +170,7 @@ mod sink {
         message: String,
         labels: Vec<(String, Site)>,
         help: Option<String>,
+        fix: Option<ScopedCall>,
     }
 
     impl Finding {
@@ -195,6 +182,7 @@ mod sink {
                 message: message.into(),
                 labels: Vec::new(),
                 help: None,
+                fix: None,
             }
         }
 
@@ -215,6 +203,13 @@ mod sink {
             self.help = Some(help.into());
             self
         }
+
+        /// Suggests replacing the primary span with the scoped key `call`
+        /// builds (`crate::fix`); dropped where no edit fits there.
+        pub fn fix(mut self, call: ScopedCall) -> Finding {
+            self.fix = Some(call);
+            self
+        }
     }
 
     /// Where a unit's findings go: knows the unit's file names.
@@ -227,6 +222,8 @@ mod sink {
         /// `add` constant-time, where a scan of `out` made a unit with many
         /// findings quadratic in their number.
         seen: HashSet<(&'static str, u32, Span)>,
+        /// Turns suggested calls into edits (none: findings get no `fix`).
+        locator: Option<Locator<'a>>,
     }
 
     impl<'a> Sink<'a> {
@@ -236,7 +233,14 @@ mod sink {
                 paths,
                 out: Vec::new(),
                 seen: HashSet::new(),
+                locator: None,
             }
+        }
+
+        /// Computes fixes for the findings that suggest one.
+        pub fn with_fixes(mut self, locator: Locator<'a>) -> Sink<'a> {
+            self.locator = Some(locator);
+            self
         }
 
         /// Adds a finding. Labels outside its file, or on its primary span, are
@@ -248,6 +252,7 @@ mod sink {
                 message,
                 labels,
                 help,
+                fix,
             } = finding;
             // The path is a function of `site.file`, so the file index stands in
             // for it in the identity.
@@ -267,6 +272,9 @@ mod sink {
                     span: s.span,
                 })
                 .collect();
+            let fix = fix
+                .zip(self.locator.as_ref())
+                .and_then(|(call, locator)| locator.fix(site.file, site.span, &call));
             self.out.push(Diagnostic {
                 code: rule.code,
                 name: rule.name,
@@ -276,6 +284,7 @@ mod sink {
                 span: site.span,
                 labels,
                 help,
+                fix,
             });
         }
 

@@ -71,7 +71,7 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
             *client_site,
         ));
         let message = format!("server-minted key written to `{store}` without a server-only namespace: client keys reach the same store, so a client can send this key first and poison the server's own redelivery");
-        let help = "build the key with idem_scope::scoped_server(&tenant, &principal, \"route\", &id)?.storage_key() (namespace `s:`), so no client key can ever equal it";
+        let help = "bind the key first, `let scoped_key = idem_scope::scoped_server(&tenant, &principal, \"route\", &id)?;`, then use `scoped_key.storage_key()` (namespace `s:`), so no client key can ever equal it";
         sink.add(Finding::new(&RULE, site, message).labels(labels).help(help));
     }
 }

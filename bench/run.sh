@@ -77,6 +77,20 @@ measure "baseline: parse every file with syn" "$BASE" "$CORPUS"
 base_all="$MEDIAN"
 measure "idem-lint (all rules)" "$LINT" "${lint_flags[@]}" "$CORPUS"
 lint_all="$MEDIAN"
+if "$LINT" --help | grep -q -- '--partition'; then
+    # Two shards and their merge must give the single run's JSON (run once:
+    # together the shards cost one full run).
+    shards="$(mktemp -d)"
+    json_flags=(--format json --quiet --exit-zero --no-cache)
+    "$LINT" "${json_flags[@]}" --output "$shards/single.json" "$CORPUS"
+    for i in 1 2; do
+        "$LINT" "${json_flags[@]}" --partition "hash:$i/2" --output "$shards/$i.json" "$CORPUS"
+    done
+    "$LINT" merge --exit-zero --output "$shards/merged.json" "$shards/1.json" "$shards/2.json"
+    if cmp -s "$shards/single.json" "$shards/merged.json"; then verdict=identical; else verdict=DIFFERENT; fi
+    echo "partition-merge check (2 shards + merge vs single run, JSON): $verdict"
+    rm -rf "$shards"
+fi
 echo "ratio idem-lint / baseline: $(ratio "$lint_all" "$base_all")"
 if [ -n "${COMPARE:-}" ]; then
     # Another build (e.g. main before a change), measured in this run so the

@@ -11,7 +11,9 @@ use crate::cargo_packages::{self, PackagesError, Selection};
 use crate::config::{self, ConfigSource, Resolver};
 use crate::diff_base::ChangedLines;
 use crate::lint::{lint_paths, LintOptions};
+use crate::merge::{MergeFormat, Shard};
 use crate::model::LintResult;
+use crate::partition::Partition;
 use crate::report::{self, Format, RenderOptions};
 use crate::rules;
 
@@ -52,6 +54,23 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = ListFormat::Text)]
         format: ListFormat,
+    },
+    /// Combine the JSON or SARIF reports of `--partition` shards into the
+    /// report of one unpartitioned run (exit 1 when it has errors).
+    Merge {
+        /// The shards' reports (all JSON or all SARIF, from one idem-lint version).
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// Output format (default: the shards' format, which must be one;
+        /// JSON shards can be written as SARIF, read in the checkout).
+        #[arg(long, value_enum)]
+        format: Option<MergeFormatArg>,
+        /// Write the report to FILE instead of standard output.
+        #[arg(long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Exit 0 even when the merged report has errors.
+        #[arg(long)]
+        exit_zero: bool,
     },
     /// Print the configuration that applies to PATH, as TOML.
     Config {
@@ -119,6 +138,24 @@ impl From<FormatArg> for Format {
             FormatArg::Sarif => Format::Sarif,
             FormatArg::Github => Format::Github,
             FormatArg::RustcJson => Format::RustcJson,
+        }
+    }
+}
+
+/// `merge --format`: the formats shards can be merged in.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum MergeFormatArg {
+    /// Versioned JSON.
+    Json,
+    /// SARIF 2.1.0.
+    Sarif,
+}
+
+impl From<MergeFormatArg> for MergeFormat {
+    fn from(arg: MergeFormatArg) -> MergeFormat {
+        match arg {
+            MergeFormatArg::Json => MergeFormat::Json,
+            MergeFormatArg::Sarif => MergeFormat::Sarif,
         }
     }
 }
@@ -228,6 +265,11 @@ struct LintArgs {
     /// placeholders are never applied.
     #[arg(long)]
     fix: bool,
+    /// Lint only shard I of N (`I/N` or `hash:I/N`, 1-based): units (crates,
+    /// loose files) are shared out by a stable hash of their path, so N CI
+    /// jobs cover everything once; `idem-lint merge` joins their reports.
+    #[arg(long, value_name = "I/N")]
+    partition: Option<Partition>,
 }
 
 /// Runs the command line with `args` (program name first); returns the exit code.
@@ -278,6 +320,12 @@ where
         Some(Command::Explain { rule, color }) => explain(&rule, color),
         Some(Command::Rules { format }) => list_rules(format),
         Some(Command::Config { path, config }) => show_config(&path, config),
+        Some(Command::Merge {
+            files,
+            format,
+            output,
+            exit_zero,
+        }) => merge(&files, format.map(Into::into), output.as_deref(), exit_zero),
         None => lint(cli.lint, bin_name.is_some()),
     }
 }
@@ -431,6 +479,7 @@ fn lint(mut args: LintArgs, cargo_mode: bool) -> i32 {
                 .filter(|d| !d.is_empty())
                 .map_or_else(|| PathBuf::from(".idem-lint-cache"), PathBuf::from)
         }),
+        partition: args.partition,
         ..LintOptions::default()
     };
     // Read the baseline before linting: a bad one fails fast.
@@ -565,6 +614,43 @@ fn use_color(color: Color, to_terminal: bool) -> bool {
         Color::Always => true,
         Color::Never => false,
         Color::Auto => to_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+    }
+}
+
+/// `idem-lint merge`: exit 2 when the shards do not fit together, else
+/// 1 when the merged report has errors (unless `exit_zero`), else 0.
+fn merge(
+    files: &[PathBuf],
+    format: Option<MergeFormat>,
+    output: Option<&std::path::Path>,
+    exit_zero: bool,
+) -> i32 {
+    let merged = files
+        .iter()
+        .map(Shard::read)
+        .collect::<Result<Vec<_>, _>>()
+        .and_then(|shards| crate::merge::merge(&shards, format));
+    let merged = match merged {
+        Ok(merged) => merged,
+        Err(err) => {
+            eprintln!("error: {err}");
+            return EXIT_FAILURE;
+        }
+    };
+    let written = match output {
+        Some(path) => std::fs::write(path, merged.text.as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", path.display())),
+        None => {
+            write_stdout(&merged.text).map_err(|e| format!("cannot write to standard output: {e}"))
+        }
+    };
+    match written {
+        Err(message) => {
+            eprintln!("error: {message}");
+            EXIT_FAILURE
+        }
+        Ok(()) if merged.has_errors && !exit_zero => EXIT_FINDINGS,
+        Ok(()) => EXIT_OK,
     }
 }
 

@@ -62,12 +62,16 @@ pub enum LintError {
 
 /// Lints `paths`.
 pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintResult, LintError> {
-    let found = discover::discover(
+    let mut found = discover::discover(
         paths,
         &DiscoverOptions {
             exclude: options.exclude.clone(),
         },
     );
+    // Before configuration and the cache: other shards' units cost nothing.
+    if let Some(partition) = &options.partition {
+        partition.retain(&mut found);
+    }
     let mut resolver = Resolver::new(&options.config, &options.vocab)?;
     let planned = resolver.plan(found.units)?;
     let pool = rayon::ThreadPoolBuilder::new()

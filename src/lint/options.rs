@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use crate::analysis::vocab::Vocabulary;
 use crate::config::{ConfigSource, Settings};
+use crate::partition::Partition;
 use crate::rules;
 use crate::source;
 
@@ -31,6 +32,8 @@ pub struct LintOptions {
     pub prefilter: bool,
     /// Where the result cache lives (`None`: no cache).
     pub cache_dir: Option<PathBuf>,
+    /// Lint only this shard's units (`--partition i/n`; `None`: all).
+    pub partition: Option<Partition>,
 }
 
 impl Default for LintOptions {
@@ -46,6 +49,7 @@ impl Default for LintOptions {
             max_file_size_fixed: false,
             prefilter: true,
             cache_dir: None,
+            partition: None,
         }
     }
 }

@@ -18,6 +18,12 @@
 //! - `select.rs`: the selection closed over callers, callees and stores;
 //! - `blank.rs`: what is left of a file for syn.
 //!
+//! Before any of that, a unit gate: a unit whose texts name no client key
+//! and no idempotency store or table (one multi-word byte search per file)
+//! cannot hold a key event or an idempotency table's DDL, so it is planned
+//! only for the facts of the rules that need neither (claims); which rules
+//! those are follows from their `needs` (`triggers::needs_key_evidence`).
+//!
 //! Adding a rule whose facts exist: list them in its `RULE.needs`. A fact
 //! no [`Fact`] covers needs a variant and its predicates in `triggers.rs`.
 //! `tests/prefilter.rs` checks that findings are identical with
@@ -41,7 +47,7 @@ pub use triggers::{Fact, FactSet};
 
 use blank::file_plan;
 use select::{defined_names, WordMatcher};
-use triggers::{gate_words, FACTS};
+use triggers::{gate_words, key_evidence_words, needs_key_evidence, FACTS};
 
 /// The compiled trigger words.
 #[derive(Debug, Clone)]
@@ -60,6 +66,29 @@ pub struct Prefilter {
     /// What this build's rules need found.
     needs: FactSet,
     vocab: Vocabulary,
+    /// Words without which a unit holds no key evidence (see
+    /// [`triggers::needs_key_evidence`]); `None`: every unit holds some.
+    key_evidence: Option<AhoCorasick>,
+    /// The pre-filter for units without key evidence: it looks only for
+    /// the facts of the rules that need none (claims). `None` when those
+    /// are all the rules' facts.
+    keyless: Option<Box<Prefilter>>,
+}
+
+/// Compiles trigger words, matched in any case, in snake_case and joined
+/// (`request_id` is `RequestId` in CamelCase); `None` when the automaton's
+/// limits are exceeded (only absurd configured word lists can), and then
+/// the caller matches everything: the safe fallback.
+fn compile(mut words: Vec<String>) -> Option<AhoCorasick> {
+    let joined: Vec<String> = words.iter().map(|w| w.replace(['_', '-'], "")).collect();
+    words.extend(joined);
+    words.retain(|w| !w.is_empty());
+    words.sort();
+    words.dedup();
+    AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .build(&words)
+        .ok()
 }
 
 impl Prefilter {
@@ -70,6 +99,21 @@ impl Prefilter {
                 .iter()
                 .flat_map(|r| r.needs.iter().copied()),
         );
+        let keyless_needs = FactSet::of(
+            (crate::rules::ALL.iter())
+                .filter(|r| !needs_key_evidence(r))
+                .flat_map(|r| r.needs.iter().copied()),
+        );
+        let mut prefilter = Prefilter::for_needs(vocab, needs);
+        prefilter.key_evidence = compile(key_evidence_words(vocab));
+        if keyless_needs != needs {
+            prefilter.keyless = Some(Box::new(Prefilter::for_needs(vocab, keyless_needs)));
+        }
+        prefilter
+    }
+
+    /// A pre-filter looking for `needs` in every unit.
+    fn for_needs(vocab: &Vocabulary, needs: FactSet) -> Prefilter {
         let client_words: Vec<String> = vocab.client_key_triggers();
         let mut store_words: Vec<String> =
             STRONG_STORE_WORDS.iter().map(|w| w.to_string()).collect();
@@ -80,20 +124,6 @@ impl Prefilter {
         for fact in FACTS.into_iter().filter(|f| needs.contains(*f)) {
             gate_words_all.extend(gate_words(fact, vocab));
         }
-        let compile = |mut words: Vec<String>| {
-            // `request_id` in snake_case is `RequestId` in CamelCase.
-            let joined: Vec<String> = words.iter().map(|w| w.replace(['_', '-'], "")).collect();
-            words.extend(joined);
-            words.retain(|w| !w.is_empty());
-            words.sort();
-            words.dedup();
-            // Only absurd configured word lists can exceed the automaton's
-            // limits; matching everything is the safe fallback.
-            AhoCorasick::builder()
-                .ascii_case_insensitive(true)
-                .build(&words)
-                .ok()
-        };
         Prefilter {
             matcher: compile(words),
             client: compile(client_words),
@@ -101,6 +131,8 @@ impl Prefilter {
             gate: compile(gate_words_all),
             needs,
             vocab: vocab.clone(),
+            key_evidence: None,
+            keyless: None,
         }
     }
 
@@ -167,7 +199,27 @@ impl Prefilter {
     /// caller or user) or a store keyed items write to. Cold files hold no
     /// trigger or local fact of their own, so repeating this until no cold
     /// file is reached gives the selection a scan of every file would.
+    ///
+    /// A unit whose texts hold no key evidence (no client-key word, no
+    /// idempotency store or table word, comments included) is planned for
+    /// the facts of the rules that need none: one byte search per file
+    /// instead of scanning every file with a hash call or a DDL word.
     pub fn plan(&self, texts: &[&str]) -> Vec<FilePlan> {
+        match &self.keyless {
+            Some(keyless) if !texts.iter().any(|t| self.holds_key_evidence(t)) => {
+                keyless.plan_for_needs(texts)
+            }
+            _ => self.plan_for_needs(texts),
+        }
+    }
+
+    /// Whether `text` holds a word of key evidence (comments too).
+    fn holds_key_evidence(&self, text: &str) -> bool {
+        self.key_evidence.as_ref().is_none_or(|m| m.is_match(text))
+    }
+
+    /// [`Prefilter::plan`] for every fact this pre-filter looks for.
+    fn plan_for_needs(&self, texts: &[&str]) -> Vec<FilePlan> {
         let skip_all = || vec![FilePlan::Skip; texts.len()];
         let hot: Vec<bool> = texts.iter().map(|t| self.may_match(t)).collect();
         if !hot.iter().any(|h| *h) {
@@ -225,8 +277,30 @@ mod tests {
     use super::scan::Mention;
     use super::*;
 
+    /// The selection for every fact, without the unit gate (which
+    /// `units_without_key_evidence_look_for_claims_alone` tests).
     fn select(texts: &[&str]) -> Vec<bool> {
-        Prefilter::new(&Vocabulary::default()).select(texts)
+        let vocab = Vocabulary::default();
+        Prefilter::for_needs(&vocab, Prefilter::new(&vocab).needs).select(texts)
+    }
+
+    #[test]
+    fn units_without_key_evidence_look_for_claims_alone() {
+        let gated = |texts: &[&str]| Prefilter::new(&Vocabulary::default()).select(texts);
+        let digest = "fn k(body: &[u8]) -> String { hex::encode(Sha256::digest(body)) }";
+        let ddl = "const I: &str = \"CREATE UNIQUE INDEX u ON request_log (k)\";";
+        let claim = "fn a(s: &S, key: &str) { s.acquire(key); }";
+        let traced = "fn t(request_id: &str) { span(request_id, Sha256::digest(b\"\")); }";
+        // A hash call or DDL cannot make a finding without a key, a store or
+        // an idempotency table in the unit; a claim on any key can.
+        assert_eq!(
+            gated(&[digest, ddl, claim, traced]),
+            [false, false, true, false]
+        );
+        // Key evidence anywhere in the unit, even in a comment, plans it whole.
+        let comment = "// the dedup table is elsewhere\nfn z() {}";
+        assert_eq!(gated(&[digest, ddl, comment]), [true, true, false]);
+        assert_eq!(gated(&[digest, "fn h(idem_key: &str) {}"]), [true, true]);
     }
 
     #[test]

@@ -15,8 +15,9 @@ use crate::analysis::hashing::{
     self, is_finalize_method, is_hash_token, is_hasher_constructor, TokenPlace,
     HASH_CANDIDATE_WORDS,
 };
-use crate::analysis::vocab::Vocabulary;
+use crate::analysis::vocab::{Vocabulary, STRONG_STORE_WORDS};
 use crate::lex::Token;
+use crate::rules::Rule;
 
 use super::Prefilter;
 pub use crate::rules::Fact;
@@ -98,6 +99,35 @@ pub fn gate_words(fact: Fact, vocab: &Vocabulary) -> Vec<String> {
         Fact::Ddl => ["create", "alter"].map(String::from).to_vec(),
         Fact::Nothing | Fact::KeyEvents | Fact::SharedStores | Fact::Suppressions => Vec::new(),
     }
+}
+
+/// Whether a rule reports only in units whose texts hold key evidence
+/// ([`key_evidence_words`]). A rule that reads key events reports on a key
+/// event, and a key event starts at a client-key word, or at a request id
+/// where an idempotency store is named (`Trigger`); a DDL fact counts only
+/// on an idempotency table (`analysis::sql`), whose name is a store word.
+/// The other rules (claims on any key-named value) may report anywhere.
+pub fn needs_key_evidence(rule: &Rule) -> bool {
+    rule.needs.contains(&Fact::KeyEvents) || rule.needs.contains(&Fact::Ddl)
+}
+
+/// The words without which a text holds no key evidence: the client-key
+/// words that are a trigger on their own (`Trigger::Strong`: request ids
+/// only count with a store word) and the idempotency store and table words
+/// (which also make up `Vocabulary::has_idempotency_context`, IDEM003).
+pub fn key_evidence_words(vocab: &Vocabulary) -> Vec<String> {
+    let weak_only = |w: &str| {
+        (vocab.is_request_id_name(w) || vocab.is_request_id_header(w))
+            && !(vocab.is_client_key_name(w)
+                || vocab.is_key_header(w)
+                || vocab.is_key_constructor(w))
+    };
+    let mut words: Vec<String> = (vocab.client_key_triggers().into_iter())
+        .filter(|w| !weak_only(w))
+        .collect();
+    words.extend(STRONG_STORE_WORDS.iter().map(|w| w.to_string()));
+    words.extend(vocab.idempotency_table_words());
+    words
 }
 
 /// How a token can make a value a client key.

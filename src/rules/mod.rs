@@ -45,6 +45,9 @@ pub struct Rule {
     /// the items that may hold one of them (`tests/prefilter.rs` checks
     /// that findings are identical with `--no-prefilter`). A fact no
     /// [`Fact`] covers needs a new variant, taught to the pre-filter.
+    /// A rule listing `KeyEvents` or `Ddl` reports only where a client key
+    /// or an idempotency store or table is named (the pre-filter's unit
+    /// gate, `prefilter::triggers::needs_key_evidence`).
     pub needs: &'static [Fact],
 }
 

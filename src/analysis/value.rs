@@ -99,6 +99,9 @@ pub struct Value {
     pub placeholders: Vec<Placeholder>,
     /// Element values, when this is a tuple.
     pub elems: Option<Vec<Value>>,
+    /// Named field values, when this is a struct literal: reading one field
+    /// (`headers.puppet_id`) gives that field's facts, not its siblings'.
+    pub fields: Option<Box<Vec<(String, Value)>>>,
     /// The value is a header name for the idempotency key (not a key itself).
     pub key_header_name: Option<KeySource>,
     /// A string constant's text, when known (for SQL and header names).
@@ -288,6 +291,9 @@ impl Value {
         if self.elems != other.elems {
             self.elems = None;
         }
+        if self.fields != other.fields {
+            self.fields = None;
+        }
         if self.sql.is_none() {
             self.sql.clone_from(&other.sql);
         }
@@ -330,10 +336,10 @@ impl Value {
 
     /// The union of two values that are alternatives (branches of an `if`).
     pub fn union(mut self, other: &Value) -> Value {
-        if self.is_empty() && self.elems.is_none() {
+        if self.is_empty() && self.elems.is_none() && self.fields.is_none() {
             return other.clone();
         }
-        if other.is_empty() && other.elems.is_none() {
+        if other.is_empty() && other.elems.is_none() && other.fields.is_none() {
             return self;
         }
         let hash_alone = self.hash_alone
@@ -370,6 +376,7 @@ impl Value {
     pub fn join_as_part(&mut self, input: &Value) {
         let mut part = input.clone();
         part.elems = None;
+        part.fields = None;
         part.literal = None;
         part.key_header_name = None;
         part.sql = None;
@@ -383,6 +390,13 @@ impl Value {
         self.join(&part);
         self.literal = None;
         self.elems = None;
+        self.fields = None;
+    }
+
+    /// The value of field `name` when this is a struct literal that names it.
+    pub fn field(&self, name: &str) -> Option<&Value> {
+        let fields = self.fields.as_ref()?;
+        fields.iter().find(|(n, _)| n == name).map(|(_, v)| v)
     }
 
     /// Whether this value is a tenant or principal on its own (not a key

@@ -529,6 +529,18 @@ fn substitute(
                 .collect(),
         );
     }
+    if let Some(fields) = &value.fields {
+        let fields = fields
+            .iter()
+            .map(|(n, f)| {
+                (
+                    n.clone(),
+                    substitute(f, args, call_site, arg_sites, own_site).0,
+                )
+            })
+            .collect();
+        out.fields = Some(Box::new(fields));
+    }
     if !intrinsic_key && out.client_key.is_some() {
         // The concatenation that appended the parameter carrying the key.
         let key_param =

@@ -220,8 +220,6 @@ impl<'a> Evaluator<'a> {
         if self.vocab.is_key_maker_fn(&def.name) {
             if let Some(construct) = ret.construct {
                 self.key_position(ret.clone(), construct.site, false, false);
-            } else {
-                self.key_maker_returns_hash(&def.name, &ret);
             }
         }
         let mut callees = std::mem::take(&mut self.callees);
@@ -404,7 +402,11 @@ impl<'a> Evaluator<'a> {
                         syn::Member::Named(name) => Some(name.to_string()),
                         syn::Member::Unnamed(_) => None,
                     };
-                    let mut v = value.clone();
+                    let mut v = member
+                        .as_deref()
+                        .and_then(|m| value.field(m))
+                        .unwrap_or(&value)
+                        .clone();
                     v.elems = None;
                     if let Some(member) = &member {
                         self.header_holder(&mut v, Holder::Field(member.clone()));
@@ -576,7 +578,12 @@ impl<'a> Evaluator<'a> {
                         // `response.body` is the server's answer, not the payload.
                         let of_response =
                             base.payload.is_none() && payload_hash::names_response(&f.base);
-                        let mut value = base;
+                        // A field of a struct literal is what was written
+                        // there, not the whole record.
+                        let mut value = match base.field(&name.to_string()) {
+                            Some(field) => field.clone(),
+                            None => base,
+                        };
                         value.elems = None;
                         value.sql = None;
                         value.hasher = false;
@@ -815,6 +822,7 @@ impl<'a> Evaluator<'a> {
 
     fn eval_struct(&mut self, s: &syn::ExprStruct, expr: &Expr) -> Value {
         let mut value = Value::empty();
+        let mut fields = Vec::new();
         for field in &s.fields {
             let mut v = self.eval(&field.expr);
             v = self.finish_sql(v);
@@ -826,12 +834,17 @@ impl<'a> Evaluator<'a> {
                 }
                 self.enrich_by_name(&mut v, &name, &field.member);
                 hashing::struct_field_facts(&mut v, &name, self.vocab);
+                fields.push((name, v.clone()));
             }
             value.join_as_part(&v);
         }
         if let Some(rest) = &s.rest {
             let v = self.eval(rest);
             value.join_as_part(&v);
+        }
+        // With `..rest` the fields not written here are unknown.
+        if s.rest.is_none() {
+            value.fields = Some(Box::new(fields));
         }
         value.concat = None;
         value.scoped = false;

@@ -353,18 +353,6 @@ impl Evaluator<'_> {
         };
         self.key_position(value, site, true, true);
     }
-
-    /// A function named like a key maker that returns a payload hash.
-    pub(super) fn key_maker_returns_hash(&mut self, name: &str, ret: &Value) {
-        if hashing::names_fingerprint(name) || ret.client_key.is_some() {
-            return;
-        }
-        let Some(hash) = &ret.payload_hash else {
-            return;
-        };
-        let site = ret.hash_keyed.unwrap_or(hash.hash.site);
-        self.key_position(ret.clone(), site, false, false);
-    }
 }
 
 /// Words of a receiver that holds a response (the server's answer, cached

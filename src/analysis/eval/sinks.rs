@@ -12,7 +12,7 @@ use super::{Evaluator, MethodCall};
 use crate::analysis::sql::sql_tables;
 use crate::analysis::syntax::{last_ident, strip_ref};
 use crate::analysis::value::{KeyEvent, Site, SqlChain, Value};
-use crate::analysis::vocab::{STRONG_STORE_WORDS, TRANSPARENT_METHODS};
+use crate::analysis::vocab::{names_request_extensions, STRONG_STORE_WORDS, TRANSPARENT_METHODS};
 
 /// At most this many pending key positions are kept per function summary.
 const MAX_PENDING: usize = 32;
@@ -48,10 +48,16 @@ impl Evaluator<'_> {
         store_owner: Option<String>,
         at_call: bool,
     ) {
-        // A payload hash is the key by itself: a key-named binding holding
-        // one counts even when nothing was constructed.
-        let hash_only = value.client_key.is_none() && value.payload_hash.is_some();
-        if !raw_ok && value.construct.is_none() && !hash_only {
+        let mut value = value;
+        if !raw_ok {
+            // A position known only by its name (`let cache_key = ..`,
+            // `fn compose_ingest_key(..)`, a `*_key` field) is where a key
+            // is built, not where one is stored: a hash there may be a
+            // cryptographic key id or a content address. A payload hash is
+            // a key only where it reaches a store or `scoped()`.
+            value.payload_hash = None;
+        }
+        if !raw_ok && value.construct.is_none() {
             return;
         }
         let key_params = value.params & self.key_param_mask;
@@ -161,7 +167,9 @@ impl Evaluator<'_> {
         let (m, args) = (call.m, &call.args);
         if self.vocab.is_store_method(&call.method) && !args.is_empty() {
             let name = receiver_name(&m.receiver).unwrap_or_default();
-            let headers = name.to_ascii_lowercase().contains("header");
+            // Header maps and request extensions are per-request maps, not stores.
+            let headers =
+                name.to_ascii_lowercase().contains("header") || names_request_extensions(&name);
             let names_store = self.vocab.is_store_receiver(&name);
             let mut key = args[0].clone();
             // An idempotency or dedup store is never a blob store.

@@ -91,6 +91,14 @@ pub(super) const IDEMPOTENCY_TABLES: &[&str] = &["idempot", "dedup", "replay"];
 /// pre-filter both ask).
 pub const STRONG_STORE_WORDS: &[&str] = &["idem", "dedup", "replay"];
 
+/// Whether a receiver names the typed map a request or response carries
+/// (`req.extensions_mut()`, `parts.extensions`, `res.extensions()`): it
+/// lives as long as one request and is keyed by type, so inserting a value
+/// there hands it to later code, it does not store it under a key.
+pub fn names_request_extensions(ident: &str) -> bool {
+    matches!(ident, "extensions" | "extensions_mut")
+}
+
 impl Vocabulary {
     /// Whether a receiver name denotes a store.
     pub fn is_store_receiver(&self, ident: &str) -> bool {

@@ -9,6 +9,12 @@ use super::syntax::last_ident;
 pub use super::syntax::ConstDef;
 use super::vocab::Vocabulary;
 
+/// The constructor methods of the request-extractor traits (axum's
+/// `from_request_parts`/`from_request`, actix's `from_request`): a type
+/// whose constructor reads the key header is a client-key extractor.
+/// Shared with the pre-filter, which keeps the handlers using such a type.
+pub const EXTRACTOR_FNS: &[&str] = &["from_request_parts", "from_request"];
+
 /// A parsed file of the unit.
 pub struct ParsedFile {
     /// Index in the unit.
@@ -49,6 +55,23 @@ pub struct CrateIndex<'a> {
     pub consts: HashMap<String, Vec<ConstDef<'a>>>,
     /// Fields and variants given the key header's name.
     pub header_holders: HeaderHolders,
+    /// Local enums and structs by name (what a parameter's type is).
+    pub types: HashMap<String, LocalType>,
+    /// The field type of each local newtype struct, by struct name.
+    pub newtype_inner: HashMap<String, &'a syn::Type>,
+    /// The declared types of local struct fields, by field name.
+    pub field_types: HashMap<String, Vec<&'a syn::Type>>,
+}
+
+/// What a local type item is, as far as holding a key goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LocalType {
+    /// An `enum`: a mode or a policy, never the client's key.
+    Enum,
+    /// A struct with one field (`struct IdemKey(String)`): may wrap a key.
+    Newtype,
+    /// A struct with several fields (or none): a record, not a key.
+    Record,
 }
 
 impl<'a> CrateIndex<'a> {
@@ -77,6 +100,19 @@ impl<'a> CrateIndex<'a> {
                 .push(id);
         }
         index
+    }
+
+    /// Records a local type; two types of one name that disagree count as
+    /// a newtype, so the name stays a fallback for both.
+    fn add_type(&mut self, ident: &syn::Ident, kind: LocalType) {
+        self.types
+            .entry(ident.to_string())
+            .and_modify(|k| {
+                if *k != kind {
+                    *k = LocalType::Newtype;
+                }
+            })
+            .or_insert(kind);
     }
 
     /// Whether a field or variant is ever given the key header's name.
@@ -286,6 +322,35 @@ impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
             });
         }
         syn::visit::visit_trait_item_fn(self, item);
+    }
+
+    fn visit_item_enum(&mut self, item: &'ast syn::ItemEnum) {
+        self.index.add_type(&item.ident, LocalType::Enum);
+        syn::visit::visit_item_enum(self, item);
+    }
+
+    fn visit_item_struct(&mut self, item: &'ast syn::ItemStruct) {
+        let kind = if item.fields.len() == 1 {
+            LocalType::Newtype
+        } else {
+            LocalType::Record
+        };
+        self.index.add_type(&item.ident, kind);
+        if let (LocalType::Newtype, Some(field)) = (kind, item.fields.iter().next()) {
+            self.index
+                .newtype_inner
+                .insert(item.ident.to_string(), &field.ty);
+        }
+        for field in &item.fields {
+            if let Some(name) = &field.ident {
+                self.index
+                    .field_types
+                    .entry(name.to_string())
+                    .or_default()
+                    .push(&field.ty);
+            }
+        }
+        syn::visit::visit_item_struct(self, item);
     }
 
     fn visit_item_const(&mut self, item: &'ast syn::ItemConst) {

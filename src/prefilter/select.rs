@@ -15,7 +15,7 @@ use std::collections::HashSet as StdHashSet;
 use aho_corasick::AhoCorasick;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use crate::analysis::index::{method_targets, MethodTargets};
+use crate::analysis::index::{method_targets, MethodTargets, EXTRACTOR_FNS};
 use crate::lex;
 
 use super::scan::{FileScan, Item, Mention, Owner};
@@ -189,6 +189,16 @@ struct Graph<'s, 't> {
 
 const NONE: &[usize] = &[];
 
+/// The type an extractor constructor (`impl FromRequestParts for Dedupe`'s
+/// `from_request_parts`) builds: when the constructor is keyed, every
+/// handler naming the type receives the key (`Dedupe(tag): Dedupe`).
+fn extractor_of<'t>(item: &Item<'t>) -> Option<&'t str> {
+    match item.owner {
+        Owner::Type(ty) if item.is_fn && EXTRACTOR_FNS.contains(&item.name) => Some(ty),
+        _ => None,
+    }
+}
+
 impl<'s, 't> Graph<'s, 't> {
     fn new(scans: Vec<&'s FileScan<'t>>, items: Vec<(usize, &'s Item<'t>)>) -> Graph<'s, 't> {
         let mut graph = Graph {
@@ -230,7 +240,13 @@ impl<'s, 't> Graph<'s, 't> {
                     .collect()
             })
             .collect();
-        let holder_names: HashSet<&str> = graph.holders.iter().flatten().copied().collect();
+        let mut holder_names: HashSet<&str> = graph.holders.iter().flatten().copied().collect();
+        holder_names.extend(
+            graph
+                .items
+                .iter()
+                .filter_map(|(_, item)| extractor_of(item)),
+        );
         for n in 0..graph.items.len() {
             let (f, item) = graph.items[n];
             for ident in graph.scans[f].idents_of(item) {
@@ -304,7 +320,7 @@ impl<'s, 't> Graph<'s, 't> {
                     .map_or(NONE, Vec::as_slice)
                     .to_vec()
             };
-            for holder in &self.holders[n] {
+            for holder in self.holders[n].iter().copied().chain(extractor_of(item)) {
                 users.extend(self.users_of.get(holder).map_or(NONE, Vec::as_slice));
             }
             for m in users {
@@ -363,6 +379,7 @@ impl<'s, 't> Graph<'s, 't> {
             mentions.push(self.items[n].1.name);
             mentions.extend(self.items[n].1.stores.iter().copied());
             mentions.extend(self.holders[n].iter().copied());
+            mentions.extend(extractor_of(self.items[n].1));
         }
         Choice {
             selected: Vec::new(),

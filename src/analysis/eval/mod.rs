@@ -26,8 +26,10 @@
 
 mod calls;
 mod concat;
+mod extractors;
 mod fallbacks;
 mod macros;
+mod names;
 mod payload_hash;
 mod sanitizers;
 mod server_keys;
@@ -195,22 +197,27 @@ impl<'a> Evaluator<'a> {
             if type_mentions_client_key(&pat_type.ty, self.vocab) {
                 value.client_key = Some((self.origin(&*pat_type.pat), KeySource::IdempotencyKey));
             }
+            self.extractor_param(&pat_type.ty, &mut value, &*pat_type.pat);
             value.hasher = hashing::type_is_hasher(&pat_type.ty);
             self.body_extractor_param(&pat_type.ty, &mut value, &*pat_type.pat);
             param_names.push(match &*pat_type.pat {
                 Pat::Ident(pi) => Some(pi.ident.to_string()),
                 _ => None,
             });
+            let no_key = names::type_holds_no_key(self.index, &pat_type.ty);
             if index < 64
-                && param_names
+                && !no_key
+                && (param_names
                     .last()
                     .and_then(|n| n.as_deref())
                     .is_some_and(|n| hashing::may_hold_client_key(n, self.vocab))
-                || hashing::type_may_hold_key(&pat_type.ty)
+                    || hashing::type_may_hold_key(&pat_type.ty))
             {
                 self.key_param_mask |= 1u64 << index;
             }
+            let had_key = value.client_key.is_some();
             self.bind_pat(&pat_type.pat, value, None);
+            self.unname_binding(&pat_type.pat, &pat_type.ty, had_key);
             index += 1;
         }
         self.param_names.clone_from(&param_names);
@@ -411,7 +418,11 @@ impl<'a> Evaluator<'a> {
                     if let Some(member) = &member {
                         self.header_holder(&mut v, Holder::Field(member.clone()));
                     }
+                    let had_key = v.client_key.is_some();
                     self.bind_pat(&field.pat, v, member.as_deref());
+                    if !had_key && member.is_some_and(|m| self.field_holds_no_key(&m)) {
+                        self.unname_pat(&field.pat);
+                    }
                 }
             }
             Pat::Reference(r) => self.bind_pat(&r.pat, value, hint),
@@ -421,7 +432,9 @@ impl<'a> Evaluator<'a> {
                 if value.client_key.is_none() && type_mentions_client_key(&pt.ty, self.vocab) {
                     value.client_key = Some((self.origin(&*pt.pat), KeySource::IdempotencyKey));
                 }
+                let had_key = value.client_key.is_some();
                 self.bind_pat(&pt.pat, value, hint);
+                self.unname_binding(&pt.pat, &pt.ty, had_key);
             }
             Pat::Slice(s) => {
                 for elem in &s.elems {
@@ -587,7 +600,11 @@ impl<'a> Evaluator<'a> {
                         value.elems = None;
                         value.sql = None;
                         value.hasher = false;
+                        let had_key = value.client_key.is_some();
                         self.enrich_by_name(&mut value, &name.to_string(), f);
+                        if !had_key && self.field_holds_no_key(&name.to_string()) {
+                            value.client_key = None;
+                        }
                         if of_response {
                             value.payload = None;
                         }

@@ -1,0 +1,95 @@
+//! Names as a fallback only, for all rules: a binding, parameter or field
+//! named like the client key is taken for one only when its type may hold
+//! a string. A visible type that cannot (`bool`, a number, a local `enum`,
+//! a local struct of several fields) makes the name say nothing: a policy
+//! enum held in `idempotency_key` is no key.
+
+use super::Evaluator;
+use crate::analysis::index::{CrateIndex, LocalType};
+use crate::analysis::value::Value;
+
+/// Primitive types that never hold a client key's text.
+const SCALARS: &[&str] = &[
+    "bool", "char", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128",
+    "isize", "f32", "f64",
+];
+
+/// Newtypes over newtypes are followed this deep.
+const MAX_NEWTYPES: usize = 4;
+
+/// Wrappers that keep what the inner type is (`Option<bool>` is a flag).
+const TRANSPARENT: &[&str] = &["Option", "Box", "Arc", "Rc", "Cow"];
+
+/// Whether `ty` is visibly a type that holds no client key.
+pub(super) fn type_holds_no_key(index: &CrateIndex<'_>, ty: &syn::Type) -> bool {
+    holds_no_key(index, ty, 0)
+}
+
+/// [`type_holds_no_key`], `depth` newtypes deep (recursive newtypes end).
+fn holds_no_key(index: &CrateIndex<'_>, ty: &syn::Type, depth: usize) -> bool {
+    if depth > MAX_NEWTYPES {
+        return false;
+    }
+    match ty {
+        syn::Type::Reference(r) => holds_no_key(index, &r.elem, depth),
+        syn::Type::Paren(p) => holds_no_key(index, &p.elem, depth),
+        syn::Type::Path(p) if p.qself.is_none() => {
+            let Some(last) = p.path.segments.last() else {
+                return false;
+            };
+            let name = last.ident.to_string();
+            if SCALARS.contains(&name.as_str()) {
+                return true;
+            }
+            if TRANSPARENT.contains(&name.as_str()) {
+                return inner_type(last).is_some_and(|inner| holds_no_key(index, inner, depth));
+            }
+            match index.types.get(&name) {
+                Some(LocalType::Enum | LocalType::Record) => true,
+                // `struct Flag(bool)` is a flag; `struct IdemKey(String)` may be a key.
+                Some(LocalType::Newtype) => index
+                    .newtype_inner
+                    .get(&name)
+                    .is_some_and(|inner| holds_no_key(index, inner, depth + 1)),
+                None => false,
+            }
+        }
+        _ => false,
+    }
+}
+
+fn inner_type(segment: &syn::PathSegment) -> Option<&syn::Type> {
+    let syn::PathArguments::AngleBracketed(args) = &segment.arguments else {
+        return None;
+    };
+    args.args.iter().find_map(|arg| match arg {
+        syn::GenericArgument::Type(t) => Some(t),
+        _ => None,
+    })
+}
+
+impl Evaluator<'_> {
+    /// Whether every local struct field called `name` is declared with a
+    /// type that holds no key (unknown fields keep the name fallback).
+    pub(super) fn field_holds_no_key(&self, name: &str) -> bool {
+        self.index
+            .field_types
+            .get(name)
+            .is_some_and(|types| types.iter().all(|ty| type_holds_no_key(self.index, ty)))
+    }
+
+    /// Drops a client key that only the name of a binding typed `ty` gave
+    /// (`had_key`: whether the value carried one before it was bound).
+    pub(super) fn unname_binding(&mut self, pat: &syn::Pat, ty: &syn::Type, had_key: bool) {
+        if !had_key && type_holds_no_key(self.index, ty) {
+            self.unname_pat(pat);
+        }
+    }
+
+    /// Drops the client key of the binding `pat` names, if it is one name.
+    pub(super) fn unname_pat(&mut self, pat: &syn::Pat) {
+        if let syn::Pat::Ident(pi) = pat {
+            self.update(&pi.ident.to_string(), |v: &mut Value| v.client_key = None);
+        }
+    }
+}

@@ -74,6 +74,9 @@ impl Evaluator<'_> {
         if let Some(v) = self.sql_query_fn(&name, &args, &arg_exprs) {
             return v;
         }
+        if let Some(v) = self.diesel_statement_fn(&name, &args) {
+            return v;
+        }
         if let Some(v) = self.header_read_call(&name, &args, expr) {
             return v;
         }
@@ -319,7 +322,12 @@ impl Evaluator<'_> {
         let exprs: Vec<&Expr> = m.args.iter().collect();
 
         // Closure-taking adapters: the closure sees the receiver's value.
-        if CLOSURE_METHODS.contains(&method.as_str()) {
+        // diesel's `filter(column.eq(v))` takes a predicate, not a closure:
+        // it is a query step.
+        let query_filter = method == "filter"
+            && !exprs.is_empty()
+            && exprs.iter().all(|e| matches!(e, Expr::MethodCall(_)));
+        if CLOSURE_METHODS.contains(&method.as_str()) && !query_filter {
             return self.closure_method(&method, recv, &exprs);
         }
 
@@ -343,6 +351,7 @@ impl Evaluator<'_> {
         let recv = self.hash_method_step(call, recv)?;
         let recv = self.typed_key_read(call, recv)?;
         let recv = self.header_read(call, recv)?;
+        let recv = self.diesel_step(call, recv)?;
         let recv = self.sql_method(call, recv)?;
         let recv = self.store_call(call, recv)?;
         let recv = self.redis_arg(call, recv)?;
@@ -397,7 +406,7 @@ impl Evaluator<'_> {
         let method = call.method.as_str();
         let on_self = is_self(&call.m.receiver);
         let builtin = TRANSPARENT_METHODS.contains(&method) || self.vocab.is_store_method(method);
-        if on_self || !builtin {
+        if on_self || !builtin || self.stores_in_summary(method, &call.m.receiver) {
             let ids = self
                 .index
                 .resolve_method(method, on_self, self.self_ty.as_deref());

@@ -26,6 +26,7 @@
 
 mod calls;
 mod concat;
+mod diesel;
 mod fallbacks;
 mod macros;
 mod payload_hash;

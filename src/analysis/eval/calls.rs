@@ -74,6 +74,9 @@ impl Evaluator<'_> {
         if let Some(v) = self.sql_query_fn(&name, &args, &arg_exprs) {
             return v;
         }
+        if let Some(v) = self.diesel_statement_fn(&name, &args) {
+            return v;
+        }
         if let Some(v) = self.header_read_call(&name, &args, expr) {
             return v;
         }
@@ -319,7 +322,12 @@ impl Evaluator<'_> {
         let exprs: Vec<&Expr> = m.args.iter().collect();
 
         // Closure-taking adapters: the closure sees the receiver's value.
-        if CLOSURE_METHODS.contains(&method.as_str()) {
+        // diesel's `filter(column.eq(v))` takes a predicate, not a closure:
+        // it is a query step.
+        let query_filter = method == "filter"
+            && !exprs.is_empty()
+            && exprs.iter().all(|e| matches!(e, Expr::MethodCall(_)));
+        if CLOSURE_METHODS.contains(&method.as_str()) && !query_filter {
             return self.closure_method(&method, recv, &exprs);
         }
 
@@ -343,6 +351,7 @@ impl Evaluator<'_> {
         let recv = self.hash_method_step(call, recv)?;
         let recv = self.typed_key_read(call, recv)?;
         let recv = self.header_read(call, recv)?;
+        let recv = self.diesel_step(call, recv)?;
         let recv = self.sql_method(call, recv)?;
         let recv = self.store_call(call, recv)?;
         let recv = self.redis_arg(call, recv)?;
@@ -397,15 +406,29 @@ impl Evaluator<'_> {
         let method = call.method.as_str();
         let on_self = is_self(&call.m.receiver);
         let builtin = TRANSPARENT_METHODS.contains(&method) || self.vocab.is_store_method(method);
-        if on_self || !builtin {
-            let ids = self
+        if on_self || !builtin || self.stores_in_summary(method, &call.m.receiver) {
+            let mut ids = self
                 .index
                 .resolve_method(method, on_self, self.self_ty.as_deref());
+            if !on_self {
+                // A decorator (`impl Service for Middleware<S>`) calling the
+                // same method on the value it wraps reaches that value's
+                // implementation, which we cannot see; resolving it to the
+                // current function would read the wrapper's own stores as
+                // the callee's.
+                ids.retain(|&id| !self.is_current_fn(id));
+            }
             if !ids.is_empty() {
                 return ControlFlow::Break(self.apply(&ids, &call.args, &call.exprs, call.expr));
             }
         }
         ControlFlow::Continue(recv)
+    }
+
+    /// Whether `id` is the function being evaluated.
+    fn is_current_fn(&self, id: usize) -> bool {
+        let def = &self.index.fns[id];
+        def.name == self.fn_name && def.self_ty == self.self_ty
     }
 
     /// Any other method: transparent ones keep the receiver's value, opaque

@@ -26,6 +26,7 @@
 
 mod calls;
 mod concat;
+mod diesel;
 mod extractors;
 mod fallbacks;
 mod macros;
@@ -99,6 +100,9 @@ pub struct Evaluator<'a> {
     summaries: &'a [Summary],
     file: u32,
     self_ty: Option<String>,
+    /// The evaluated function's name: `inner.call(req)` inside `fn call`
+    /// is delegation to the wrapped value, not a call of this function.
+    fn_name: String,
     scopes: Vec<HashMap<String, Value>>,
     events: Vec<KeyEvent>,
     pending: Vec<KeyEvent>,
@@ -169,6 +173,7 @@ impl<'a> Evaluator<'a> {
             summaries,
             file: def.file,
             self_ty: def.self_ty.clone(),
+            fn_name: def.name.clone(),
             scopes: vec![HashMap::new()],
             events: Vec::new(),
             pending: Vec::new(),

@@ -12,7 +12,10 @@ use super::{Evaluator, MethodCall};
 use crate::analysis::sql::sql_tables;
 use crate::analysis::syntax::{last_ident, strip_ref};
 use crate::analysis::value::{KeyEvent, Site, SqlChain, Value};
-use crate::analysis::vocab::{names_request_extensions, STRONG_STORE_WORDS, TRANSPARENT_METHODS};
+use crate::analysis::vocab::{
+    is_claim_api_method, names_request_extensions, Component, STRONG_STORE_WORDS,
+    TRANSPARENT_METHODS,
+};
 
 /// At most this many pending key positions are kept per function summary.
 const MAX_PENDING: usize = 32;
@@ -158,25 +161,29 @@ impl Evaluator<'_> {
         self.finish_sql(chain)
     }
 
-    /// Storage calls: the first argument is the key.
+    /// Storage calls: the key argument and the scope parts before it are
+    /// the key (see [`key_of_arguments`]).
     pub(super) fn store_call(
         &mut self,
         call: &MethodCall<'_>,
         recv: Value,
     ) -> ControlFlow<Value, Value> {
         let (m, args) = (call.m, &call.args);
+        if self.stores_in_summary(&call.method, &m.receiver) {
+            return ControlFlow::Continue(recv);
+        }
         if self.vocab.is_store_method(&call.method) && !args.is_empty() {
             let name = receiver_name(&m.receiver).unwrap_or_default();
             // Header maps and request extensions are per-request maps, not stores.
             let headers =
                 name.to_ascii_lowercase().contains("header") || names_request_extensions(&name);
             let names_store = self.vocab.is_store_receiver(&name);
-            let mut key = args[0].clone();
+            let (primary, mut key) = key_of_arguments(args);
             // An idempotency or dedup store is never a blob store.
             let strong_name = STRONG_STORE_WORDS
                 .iter()
                 .any(|s| name.to_lowercase().contains(s));
-            if !strong_name && super::payload_hash::content_addressed(&key, &args[1..]) {
+            if !strong_name && super::payload_hash::content_addressed(&key, &args[primary + 1..]) {
                 key.payload_hash = None;
             }
             let any_receiver = key.client_key.is_some() || key.payload_hash.is_some();
@@ -185,7 +192,7 @@ impl Evaluator<'_> {
                     && STRONG_STORE_WORDS
                         .iter()
                         .any(|s| name.to_lowercase().contains(s));
-                let site = self.site(call.exprs[0]);
+                let site = self.site(call.exprs[primary]);
                 let store = Some(name.to_ascii_lowercase()).filter(|n| !n.is_empty());
                 // A receiver is a field or local of the type whose method
                 // this is; a SQL table or redis is one store for all.
@@ -195,6 +202,24 @@ impl Evaluator<'_> {
             }
         }
         ControlFlow::Continue(recv)
+    }
+
+    /// A claim API verb (`try_acquire`, `mark_completed`) of a crate-local
+    /// method whose body stores keys: the body shows which argument is the
+    /// key (a record passed whole is a row, not a key), so its summary is
+    /// applied instead of reading the call as a storage operation.
+    pub(super) fn stores_in_summary(&self, method: &str, receiver: &Expr) -> bool {
+        if !is_claim_api_method(method) || is_self(receiver) {
+            return false;
+        }
+        self.index
+            .resolve_method(method, false, self.self_ty.as_deref())
+            .iter()
+            .any(|id| {
+                self.summaries
+                    .get(*id)
+                    .is_some_and(|s| !s.pending.is_empty())
+            })
     }
 
     /// redis: `cmd("SET").arg(&key)`.
@@ -324,6 +349,43 @@ impl Evaluator<'_> {
         }
         self.finish_sql(chain)
     }
+}
+
+/// The key of a storage call and the index of its key argument. The key
+/// argument is the one that carries the client key, raw or scoped (else a server-minted
+/// id or a payload hash, else the first function parameter that is not a
+/// scope component, else the first argument); the arguments before it are the rest of the key tuple
+/// (`put(tenant, key, value)`, `get(&owner, &key)`) and join their scope
+/// components, defaults and parameters; the arguments after it are the
+/// stored value and options (`set(&key, &bytes, ttl)`), never the key.
+fn key_of_arguments(args: &[Value]) -> (usize, Value) {
+    let primary = args
+        .iter()
+        .position(Value::carries_key)
+        .or_else(|| {
+            args.iter()
+                .position(|a| a.server_id.is_some() || a.payload_hash.is_some())
+        })
+        .or_else(|| args.iter().position(|a| a.params != 0 && !a.is_identity()))
+        .or_else(|| args.iter().position(|a| a.params != 0))
+        .unwrap_or(0);
+    let mut key = args[primary].clone();
+    for part in &args[..primary] {
+        for component in Component::ALL {
+            if let Some(origin) = part.component(component) {
+                key.add_component(component, origin.clone());
+            }
+        }
+        let mut identity = part.clone();
+        identity.attach_fallbacks();
+        for fallback in identity.fallbacks.iter().filter(|f| f.component.is_some()) {
+            if !key.fallbacks.contains(fallback) {
+                key.fallbacks.push(fallback.clone());
+            }
+        }
+        key.params |= part.params;
+    }
+    (primary, key)
 }
 
 /// Peels references, parens, `?`, `.await` and clones to find the name of

@@ -44,7 +44,7 @@ pub use provenance::is_server_entity_word;
 pub use roles::Component;
 pub use semantics::{is_escape_replacement, KEY_SEPARATORS, OPAQUE_GETTERS, TRANSPARENT_METHODS};
 pub use sentinels::{is_sentinel_literal, is_sentinel_name};
-pub use stores::{names_request_extensions, STRONG_STORE_WORDS};
+pub use stores::{is_claim_api_method, names_request_extensions, STRONG_STORE_WORDS};
 pub use text::{contains_ci, ends_with_ci, snake, words};
 pub use verbs::{
     is_lock_verb, CLAIM_VERBS, COMPLETE_VERBS, LOCK_VERBS, NOT_CLAIMED_VARIANTS, RELEASE_VERBS,

@@ -75,6 +75,23 @@ pub(super) const STORE_METHODS: &[&str] = &[
     "hset_nx",
 ];
 
+/// Claim, completion and release verbs of idempotency stores: storage
+/// operations on their key argument (`store.acquire(&key, ttl)`,
+/// `store.complete(&key, cached)`, `store.release(&key)`). Unlike the
+/// collection verbs above they name an API a crate usually writes itself,
+/// so a crate-local method of that name is read through its body.
+const CLAIM_API_METHODS: &[&str] = &[
+    "acquire",
+    "try_acquire",
+    "complete",
+    "release",
+    "mark_in_progress",
+    "mark_completed",
+    "mark_complete",
+    "mark_failed",
+    "unclaim",
+];
+
 /// Functions whose calls build a correctly scoped key.
 pub(super) const KEY_CONSTRUCTORS: &[&str] = &[
     "scoped",
@@ -99,6 +116,13 @@ pub fn names_request_extensions(ident: &str) -> bool {
     matches!(ident, "extensions" | "extensions_mut")
 }
 
+/// Whether a method is a claim, completion or release verb of an
+/// idempotency store API ([`CLAIM_API_METHODS`], or a compound claim verb:
+/// `check_or_claim`, `try_claim_key`).
+pub fn is_claim_api_method(method: &str) -> bool {
+    CLAIM_API_METHODS.contains(&method) || words(method).iter().any(|w| w == "claim")
+}
+
 impl Vocabulary {
     /// Whether a receiver name denotes a store.
     pub fn is_store_receiver(&self, ident: &str) -> bool {
@@ -112,7 +136,9 @@ impl Vocabulary {
 
     /// Whether a method uses its first argument as a storage key.
     pub fn is_store_method(&self, method: &str) -> bool {
-        self.store_methods.iter().any(|m| m == method)
+        // A compound claim verb (`check_or_claim`, `try_claim_key`) claims
+        // its first argument whatever else its name says.
+        self.store_methods.iter().any(|m| m == method) || is_claim_api_method(method)
     }
 
     /// Whether a call path names a correctly scoped key constructor. A

@@ -52,6 +52,7 @@ impl KeyBuilder {
         let mut hasher = Xxh3::new();
         hasher.update(crate::VERSION.as_bytes());
         hasher.update(ENTRY_FORMAT);
+        hasher.update(build_id());
         hasher.update(&config.to_le_bytes());
         KeyBuilder(hasher)
     }
@@ -66,6 +67,28 @@ impl KeyBuilder {
     pub fn finish(&self) -> Key {
         Key(self.0.digest128())
     }
+}
+
+/// The running executable's size and modification time: a rebuilt binary
+/// (a `cargo install --git` of a newer commit, a development build) may
+/// analyse differently under the same version number, so its entries must
+/// not be replayed. Without the executable's metadata only the version
+/// and entry format separate builds.
+fn build_id() -> &'static [u8] {
+    static ID: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    ID.get_or_init(|| {
+        let Some(meta) = std::env::current_exe().and_then(std::fs::metadata).ok() else {
+            return Vec::new();
+        };
+        let modified = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_nanos());
+        let mut id = meta.len().to_le_bytes().to_vec();
+        id.extend_from_slice(&modified.to_le_bytes());
+        id
+    })
 }
 
 /// A 128-bit hash of a configuration's text (its `Debug` form).

@@ -142,3 +142,47 @@ fn an_edit_that_keeps_size_and_mtime_is_still_seen() {
     assert_ne!(edited, first, "the edit changes the findings");
     assert_eq!(code, 0, "{edited}");
 }
+
+#[test]
+fn a_rebuilt_binary_of_the_same_version_does_not_replay_entries() {
+    // Two builds of one version (a development build, `cargo install --git`
+    // of a newer commit) may analyse differently: each gets its own entries.
+    let dir = krate();
+    let bins = tempfile::tempdir().expect("tempdir");
+    let run_with = |bin: &Path| {
+        let out = Command::new(bin)
+            .current_dir(dir.path())
+            .env_remove("IDEM_LINT_CACHE_DIR")
+            .args([".", "--format", "json"])
+            .output()
+            .expect("idem-lint runs");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let first = bins.path().join("idem-lint-a");
+    std::fs::copy(env!("CARGO_BIN_EXE_idem-lint"), &first).expect("copy");
+    let out = run_with(&first);
+    assert!(out.contains("IDEM001"), "{out}");
+    assert_eq!(entries(dir.path()).len(), 1);
+    assert_eq!(run_with(&first), out);
+    assert_eq!(
+        entries(dir.path()).len(),
+        1,
+        "the same build hits its entry"
+    );
+
+    // Another build: same bytes here, but written later (as a rebuild is).
+    let second = bins.path().join("idem-lint-b");
+    std::fs::copy(env!("CARGO_BIN_EXE_idem-lint"), &second).expect("copy");
+    let later = std::time::SystemTime::now() + std::time::Duration::from_secs(60);
+    std::fs::File::options()
+        .write(true)
+        .open(&second)
+        .and_then(|f| f.set_modified(later))
+        .expect("set mtime");
+    assert_eq!(run_with(&second), out);
+    assert_eq!(
+        entries(dir.path()).len(),
+        2,
+        "the rebuilt binary wrote its own entry"
+    );
+}

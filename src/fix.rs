@@ -103,6 +103,11 @@ impl<'a> Locator<'a> {
         let ast = &self.files.iter().find(|f| f.id == file)?.ast;
         let text = self.texts.get(file as usize).copied().flatten()?;
         let target = Target::find(ast, span)?;
+        if target.binds_between {
+            // The `let` would land outside the closure or match arm that
+            // binds names the key may use: no edit, the help text stays.
+            return None;
+        }
         let replacement = match target.expr {
             KeyExpr::Owned => format!("{BINDING}.storage_key().to_owned()"),
             KeyExpr::Borrowed => format!("{BINDING}.storage_key()"),
@@ -172,6 +177,9 @@ struct Target {
     statement: Position,
     /// The enclosing function (not a closure) returns a `Result`, so `?` fits.
     returns_result: bool,
+    /// A closure or match arm without a block of its own lies between the
+    /// statement and the expression: its bindings are not in scope there.
+    binds_between: bool,
 }
 
 impl Target {
@@ -182,12 +190,14 @@ impl Target {
             statement: None,
             in_result_fn: false,
             returns_result: false,
+            binds_between: false,
         };
         finder.visit_file(ast);
         Some(Target {
             expr: finder.expr?,
             statement: finder.statement?,
             returns_result: finder.returns_result,
+            binds_between: finder.binds_between,
         })
     }
 }
@@ -201,6 +211,9 @@ struct Finder {
     /// closures, whose return type is not written).
     in_result_fn: bool,
     returns_result: bool,
+    /// Set on entering a closure or match arm around the expression, reset
+    /// by a block statement inside it.
+    binds_between: bool,
 }
 
 impl Finder {
@@ -241,6 +254,9 @@ impl<'ast> Visit<'ast> for Finder {
     }
 
     fn visit_expr_closure(&mut self, c: &'ast syn::ExprClosure) {
+        if self.contains(c) {
+            self.binds_between = true;
+        }
         self.in_function(&syn::ReturnType::Default, |me| {
             syn::visit::visit_expr_closure(me, c)
         });
@@ -251,8 +267,16 @@ impl<'ast> Visit<'ast> for Finder {
         if let Some(stmt) = block.stmts.iter().find(|s| self.contains(*s)) {
             self.statement = Some(span_of(stmt.span()).start);
             self.returns_result = self.in_result_fn;
+            self.binds_between = false;
         }
         syn::visit::visit_block(self, block);
+    }
+
+    fn visit_arm(&mut self, arm: &'ast syn::Arm) {
+        if self.contains(arm) {
+            self.binds_between = true;
+        }
+        syn::visit::visit_arm(self, arm);
     }
 
     fn visit_expr(&mut self, expr: &'ast syn::Expr) {

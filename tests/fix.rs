@@ -193,3 +193,40 @@ fn the_fixed_file_compiles_against_idem_scope_and_the_old_suggestion_does_not() 
     assert!(!ok, "the old suggestion compiled");
     assert!(errors.contains("E0716"), "{errors}");
 }
+
+/// A key built inside a closure or match arm without a block uses names
+/// bound there; a `let` before the enclosing statement could not see them,
+/// so no edit is offered (the help text stays).
+#[test]
+fn keys_bound_by_a_closure_or_match_arm_get_no_edit() {
+    let lib = r#"use std::collections::HashMap;
+
+pub struct Store {
+    pub idem_store: HashMap<String, Vec<u8>>,
+}
+
+pub fn many(store: &Store, tenant_id: &str, user_id: &str, idem_keys: &[String]) -> Result<Vec<Option<Vec<u8>>>, Box<dyn std::error::Error>> {
+    Ok(idem_keys.iter().map(|idem_key| store.idem_store.get(&format!("{}:{}:{}:{}", tenant_id, user_id, "refund", idem_key)).cloned()).collect())
+}
+
+pub fn one(store: &Store, tenant_id: &str, user_id: &str, idem_key: Option<&str>) -> Result<Option<Vec<u8>>, Box<dyn std::error::Error>> {
+    Ok(match idem_key {
+        Some(idem_key) => store.idem_store.get(&format!("{}:{}:{}:{}", tenant_id, user_id, "refund", idem_key)).cloned(),
+        None => None,
+    })
+}
+"#;
+    let dir = crate_with(lib);
+    let report = json(dir.path());
+    let findings = report["diagnostics"].as_array().expect("diagnostics");
+    let concat: Vec<&Value> = findings.iter().filter(|d| d["code"] == "IDEM001").collect();
+    assert_eq!(concat.len(), 2, "{report:#}");
+    for d in concat {
+        assert!(d["fix"].is_null(), "an edit that cannot compile: {d:#}");
+        assert!(d["help"].as_str().is_some_and(|h| h.contains("scoped_key")));
+    }
+    let before = std::fs::read_to_string(dir.path().join("src/lib.rs")).expect("lib.rs");
+    lint(dir.path(), &["--fix", "."]);
+    let after = std::fs::read_to_string(dir.path().join("src/lib.rs")).expect("lib.rs");
+    assert_eq!(before, after, "--fix wrote an edit it should not have");
+}

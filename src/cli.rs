@@ -480,6 +480,13 @@ fn lint(mut args: LintArgs, cargo_mode: bool) -> i32 {
                 .map_or_else(|| PathBuf::from(".idem-lint-cache"), PathBuf::from)
         }),
         partition: args.partition,
+        progress: crate::progress::wanted(
+            Format::from(args.format).is_machine(),
+            args.quiet,
+            std::io::stderr().is_terminal(),
+            std::env::var("TERM").ok().as_deref(),
+        )
+        .then(crate::progress::Progress::default),
         ..LintOptions::default()
     };
     // Read the baseline before linting: a bad one fails fast.

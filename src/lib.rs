@@ -22,6 +22,7 @@ pub mod merge;
 pub mod model;
 pub mod partition;
 pub mod prefilter;
+pub mod progress;
 pub mod report;
 pub mod rules;
 pub mod source;

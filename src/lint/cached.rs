@@ -40,6 +40,7 @@ impl RunCache {
             ignore: Vec::new(),
             exclude: Vec::new(),
             cache_dir: None,
+            progress: None,
             ..options.clone()
         };
         let config = cache::config_hash(&format!("{normalized:?}"));

@@ -82,15 +82,25 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintResult
     let prefilter = options.prefilter.then(|| Prefilter::new(&options.vocab));
     let cache = RunCache::open(options, &planned);
     let budget = Budget::default();
+    if let Some(progress) = &options.progress {
+        progress.start(planned.len());
+    }
     let mut outputs: Vec<UnitOutput> = pool.install(|| {
         planned
             .par_iter()
             .map(|plan| {
                 let cached = cache.as_ref().map(|cache| cache.for_unit(plan));
-                unit::lint_unit(plan, options, prefilter.as_ref(), cached, &budget)
+                let output = unit::lint_unit(plan, options, prefilter.as_ref(), cached, &budget);
+                if let Some(progress) = &options.progress {
+                    progress.unit_done(plan.unit.files.len());
+                }
+                output
             })
             .collect()
     });
+    if let Some(progress) = &options.progress {
+        progress.finish();
+    }
     if let Some(cache) = cache {
         cache.store_memo(&mut outputs);
     }

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use crate::analysis::vocab::Vocabulary;
 use crate::config::{ConfigSource, Settings};
 use crate::partition::Partition;
+use crate::progress::Progress;
 use crate::rules;
 use crate::source;
 
@@ -34,6 +35,8 @@ pub struct LintOptions {
     pub cache_dir: Option<PathBuf>,
     /// Lint only this shard's units (`--partition i/n`; `None`: all).
     pub partition: Option<Partition>,
+    /// Units done, drawn on a terminal (`None`: silent).
+    pub progress: Option<Progress>,
 }
 
 impl Default for LintOptions {
@@ -50,6 +53,7 @@ impl Default for LintOptions {
             prefilter: true,
             cache_dir: None,
             partition: None,
+            progress: None,
         }
     }
 }

@@ -109,7 +109,7 @@ fn skip_receiver(tokens: &[Token<'_>], dot: usize) -> Option<usize> {
 }
 
 /// The index of the bracket opening the one closing at `tokens[close]`.
-fn matching_open(tokens: &[Token<'_>], close: usize) -> Option<usize> {
+pub(super) fn matching_open(tokens: &[Token<'_>], close: usize) -> Option<usize> {
     let mut depth = 0usize;
     for k in (0..=close).rev().take(4096) {
         match tokens[k] {

@@ -106,6 +106,10 @@ pub struct Item<'t> {
     /// A function whose first parameter is `self` (a method the index
     /// resolves `.name(..)` calls to).
     pub receiver: bool,
+    /// A function with a body. A trait method declared without one
+    /// (`fn f(&self);`) is no function of the index: it neither runs nor
+    /// counts as an owner of its name.
+    pub body: bool,
     /// The facts it holds on its own (a request id is a clue, not yet a
     /// key event: see [`Item::holds`]).
     found: FactSet,
@@ -332,6 +336,7 @@ impl<'t> Scanner<'_, 't> {
         if let Some(top) = self.open.last_mut() {
             if b == b'{' && !top.body && top.depth == depth && self.out.items[top.item].is_fn {
                 top.body = true;
+                self.out.items[top.item].body = true;
             }
         }
         if b == b'{' && self.header.is_some_and(|(_, d)| d == depth) {
@@ -487,6 +492,7 @@ impl<'t> Scanner<'_, 't> {
             is_fn,
             owner,
             receiver: is_fn && takes_self(&self.tokens[i + 1..]),
+            body: false,
             found: FactSet::default(),
             clues: Clues::default(),
             idents: idents..idents,
@@ -600,6 +606,7 @@ impl<'t> Scanner<'_, 't> {
             {
                 Some(receiver)
             }
+            _ if called && is_redis_cmd_arg(self.tokens, i) => Some(REDIS_CMD_STORE),
             _ => None,
         };
         if !self.open.is_empty() {
@@ -671,6 +678,25 @@ impl<'t> Scanner<'_, 't> {
         }
         scan
     }
+}
+
+/// The store the analysis names a redis command's key argument after
+/// (`analysis::eval::sinks`, `redis_arg`).
+const REDIS_CMD_STORE: &str = "redis";
+
+/// Whether `tokens[i]` is the first `.arg` of a redis command,
+/// `cmd("SET").arg(&key)`: the analysis reads its argument as a key
+/// written to the `redis` store, so an item doing so shares that store.
+fn is_redis_cmd_arg(tokens: &[Token<'_>], i: usize) -> bool {
+    let at = |n: usize| i.checked_sub(n).and_then(|j| tokens.get(j)).copied();
+    if tokens.get(i) != Some(&Token::Ident("arg"))
+        || at(1) != Some(Token::Punct("."))
+        || at(2) != Some(Token::Close(b')'))
+    {
+        return false;
+    }
+    let open = holders::matching_open(tokens, i - 2);
+    open.and_then(|o| o.checked_sub(1).map(|k| tokens[k])) == Some(Token::Ident("cmd"))
 }
 
 /// The call `tokens[i]` makes, if it is the name of one the index may

@@ -429,7 +429,10 @@ impl<'t> Methods<'t> {
         't: 'a,
     {
         let mut by_name: HashMap<&'t str, (Vec<Owner<'t>>, bool)> = HashMap::default();
-        for item in items.filter(|i| i.is_fn) {
+        // Only functions with a body, as in the index: a bodiless trait
+        // declaration taken as an owner would make `self.f()` in the
+        // trait's default methods link to it alone, and drop the impls.
+        for item in items.filter(|i| i.is_fn && i.body) {
             let entry = by_name.entry(item.name).or_default();
             match item.owner {
                 // A receiver method outside an `impl` is one in an `impl`

@@ -125,10 +125,10 @@ fn syntax_error_in_an_unselected_item() {
     use idem_lint::lint::lint_text;
     use idem_lint::prefilter::Prefilter;
 
-    let claim = "pub async fn run_once(store: &Store, key: &str) -> Result<Output, Error> {
-    store.acquire(key).await?;
-    let out = step(key).await?;
-    store.finish(key, &out).await?;
+    let claim = "pub async fn run_once(store: &Store, idem_key: &str) -> Result<Output, Error> {
+    store.acquire(idem_key).await?;
+    let out = step(idem_key).await?;
+    store.finish(idem_key, &out).await?;
     Ok(out)
 }
 ";
@@ -149,10 +149,16 @@ pub async fn bounded(permits: &Semaphore) -> Result<(), Error> {{
             .collect()
     };
     assert_eq!(lint(&broken_elsewhere, None), ["IDEM000 9:8"]);
-    assert_eq!(lint(&broken_elsewhere, Some(&prefilter)), ["IDEM004 2:5"]);
+    assert_eq!(
+        lint(&broken_elsewhere, Some(&prefilter)),
+        ["IDEM002 2:19", "IDEM004 2:5"]
+    );
     // The same claim in a file that parses: identical either way.
-    assert_eq!(lint(claim, None), ["IDEM004 2:5"]);
-    assert_eq!(lint(claim, Some(&prefilter)), ["IDEM004 2:5"]);
+    assert_eq!(lint(claim, None), ["IDEM002 2:19", "IDEM004 2:5"]);
+    assert_eq!(
+        lint(claim, Some(&prefilter)),
+        ["IDEM002 2:19", "IDEM004 2:5"]
+    );
     // A syntax error inside the selected item: a parse error either way.
     let broken_claim = claim.replace("let out", "le out");
     assert_eq!(lint(&broken_claim, None), ["IDEM000 3:8"]);

@@ -278,25 +278,28 @@ mod tests {
     use super::*;
 
     /// The selection for every fact, without the unit gate (which
-    /// `units_without_key_evidence_look_for_claims_alone` tests).
+    /// `units_without_key_evidence_are_not_parsed` tests).
     fn select(texts: &[&str]) -> Vec<bool> {
         let vocab = Vocabulary::default();
         Prefilter::for_needs(&vocab, Prefilter::new(&vocab).needs).select(texts)
     }
 
     #[test]
-    fn units_without_key_evidence_look_for_claims_alone() {
+    fn units_without_key_evidence_are_not_parsed() {
         let gated = |texts: &[&str]| Prefilter::new(&Vocabulary::default()).select(texts);
         let digest = "fn k(body: &[u8]) -> String { hex::encode(Sha256::digest(body)) }";
         let ddl = "const I: &str = \"CREATE UNIQUE INDEX u ON request_log (k)\";";
         let claim = "fn a(s: &S, key: &str) { s.acquire(key); }";
         let traced = "fn t(request_id: &str) { span(request_id, Sha256::digest(b\"\")); }";
-        // A hash call or DDL cannot make a finding without a key, a store or
-        // an idempotency table in the unit; a claim on any key can.
+        // A hash call, DDL or a claim cannot make a finding without a client
+        // key, a store or an idempotency table in the unit (IDEM004 needs
+        // idempotency context, whose words are key evidence).
         assert_eq!(
             gated(&[digest, ddl, claim, traced]),
-            [false, false, true, false]
+            [false, false, false, false]
         );
+        let claimed = "fn b(s: &S, idempotency_key: &str) { s.acquire(idempotency_key); }";
+        assert_eq!(gated(&[claimed]), [true]);
         // Key evidence anywhere in the unit, even in a comment, plans it whole.
         let comment = "// the dedup table is elsewhere\nfn z() {}";
         assert_eq!(gated(&[digest, ddl, comment]), [true, true, false]);

@@ -106,9 +106,12 @@ pub fn gate_words(fact: Fact, vocab: &Vocabulary) -> Vec<String> {
 /// event, and a key event starts at a client-key word, or at a request id
 /// where an idempotency store is named (`Trigger`); a DDL fact counts only
 /// on an idempotency table (`analysis::sql`), whose name is a store word.
-/// The other rules (claims on any key-named value) may report anywhere.
+/// IDEM004 reports a claim only in a unit with idempotency context
+/// (`Vocabulary::has_idempotency_context`, whose words are key evidence
+/// too), so claims need it as well. Only rules on what happens before
+/// analysis (unreadable files, suppressions) report anywhere.
 pub fn needs_key_evidence(rule: &Rule) -> bool {
-    rule.needs.contains(&Fact::KeyEvents) || rule.needs.contains(&Fact::Ddl)
+    (rule.needs.iter()).any(|f| matches!(f, Fact::KeyEvents | Fact::Ddl | Fact::Claims))
 }
 
 /// The words without which a text holds no key evidence: the client-key
@@ -127,6 +130,9 @@ pub fn key_evidence_words(vocab: &Vocabulary) -> Vec<String> {
         .collect();
     words.extend(STRONG_STORE_WORDS.iter().map(|w| w.to_string()));
     words.extend(vocab.idempotency_table_words());
+    words.extend(vocab.idempotency_context_words());
+    words.sort();
+    words.dedup();
     words
 }
 

@@ -34,6 +34,11 @@ fn describe(exit: &ClaimExit) -> String {
 
 /// Reports every claim with an unreleased early exit.
 pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
+    // A claim is an idempotency claim only where the unit has idempotency
+    // context: `lock`/`acquire`/`start` ... `commit` is everywhere else.
+    if facts.without_idempotency_context {
+        return;
+    }
     for finding in &facts.claims {
         let count = finding.exits.len();
         let mut labels: Vec<(String, _)> = finding

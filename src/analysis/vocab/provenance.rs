@@ -101,6 +101,18 @@ impl Vocabulary {
     /// store), not an idempotency key (IDEM003). Read from the raw texts, so
     /// the pre-filter cannot change the answer.
     pub fn has_idempotency_context<'t>(&self, texts: impl IntoIterator<Item = &'t str>) -> bool {
+        let Ok(matcher) = aho_corasick::AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(self.idempotency_context_words())
+        else {
+            return true;
+        };
+        texts.into_iter().any(|text| matcher.is_match(text))
+    }
+
+    /// The words of [`Self::has_idempotency_context`] (the pre-filter's unit
+    /// gate looks for them too, so a gated unit never has context).
+    pub fn idempotency_context_words(&self) -> Vec<String> {
         let mut words: Vec<String> = ["idem", "dedup", "replay"]
             .iter()
             .map(|w| w.to_string())
@@ -112,13 +124,7 @@ impl Vocabulary {
                 .into_iter()
                 .filter(|w| !w.contains("req")),
         );
-        let Ok(matcher) = aho_corasick::AhoCorasick::builder()
-            .ascii_case_insensitive(true)
-            .build(&words)
-        else {
-            return true;
-        };
-        texts.into_iter().any(|text| matcher.is_match(text))
+        words
     }
 }
 

@@ -117,7 +117,7 @@ pub fn names_request_extensions(ident: &str) -> bool {
 }
 
 /// Whether a method is a claim, completion or release verb of an
-/// idempotency store API ([`CLAIM_API_METHODS`], or a compound claim verb:
+/// idempotency store API (`CLAIM_API_METHODS`, or a compound claim verb:
 /// `check_or_claim`, `try_claim_key`).
 pub fn is_claim_api_method(method: &str) -> bool {
     CLAIM_API_METHODS.contains(&method) || words(method).iter().any(|w| w == "claim")

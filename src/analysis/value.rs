@@ -136,6 +136,10 @@ pub struct Value {
     pub server_ns: bool,
     /// Built by a client-namespace key constructor (`idem_scope::scoped`).
     pub client_ns: bool,
+    /// The literal text every value of this key starts with (`"idem:"` of
+    /// `format!("idem:{}", key)`, a `const` prefix too): two keyspaces
+    /// whose prefixes cannot start one another never meet (IDEM007).
+    pub prefix: Option<Box<String>>,
     /// Places where this value (or a scope component in it) was replaced by
     /// a sentinel default when identity was missing (IDEM005).
     pub fallbacks: Vec<Fallback>,
@@ -346,8 +350,12 @@ impl Value {
             || other.hash_alone
             || (self.hash_without_key() && other.carries_key())
             || (other.hash_without_key() && self.carries_key());
+        let prefix = (self.prefix == other.prefix)
+            .then(|| self.prefix.take())
+            .flatten();
         self.join(other);
         self.hash_alone = hash_alone;
+        self.prefix = prefix;
         self
     }
 

@@ -35,6 +35,16 @@ fn client_write(event: &KeyEvent) -> bool {
     }
 }
 
+/// Whether keys starting with `server` can never equal keys starting with
+/// `client`: both prefixes are known and neither starts the other. A prefix
+/// on the server key alone is no namespace (a client can send any text).
+fn disjoint(server: Option<&String>, client: Option<&String>) -> bool {
+    match (server, client) {
+        (Some(s), Some(c)) => !s.starts_with(c.as_str()) && !c.starts_with(s.as_str()),
+        _ => false,
+    }
+}
+
 /// Reports every server-minted key without a server namespace in a store
 /// that client keys reach somewhere in the crate.
 pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
@@ -51,12 +61,21 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
         if value.client_key.is_some() || value.server_ns {
             continue;
         }
-        // The first client-key write of the same store, for the label.
-        let Some(client_site) = client_events
+        let same_store: Vec<&&KeyEvent> = client_events
             .iter()
-            .find(|c| c.same_store(event))
-            .map(|c| &c.site)
-        else {
+            .filter(|c| c.same_store(event))
+            .collect();
+        // Disjoint keyspaces: every client key in that store starts with a
+        // literal prefix the server key's own prefix cannot meet.
+        if !same_store.is_empty()
+            && same_store
+                .iter()
+                .all(|c| disjoint(value.prefix.as_deref(), c.value.prefix.as_deref()))
+        {
+            continue;
+        }
+        // The first client-key write of the same store, for the label.
+        let Some(client_site) = same_store.first().map(|c| &c.site) else {
             continue;
         };
         // `scoped(.., &event.id)`: the call to change into `scoped_server`.

@@ -121,6 +121,7 @@ impl Evaluator<'_> {
         }
         let mut value = self.concat_value_at(&parts, site);
         value.server_ns |= server_prefix;
+        value.prefix = literal_prefix(&fmt, positional.first()).map(Box::new);
         value
     }
 
@@ -200,4 +201,37 @@ impl Evaluator<'_> {
             _ => ControlFlow::Continue(recv),
         }
     }
+}
+
+/// The literal text a `format!` result starts with: the format string up to
+/// its first placeholder, continued through a first `{}` whose argument is a
+/// known literal (`format!("{}{}", PREFIX, id)` with a `const PREFIX`).
+fn literal_prefix(fmt: &str, first: Option<&Value>) -> Option<String> {
+    let mut prefix = String::new();
+    let mut rest = fmt;
+    let mut used_first = false;
+    loop {
+        let Some(open) = rest.find('{') else {
+            prefix.push_str(rest);
+            break;
+        };
+        prefix.push_str(&rest[..open]);
+        let after = &rest[open..];
+        if let Some(escaped) = after.strip_prefix("{{") {
+            prefix.push('{');
+            rest = escaped;
+            continue;
+        }
+        // `{}` or `{0}` as the first placeholder, filled by a literal.
+        let literal = first.and_then(|v| v.literal.as_deref());
+        match (after.find('}'), literal) {
+            (Some(close), Some(text)) if !used_first && matches!(&after[1..close], "" | "0") => {
+                prefix.push_str(text);
+                used_first = true;
+                rest = &after[close + 1..];
+            }
+            _ => break,
+        }
+    }
+    (!prefix.is_empty()).then_some(prefix)
 }

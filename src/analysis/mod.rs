@@ -71,6 +71,37 @@ impl UnitFacts {
 /// files (numbered after the Rust files, as in [`sql::SqlFile::id`]).
 pub fn analyze(files: &[ParsedFile], sql_files: &[sql::SqlFile], vocab: &Vocabulary) -> UnitFacts {
     let index = CrateIndex::build(files);
+    let no_names = vec![0u64; index.fns.len()];
+    let (summaries, mut fn_events) = fixpoint(&index, vocab, &no_names);
+    // Key-named parameters that every crate-local caller feeds a
+    // server-built value: once more with their names saying nothing.
+    let unnamed = eval::server_fed_params(&summaries);
+    if unnamed.iter().any(|m| *m != 0) {
+        fn_events = fixpoint(&index, vocab, &unnamed).1;
+    }
+    let events: Vec<KeyEvent> = fn_events.into_iter().flatten().collect();
+    let unique = dedup_events(events);
+    if std::env::var_os("IDEM_LINT_DEBUG").is_some() {
+        for e in &unique {
+            eprintln!("[idem-lint debug] event at {:?}: {:#?}", e.site, e.value);
+        }
+    }
+    UnitFacts {
+        key_events: unique,
+        claims: claims::analyze(&index, vocab),
+        sql: sql::collect(files, sql_files, vocab),
+        without_idempotency_context: false,
+    }
+}
+
+/// Evaluates every function, iterating the summaries to a fixpoint;
+/// `unnamed[id]` are the parameters of function `id` whose names say
+/// nothing. Returns the summaries and each function's key events.
+fn fixpoint(
+    index: &CrateIndex<'_>,
+    vocab: &Vocabulary,
+    unnamed: &[u64],
+) -> (Vec<Summary>, Vec<Vec<KeyEvent>>) {
     let mut summaries: Vec<Summary> = vec![Summary::default(); index.fns.len()];
     let mut fn_events: Vec<Vec<KeyEvent>> = vec![Vec::new(); index.fns.len()];
     // Round 0 evaluates every function; later rounds only those whose
@@ -83,7 +114,8 @@ pub fn analyze(files: &[ParsedFile], sql_files: &[sql::SqlFile], vocab: &Vocabul
             if !dirty[id] {
                 continue;
             }
-            let evaluator = Evaluator::new(&index, vocab, &summaries, def);
+            let evaluator = Evaluator::new(index, vocab, &summaries, def)
+                .without_names_for(unnamed.get(id).copied().unwrap_or(0));
             let (summary, events) = evaluator.run(def);
             let facts = |s: &Summary| (s.ret.fallbacks.len(), s.ret.sanitized.len());
             changed[id] = summary.signature() != summaries[id].signature()
@@ -107,19 +139,7 @@ pub fn analyze(files: &[ParsedFile], sql_files: &[sql::SqlFile], vocab: &Vocabul
             break;
         }
     }
-    let events: Vec<KeyEvent> = fn_events.into_iter().flatten().collect();
-    let unique = dedup_events(events);
-    if std::env::var_os("IDEM_LINT_DEBUG").is_some() {
-        for e in &unique {
-            eprintln!("[idem-lint debug] event at {:?}: {:#?}", e.site, e.value);
-        }
-    }
-    UnitFacts {
-        key_events: unique,
-        claims: claims::analyze(&index, vocab),
-        sql: sql::collect(files, sql_files, vocab),
-        without_idempotency_context: false,
-    }
+    (summaries, fn_events)
 }
 
 /// `events` without repeats, first occurrence kept, in order. Equal events

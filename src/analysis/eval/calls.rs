@@ -8,7 +8,7 @@ use std::ops::ControlFlow;
 use syn::Expr;
 
 use super::sinks::is_self;
-use super::{bits, payload_hash, server_keys, Evaluator, MethodCall};
+use super::{bits, payload_hash, server_built, server_keys, Evaluator, MethodCall};
 use crate::analysis::hashing;
 use crate::analysis::syntax::{last_ident, path_segments, path_string, place_name};
 use crate::analysis::value::{
@@ -256,8 +256,15 @@ impl Evaluator<'_> {
             .map(|s| s.param_names.clone())
             .unwrap_or_default();
         let args = &self.argument_facts(&param_names, args)[..];
+        let client_args = args
+            .iter()
+            .take(64)
+            .enumerate()
+            .filter(|(_, a)| !server_built(a))
+            .fold(0u64, |mask, (i, _)| mask | 1u64 << i);
         for &id in ids {
             self.callees.push(id);
+            self.calls.push((id, client_args));
             let Some(summary) = summaries.get(id) else {
                 continue;
             };

@@ -56,6 +56,9 @@ use super::vocab::Vocabulary;
 pub(crate) use super::sql::sql_tables;
 pub use super::syntax::span_of;
 pub use super::value::{KeyEvent, ValueSignature};
+// The call-site test (`calls`) and the per-unit pass (`analysis::analyze`).
+use names::server_built;
+pub use names::server_fed_params;
 
 /// Recursion bound for expressions: deeper code is not followed (never a crash).
 const MAX_DEPTH: usize = 200;
@@ -80,6 +83,12 @@ pub struct Summary {
     /// Values fed into a hasher parameter (`hasher.update(field)` where
     /// `hasher` is parameter N), with parameters symbolic.
     pub absorbs: Vec<(usize, Value)>,
+    /// Parameters that are a client key by their name (or type name) only:
+    /// bit N = parameter N.
+    pub named_key_params: u64,
+    /// Crate-local calls made here: the callee and the arguments that may
+    /// carry a client key (bit N = argument N is not visibly server-built).
+    pub calls: Vec<(usize, u64)>,
 }
 
 impl Summary {
@@ -113,6 +122,11 @@ pub struct Evaluator<'a> {
     param_names: Vec<Option<String>>,
     key_param_mask: u64,
     absorbs: Vec<(usize, Value)>,
+    /// Parameters whose name says nothing: every crate-local caller passes
+    /// a server-built value there (see `names::server_fed_params`).
+    unnamed_params: u64,
+    named_key_params: u64,
+    calls: Vec<(usize, u64)>,
 }
 
 /// A method call with its evaluated arguments, as the dispatch steps of
@@ -184,7 +198,17 @@ impl<'a> Evaluator<'a> {
             param_names: Vec::new(),
             key_param_mask: 0,
             absorbs: Vec::new(),
+            unnamed_params: 0,
+            named_key_params: 0,
+            calls: Vec::new(),
         }
+    }
+
+    /// Turns the name fallback off for parameters `mask` (bit N = parameter
+    /// N): their callers show what they hold.
+    pub fn without_names_for(mut self, mask: u64) -> Self {
+        self.unnamed_params = mask;
+        self
     }
 
     /// Evaluates a function; returns its summary and the key events found.
@@ -223,6 +247,9 @@ impl<'a> Evaluator<'a> {
             let had_key = value.client_key.is_some();
             self.bind_pat(&pat_type.pat, value, None);
             self.unname_binding(&pat_type.pat, &pat_type.ty, had_key);
+            if index < 64 {
+                self.unname_server_fed_param(&pat_type.pat, index, had_key);
+            }
             index += 1;
         }
         self.param_names.clone_from(&param_names);
@@ -243,6 +270,8 @@ impl<'a> Evaluator<'a> {
             param_names,
             callees,
             absorbs: std::mem::take(&mut self.absorbs),
+            named_key_params: self.named_key_params,
+            calls: std::mem::take(&mut self.calls),
         };
         (summary, self.events)
     }

@@ -2,11 +2,55 @@
 //! named like the client key is taken for one only when its type may hold
 //! a string. A visible type that cannot (`bool`, a number, a local `enum`,
 //! a local struct of several fields) makes the name say nothing: a policy
-//! enum held in `idempotency_key` is no key.
+//! enum held in `idempotency_key` is no key. Likewise a parameter named
+//! like the key whose every crate-local caller passes a visibly
+//! server-built value (a `format!` of server data, a uuid, a `scoped(..)`
+//! key) holds no client key: its origin is visible at the call sites
+//! ([`server_fed_params`]).
 
 use super::Evaluator;
 use crate::analysis::index::{CrateIndex, LocalType};
 use crate::analysis::value::Value;
+
+use super::Summary;
+
+/// Whether an argument is visibly built by the server: no client key flows
+/// in and it is a construction (`format!`, a tuple), a `scoped(..)` key, a
+/// minted id or a digest. Plain values of unseen origin are not.
+pub(super) fn server_built(arg: &Value) -> bool {
+    arg.client_key.is_none()
+        && (arg.construct.is_some()
+            || arg.scoped
+            || arg.server_id.is_some()
+            || arg.digest.is_some())
+}
+
+/// Per function, the parameters that are a client key by name only and
+/// whose every crate-local call site passes a server-built value. A
+/// parameter no crate-local call reaches keeps its name (a library's API).
+pub fn server_fed_params(summaries: &[Summary]) -> Vec<u64> {
+    let mut called = vec![false; summaries.len()];
+    let mut client_fed = vec![0u64; summaries.len()];
+    for summary in summaries {
+        for &(callee, client_args) in &summary.calls {
+            if let (Some(c), Some(f)) = (called.get_mut(callee), client_fed.get_mut(callee)) {
+                *c = true;
+                *f |= client_args;
+            }
+        }
+    }
+    summaries
+        .iter()
+        .enumerate()
+        .map(|(id, s)| {
+            if called[id] {
+                s.named_key_params & !client_fed[id]
+            } else {
+                0
+            }
+        })
+        .collect()
+}
 
 /// Primitive types that never hold a client key's text.
 const SCALARS: &[&str] = &[
@@ -82,6 +126,24 @@ impl Evaluator<'_> {
     /// (`had_key`: whether the value carried one before it was bound).
     pub(super) fn unname_binding(&mut self, pat: &syn::Pat, ty: &syn::Type, had_key: bool) {
         if !had_key && type_holds_no_key(self.index, ty) {
+            self.unname_pat(pat);
+        }
+    }
+
+    /// Parameter `index` bound by `pat`: notes whether only its name made it
+    /// a client key, and drops that key where callers show it holds none.
+    pub(super) fn unname_server_fed_param(&mut self, pat: &syn::Pat, index: usize, had_key: bool) {
+        let syn::Pat::Ident(pi) = pat else { return };
+        let named = !had_key
+            && self
+                .lookup(&pi.ident.to_string())
+                .is_some_and(|v| v.client_key.is_some());
+        if !named {
+            return;
+        }
+        self.named_key_params |= 1u64 << index;
+        if self.unnamed_params & (1u64 << index) != 0 {
+            self.key_param_mask &= !(1u64 << index);
             self.unname_pat(pat);
         }
     }

@@ -29,7 +29,7 @@ fn due(elapsed: Duration, shown: bool) -> bool {
     !shown && elapsed >= DELAY
 }
 
-/// Units and files done so far, drawn on stderr once the run is [`DELAY`] old.
+/// Units and files done so far, drawn on stderr once the run is a second old.
 #[derive(Clone)]
 pub struct Progress {
     bar: ProgressBar,

@@ -5,8 +5,9 @@
 use std::path::Path;
 use std::process::Command;
 
-/// A claim held by a local guard whose `Drop` calls `evict`, with a `?`
-/// between the claim and its completion.
+/// A claim on an idempotency store (IDEM004 needs idempotency context) held
+/// by a local guard whose `Drop` calls `evict`, with a `?` between the
+/// claim and its completion.
 const DROP_GUARD: &str = r#"pub struct InFlight<'a> {
     store: &'a Store,
     key: String,
@@ -18,11 +19,11 @@ impl Drop for InFlight<'_> {
     }
 }
 
-pub fn handler(store: &Store, key: &str) -> Result<(), Error> {
-    store.claim(key)?;
-    let _in_flight = InFlight { store, key: key.to_owned() };
-    let resp = store.compute()?;
-    store.complete(key, &resp)?;
+pub fn handler(idem_store: &Store, key: &str) -> Result<(), Error> {
+    idem_store.claim(key)?;
+    let _in_flight = InFlight { store: idem_store, key: key.to_owned() };
+    let resp = idem_store.compute()?;
+    idem_store.complete(key, &resp)?;
     Ok(())
 }
 "#;

@@ -88,12 +88,20 @@ impl ScopedCall {
 pub struct Locator<'a> {
     files: &'a [ParsedFile],
     texts: Vec<Option<&'a str>>,
+    /// Where each text's lines start, computed on its first fix: finding a
+    /// line by scanning from the top would make many findings quadratic.
+    line_starts: Vec<std::cell::OnceCell<Vec<usize>>>,
 }
 
 impl<'a> Locator<'a> {
     /// A locator over a unit's parsed files and texts (`texts[id]`).
     pub fn new(files: &'a [ParsedFile], texts: Vec<Option<&'a str>>) -> Locator<'a> {
-        Locator { files, texts }
+        let line_starts = texts.iter().map(|_| std::cell::OnceCell::new()).collect();
+        Locator {
+            files,
+            texts,
+            line_starts,
+        }
     }
 
     /// The fix replacing the key expression at `span` of file `file` with
@@ -117,7 +125,14 @@ impl<'a> Locator<'a> {
                 start: target.statement,
                 end: target.statement,
             },
-            replacement: format!("{}{}", call.binding(), separator(text, target.statement)),
+            replacement: format!(
+                "{}{}",
+                call.binding(),
+                separator(
+                    self.line(file, text, target.statement.line),
+                    target.statement
+                )
+            ),
         };
         let applicability = match (call.complete(), target.returns_result) {
             (false, _) => Applicability::HasPlaceholders,
@@ -135,10 +150,28 @@ impl<'a> Locator<'a> {
     }
 }
 
+impl Locator<'_> {
+    /// Line `line` (1-based) of file `file`, whose text is `text`.
+    fn line<'t>(&self, file: u32, text: &'t str, line: usize) -> &'t str {
+        let Some(cell) = self.line_starts.get(file as usize) else {
+            return "";
+        };
+        let starts = cell.get_or_init(|| {
+            std::iter::once(0)
+                .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+                .collect()
+        });
+        let Some(&start) = starts.get(line.saturating_sub(1)) else {
+            return "";
+        };
+        let end = starts.get(line).map_or(text.len(), |&next| next);
+        text[start..end].trim_end_matches(['\n', '\r'])
+    }
+}
+
 /// What follows the inserted `let`: a newline and the statement's
 /// indentation when the statement starts its line, a space otherwise.
-fn separator(text: &str, at: Position) -> String {
-    let line = text.lines().nth(at.line.saturating_sub(1)).unwrap_or("");
+fn separator(line: &str, at: Position) -> String {
     let before: String = line.chars().take(at.column.saturating_sub(1)).collect();
     if before.chars().all(char::is_whitespace) {
         format!("\n{before}")
@@ -192,7 +225,13 @@ impl Target {
             returns_result: false,
             binds_between: false,
         };
-        finder.visit_file(ast);
+        // Only the top-level item holding the span is walked (items are in
+        // source order): a file with thousands of findings must not be
+        // walked whole once per finding.
+        let at = (ast.items).partition_point(|item| span_of(item.span()).end < span.start);
+        if let Some(item) = ast.items.get(at) {
+            finder.visit_item(item);
+        }
         Some(Target {
             expr: finder.expr?,
             statement: finder.statement?,

@@ -1,6 +1,8 @@
 //! The lexical pre-filter never changes a finding: every fixture and every
 //! ecosystem crate gives the same diagnostics with and without it.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use idem_lint::lint::{lint_paths, LintOptions};
@@ -89,14 +91,7 @@ fn identical_findings_on_the_ecosystem_crates() {
         );
         return;
     }
-    let mut crates: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("ecosystem dir")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.join("Cargo.toml").is_file())
-        .collect();
-    crates.sort();
-    assert!(!crates.is_empty(), "{} holds no crates", dir.display());
+    let crates = common::crates_in(&dir);
     for krate in &crates {
         let (findings, files) = compare(std::slice::from_ref(krate));
         eprintln!("{}: {findings} findings, {files} files", krate.display());

@@ -4,6 +4,8 @@
 //! every file is linted by exactly one shard; bad values and mismatched
 //! shards exit 2; merge's exit code follows the merged findings.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -132,14 +134,7 @@ fn merged_shards_equal_the_single_run_on_the_ecosystem_crates() {
         eprintln!("SKIPPED: ecosystem crates not found (set ECO_DIR, or /work/golden/ecosystem)");
         return;
     };
-    let mut crates: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("ecosystem dir")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.join("Cargo.toml").is_file())
-        .collect();
-    crates.sort();
-    assert!(!crates.is_empty(), "{} holds no crates", dir.display());
+    let crates = common::crates_in(&dir);
     // All crates in one run: the same units as crate by crate, a quarter of
     // the runs.
     let findings = merged_equals_single(&crates);

@@ -83,7 +83,10 @@ pub fn analyze(files: &[ParsedFile], sql_files: &[sql::SqlFile], vocab: &Vocabul
     let unique = dedup_events(events);
     if std::env::var_os("IDEM_LINT_DEBUG").is_some() {
         for e in &unique {
-            eprintln!("[idem-lint debug] event at {:?}: {:#?}", e.site, e.value);
+            eprintln!(
+                "[idem-lint debug] event at {:?} (store {:?}, raw_ok {}): {:#?}",
+                e.site, e.store, e.raw_ok, e.value
+            );
         }
     }
     UnitFacts {

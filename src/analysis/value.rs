@@ -79,6 +79,10 @@ pub struct PayloadHash {
 pub struct Value {
     /// The client key flows into this value.
     pub client_key: Option<(Origin, KeySource)>,
+    /// The client key is known only from the name of a value derived from a
+    /// parameter (`req.idempotency_key`): a call site whose arguments show
+    /// their origin (a struct literal, a server-built value) decides.
+    pub key_by_name: bool,
     /// Tenant component.
     pub tenant: Option<Origin>,
     /// Principal component.
@@ -180,11 +184,25 @@ fn push_unique<T: PartialEq + Clone>(list: &mut Vec<T>, item: &T) {
     }
 }
 
+/// The store name prefix of a business table that is an idempotency store
+/// by use only (looked up by a client key column): it stores client keys,
+/// and server-built or content-hash keys in it are its own business.
+pub const SQL_BY_USE: &str = "sql-by-use:";
+
+/// Whether a store name is a business table known as a store by use only.
+pub fn is_store_by_use(store: &str) -> bool {
+    store.starts_with(SQL_BY_USE)
+}
+
 /// A SQL query and the values bound to it so far.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SqlChain {
-    /// The query text names an idempotency table.
+    /// The query text names an idempotency table, or keys a business
+    /// table on a client key column (see `by_use`).
     pub idempotency_table: bool,
+    /// The table is a store by use only: a business table (`transactions`)
+    /// the statement looks up by its client key column.
+    pub by_use: bool,
     /// The first idempotency table the query names.
     pub table: Option<String>,
     /// Components named as columns in the query text.
@@ -262,6 +280,9 @@ impl Value {
             (self.hash_alone && !other.carries_key()) || (other.hash_alone && !self.carries_key());
         if self.client_key.is_none() {
             self.client_key.clone_from(&other.client_key);
+            self.key_by_name = other.key_by_name;
+        } else if other.client_key.is_some() {
+            self.key_by_name &= other.key_by_name;
         }
         for component in Component::ALL {
             if let Some(origin) = other.component(component) {

@@ -529,6 +529,17 @@ impl Evaluator<'_> {
 
 /// Replaces the parameters of a callee's value with the caller's arguments.
 /// Returns the value and the site of the key expression at the caller.
+/// Whether every argument in `params` visibly carries no client key: a
+/// server-built value, a literal, or a struct literal whose fields are known.
+fn args_show_no_key(params: u64, args: &[Value]) -> bool {
+    bits(params).all(|p| {
+        args.get(p).is_some_and(|a| {
+            a.client_key.is_none()
+                && (super::names::server_built(a) || a.fields.is_some() || a.literal.is_some())
+        })
+    })
+}
+
 fn substitute(
     value: &Value,
     args: &[Value],
@@ -541,7 +552,13 @@ fn substitute(
     }
     let mut out = value.clone();
     out.params = 0;
-    let intrinsic_key = value.client_key.is_some();
+    if value.key_by_name && args_show_no_key(value.params, args) {
+        // Only a name inside the callee made this a client key; the
+        // caller's arguments show where the value comes from.
+        out.client_key = None;
+        out.key_by_name = false;
+    }
+    let intrinsic_key = out.client_key.is_some();
     let mut key_arg_site = None;
     for p in bits(value.params) {
         if let Some(arg) = args.get(p) {

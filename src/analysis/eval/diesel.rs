@@ -112,6 +112,7 @@ impl Evaluator<'_> {
         Value {
             sql: Some(Box::new(SqlChain {
                 idempotency_table: idem_table || key_column,
+                by_use: !idem_table && key_column,
                 table: table.clone(),
                 columns,
                 binds: vec![(arg.clone(), site)],

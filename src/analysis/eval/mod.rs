@@ -369,13 +369,17 @@ impl<'a> Evaluator<'a> {
     /// scope component (and payloads and server ids, see `payload_hash`).
     fn enrich_by_name(&self, value: &mut Value, name: &str, node: &impl Spanned) {
         self.enrich_payload_and_server(value, name, node);
-        if value.client_key.is_none() && value.construct.is_none() && !value.scoped {
+        // A name says nothing of a value whose server origin is visible (a
+        // minted or derived id, a digest, a construction).
+        if value.client_key.is_none() && !names::server_built(value) {
             if self.vocab.is_client_key_name(name) {
                 value.client_key = Some((self.origin(node), KeySource::IdempotencyKey));
+                value.key_by_name = value.params != 0;
                 return;
             }
             if self.vocab.is_request_id_name(name) {
                 value.client_key = Some((self.origin(node), KeySource::RequestId));
+                value.key_by_name = value.params != 0;
                 return;
             }
         }
@@ -638,6 +642,9 @@ impl<'a> Evaluator<'a> {
                         self.enrich_by_name(&mut value, &name.to_string(), f);
                         if !had_key && self.field_holds_no_key(&name.to_string()) {
                             value.client_key = None;
+                        }
+                        if !had_key && value.client_key.is_some() {
+                            self.unname_server_fed_field(&mut value);
                         }
                         if of_response {
                             value.payload = None;

@@ -148,6 +148,21 @@ impl Evaluator<'_> {
         }
     }
 
+    /// A field of a parameter (`req.idempotency_key`) that only its name made
+    /// a client key: noted like a key-named parameter, and dropped where
+    /// every caller passes a visibly server-built record.
+    pub(super) fn unname_server_fed_field(&mut self, value: &mut Value) {
+        let params = value.params;
+        if params == 0 {
+            return;
+        }
+        self.named_key_params |= params;
+        if self.unnamed_params & params == params {
+            value.client_key = None;
+            value.key_by_name = false;
+        }
+    }
+
     /// Drops the client key of the binding `pat` names, if it is one name.
     pub(super) fn unname_pat(&mut self, pat: &syn::Pat) {
         if let syn::Pat::Ident(pi) = pat {

@@ -7,11 +7,11 @@ use std::ops::ControlFlow;
 
 use syn::Expr;
 
-use super::sql_binds::key_binds;
+use super::sql_binds::{client_key_lookup, key_binds};
 use super::{Evaluator, MethodCall};
 use crate::analysis::sql::sql_tables;
 use crate::analysis::syntax::{last_ident, strip_ref};
-use crate::analysis::value::{KeyEvent, Site, SqlChain, Value};
+use crate::analysis::value::{is_store_by_use, KeyEvent, Site, SqlChain, Value, SQL_BY_USE};
 use crate::analysis::vocab::{
     is_claim_api_method, names_request_extensions, Component, STRONG_STORE_WORDS,
     TRANSPARENT_METHODS,
@@ -52,6 +52,14 @@ impl Evaluator<'_> {
         at_call: bool,
     ) {
         let mut value = value;
+        if store.as_deref().is_some_and(is_store_by_use) {
+            // A business table is a store only of the client keys it is
+            // looked up by: a server-built or content-hash key in a column
+            // of it is that table's own business (a quote cache keyed by
+            // content), not an idempotency key.
+            value.payload_hash = None;
+            value.server_id = None;
+        }
         if !raw_ok {
             // A position known only by its name (`let cache_key = ..`,
             // `fn compose_ingest_key(..)`, a `*_key` field) is where a key
@@ -247,12 +255,14 @@ impl Evaluator<'_> {
             .iter()
             .find(|t| ["idempot", "dedup", "replay"].iter().any(|w| t.contains(w)))
             .cloned();
-        let idempotency_table = table.is_some();
-        let key = if idempotency_table {
-            key_binds(&lower, self.vocab)
-        } else {
-            None
+        let (table, key, by_use) = match table {
+            Some(t) => (Some(t), key_binds(&lower, self.vocab), false),
+            None => match client_key_lookup(&lower, self.vocab) {
+                Some(k) => (tables.first().cloned(), Some(k), true),
+                None => (None, None, false),
+            },
         };
+        let idempotency_table = table.is_some();
         // Scope components count where the statement keys on them: its key
         // columns when they can be read, otherwise any column it names.
         let named: Vec<&str> = match &key {
@@ -276,6 +286,7 @@ impl Evaluator<'_> {
             literal: Some(sql.to_string()),
             sql: Some(Box::new(SqlChain {
                 idempotency_table,
+                by_use,
                 table,
                 columns,
                 binds: Vec::new(),
@@ -322,7 +333,13 @@ impl Evaluator<'_> {
         key.concat = first_key.0.concat;
         key.construct = first_key.0.construct;
         key.scoped = key_binds.iter().any(|(v, _)| v.scoped);
-        let store = chain.table.as_ref().map(|t| format!("sql:{t}"));
+        let store = chain.table.as_ref().map(|t| {
+            if chain.by_use {
+                format!("{SQL_BY_USE}{t}")
+            } else {
+                format!("sql:{t}")
+            }
+        });
         self.key_position_in(key, site, true, true, store);
         value
     }

@@ -49,6 +49,31 @@ pub(super) fn key_binds(sql: &str, vocab: &Vocabulary) -> Option<KeyBinds> {
     (!binds.is_empty()).then_some(KeyBinds { binds, columns })
 }
 
+/// The key binds of a statement on a business table (`transactions`) that
+/// looks rows up by the client's key: its conflict target or `WHERE`
+/// comparisons include a client key column (`idempotency_key`). Such a table
+/// is an idempotency store by use, whatever it is called. Plain `INSERT`
+/// columns are not read here: inserting the key beside other data is no
+/// lookup, and the table's own unique constraint is IDEM008's business.
+pub(super) fn client_key_lookup(sql: &str, vocab: &Vocabulary) -> Option<KeyBinds> {
+    let toks = tokenize(sql);
+    let columns = conflict_target(&toks).or_else(|| {
+        let compared: Vec<String> = where_pairs(&toks).into_iter().map(|(c, _)| c).collect();
+        (!compared.is_empty()).then_some(compared)
+    })?;
+    if !columns.iter().any(|c| vocab.is_client_key_name(c)) {
+        return None;
+    }
+    let mut binds: Vec<usize> = column_params(&toks)
+        .iter()
+        .filter(|(c, _)| columns.contains(c))
+        .map(|(_, p)| *p)
+        .collect();
+    binds.sort_unstable();
+    binds.dedup();
+    (!binds.is_empty()).then_some(KeyBinds { binds, columns })
+}
+
 fn tokenize(sql: &str) -> Vec<Tok> {
     let chars: Vec<char> = sql.chars().collect();
     let mut toks = Vec::new();
@@ -279,6 +304,25 @@ mod tests {
     fn casts_and_where_with_several_columns() {
         let sql = "SELECT r FROM idempotency WHERE user_id = $1::uuid AND idempotency_key = $2";
         assert_eq!(binds(sql), Some(vec![0, 1]));
+    }
+
+    fn lookup(sql: &str) -> Option<Vec<usize>> {
+        client_key_lookup(&sql.to_ascii_lowercase(), &Vocabulary::default()).map(|k| k.binds)
+    }
+
+    #[test]
+    fn business_table_looked_up_by_client_key_column() {
+        let find = "SELECT id FROM transactions WHERE account_id = $1 AND idempotency_key = $2";
+        assert_eq!(lookup(find), Some(vec![0, 1]));
+        let upsert = "INSERT INTO usage (q, idempotency_key) VALUES ($1, $2) \
+                      ON CONFLICT (idempotency_key) DO NOTHING";
+        assert_eq!(lookup(upsert), Some(vec![1]));
+        // No lookup by the key: a plain insert, or a lookup by id.
+        assert_eq!(
+            lookup("INSERT INTO transactions (amount, idempotency_key) VALUES ($1, $2)"),
+            None
+        );
+        assert_eq!(lookup("SELECT * FROM transactions WHERE id = $1"), None);
     }
 
     #[test]

@@ -375,6 +375,10 @@ impl Vocabulary {
             matches!(
                 x.as_str(),
                 "extract" | "parse" | "read" | "header" | "from" | "validate" | "check" | "is"
+                // A query by a key returns a row, not a key:
+                // `find_quote_by_idempotency_key`, `load_idem_entry`.
+                | "by" | "find" | "fetch" | "load" | "lookup" | "exists" | "delete" | "remove"
+                | "store" | "save" | "insert"
             )
         });
         !extractor
@@ -489,6 +493,29 @@ mod tests {
             "idempotency_key_len",
         ] {
             assert!(!v.is_client_key_name(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn key_maker_functions() {
+        let v = Vocabulary::default();
+        for name in [
+            "make_idem_key",
+            "cache_key",
+            "compose_ingest_key",
+            "dedup_key_for",
+        ] {
+            assert!(v.is_key_maker_fn(name), "{name}");
+        }
+        // Queries by a key return rows.
+        for name in [
+            "find_by_idempotency_key",
+            "find_cached_quote_by_idempotency_key",
+            "load_idem_entry",
+            "exists_by_idempotency_key",
+            "extract_idempotency_key",
+        ] {
+            assert!(!v.is_key_maker_fn(name), "{name}");
         }
     }
 

@@ -387,6 +387,12 @@ impl<'a> Evaluator<'a> {
             if value.client_key.is_none() || value.component(component).is_none() {
                 value.add_component(component, self.origin(node));
             }
+            // The name says which component a default of this value is,
+            // even for a construction (`format!("user:{}", claims.sub)`
+            // returned beside a sentinel tail).
+            if value.client_key.is_none() && value.construct.is_some() {
+                value.attach_fallbacks_to(&[component]);
+            }
             value.attach_fallbacks();
         }
     }

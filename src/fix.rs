@@ -118,11 +118,8 @@ impl<'a> Locator<'a> {
         let index = self.files.iter().position(|f| f.id == file)?;
         let ast = &self.files[index].ast;
         let text = self.texts.get(file as usize).copied().flatten()?;
-        let item_ends = self.item_ends[index].get_or_init(|| {
-            (ast.items.iter())
-                .map(|item| span_of(item.span()).end)
-                .collect()
-        });
+        let item_ends =
+            self.item_ends[index].get_or_init(|| ast.items.iter().map(item_end).collect());
         let target = Target::find(ast, item_ends, span)?;
         if target.binds_between {
             // The `let` would land outside the closure or match arm that
@@ -180,6 +177,21 @@ impl Locator<'_> {
         let end = starts.get(line).map_or(text.len(), |&next| next);
         text[start..end].trim_end_matches(['\n', '\r'])
     }
+}
+
+/// Where `item` ends. A brace-delimited item ends with its closing brace,
+/// whose span is at hand; any other item is printed to find its last token
+/// (what `Spanned` does), which for whole functions cost a print of the
+/// file.
+fn item_end(item: &syn::Item) -> Position {
+    let close = match item {
+        syn::Item::Fn(f) => Some(f.block.brace_token.span.close()),
+        syn::Item::Impl(i) => Some(i.brace_token.span.close()),
+        syn::Item::Trait(t) => Some(t.brace_token.span.close()),
+        syn::Item::Mod(m) => m.content.as_ref().map(|(brace, _)| brace.span.close()),
+        _ => None,
+    };
+    span_of(close.unwrap_or_else(|| item.span())).end
 }
 
 /// What follows the inserted `let`: a newline and the statement's
@@ -337,10 +349,15 @@ impl<'ast> Visit<'ast> for Finder {
     }
 
     fn visit_expr(&mut self, expr: &'ast syn::Expr) {
-        if span_of(expr.span()) == self.span && self.expr.is_none() {
+        let outer = span_of(expr.span());
+        if outer == self.span && self.expr.is_none() {
             self.expr = KeyExpr::of(expr);
         }
-        syn::visit::visit_expr(self, expr);
+        // An expression not holding the span holds nothing the walk looks
+        // for (the expression, or a closure, arm or block around it).
+        if outer.start <= self.span.start && self.span.end <= outer.end {
+            syn::visit::visit_expr(self, expr);
+        }
     }
 }
 

@@ -394,6 +394,17 @@ fn write_stdout(text: &str) -> std::io::Result<()> {
     }
 }
 
+/// [`write_stdout`] for output written in pieces by `write`, buffered.
+fn stream_stdout(
+    write: impl FnOnce(&mut std::io::BufWriter<std::io::StdoutLock<'static>>) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    match write(&mut out).and_then(|()| out.flush()) {
+        Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
+}
+
 /// [`write_stdout`] for the subcommands: exit 0, or 2 when stdout fails
 /// for another reason (a full disk) rather than panicking as `print!` does.
 fn stdout_or_failure(text: &str) -> i32 {
@@ -563,22 +574,23 @@ fn lint(mut args: LintArgs, cargo_mode: bool) -> i32 {
     let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
     let color = use_color(args.color, to_terminal);
     let width = output_width(to_terminal);
-    let rendered = report::render(
-        &result,
-        args.format.into(),
-        &RenderOptions {
-            color,
-            width,
-            quiet: args.quiet,
-            statistics: args.statistics,
-        },
-    );
+    let options = RenderOptions {
+        color,
+        width,
+        quiet: args.quiet,
+        statistics: args.statistics,
+    };
+    let format = args.format.into();
     let written = match &args.output {
-        Some(path) => std::fs::write(path, rendered.as_bytes())
+        Some(path) => std::fs::File::create(path)
+            .and_then(|file| {
+                let mut out = std::io::BufWriter::new(file);
+                report::write(&result, format, &options, &mut out)?;
+                out.flush()
+            })
             .map_err(|e| format!("cannot write {}: {e}", path.display())),
-        None => {
-            write_stdout(&rendered).map_err(|e| format!("cannot write to standard output: {e}"))
-        }
+        None => stream_stdout(|out| report::write(&result, format, &options, out))
+            .map_err(|e| format!("cannot write to standard output: {e}")),
     };
     if let Err(message) = written {
         eprintln!("error: {message}");

@@ -91,16 +91,23 @@ pub struct Locator<'a> {
     /// Where each text's lines start, computed on its first fix: finding a
     /// line by scanning from the top would make many findings quadratic.
     line_starts: Vec<std::cell::OnceCell<Vec<usize>>>,
+    /// Where each top-level item of each file ends (`files[i]`), computed
+    /// on the file's first fix: a syn node's span prints the node to tokens,
+    /// so searching the items anew for each finding cost a print of about
+    /// 14 whole items per finding.
+    item_ends: Vec<std::cell::OnceCell<Vec<Position>>>,
 }
 
 impl<'a> Locator<'a> {
     /// A locator over a unit's parsed files and texts (`texts[id]`).
     pub fn new(files: &'a [ParsedFile], texts: Vec<Option<&'a str>>) -> Locator<'a> {
         let line_starts = texts.iter().map(|_| std::cell::OnceCell::new()).collect();
+        let item_ends = files.iter().map(|_| std::cell::OnceCell::new()).collect();
         Locator {
             files,
             texts,
             line_starts,
+            item_ends,
         }
     }
 
@@ -108,9 +115,12 @@ impl<'a> Locator<'a> {
     /// the scoped key, or `None` when `span` is not an expression the fix
     /// knows how to replace.
     pub fn fix(&self, file: u32, span: Span, call: &ScopedCall) -> Option<Fix> {
-        let ast = &self.files.iter().find(|f| f.id == file)?.ast;
+        let index = self.files.iter().position(|f| f.id == file)?;
+        let ast = &self.files[index].ast;
         let text = self.texts.get(file as usize).copied().flatten()?;
-        let target = Target::find(ast, span)?;
+        let item_ends =
+            self.item_ends[index].get_or_init(|| ast.items.iter().map(item_end).collect());
+        let target = Target::find(ast, item_ends, span)?;
         if target.binds_between {
             // The `let` would land outside the closure or match arm that
             // binds names the key may use: no edit, the help text stays.
@@ -169,6 +179,21 @@ impl Locator<'_> {
     }
 }
 
+/// Where `item` ends. A brace-delimited item ends with its closing brace,
+/// whose span is at hand; any other item is printed to find its last token
+/// (what `Spanned` does), which for whole functions cost a print of the
+/// file.
+fn item_end(item: &syn::Item) -> Position {
+    let close = match item {
+        syn::Item::Fn(f) => Some(f.block.brace_token.span.close()),
+        syn::Item::Impl(i) => Some(i.brace_token.span.close()),
+        syn::Item::Trait(t) => Some(t.brace_token.span.close()),
+        syn::Item::Mod(m) => m.content.as_ref().map(|(brace, _)| brace.span.close()),
+        _ => None,
+    };
+    span_of(close.unwrap_or_else(|| item.span())).end
+}
+
 /// What follows the inserted `let`: a newline and the statement's
 /// indentation when the statement starts its line, a space otherwise.
 fn separator(line: &str, at: Position) -> String {
@@ -216,7 +241,8 @@ struct Target {
 }
 
 impl Target {
-    fn find(ast: &syn::File, span: Span) -> Option<Target> {
+    /// `item_ends[i]` is where `ast.items[i]` ends.
+    fn find(ast: &syn::File, item_ends: &[Position], span: Span) -> Option<Target> {
         let mut finder = Finder {
             span,
             expr: None,
@@ -228,7 +254,7 @@ impl Target {
         // Only the top-level item holding the span is walked (items are in
         // source order): a file with thousands of findings must not be
         // walked whole once per finding.
-        let at = (ast.items).partition_point(|item| span_of(item.span()).end < span.start);
+        let at = item_ends.partition_point(|&end| end < span.start);
         if let Some(item) = ast.items.get(at) {
             finder.visit_item(item);
         }
@@ -303,12 +329,16 @@ impl<'ast> Visit<'ast> for Finder {
 
     fn visit_block(&mut self, block: &'ast syn::Block) {
         // Deeper blocks are visited after this one: the innermost wins.
+        // Only the statement holding the span is walked: the others cannot
+        // hold the expression, a closure or an arm around it, and each node's
+        // span prints the node, so walking them made a finding cost its whole
+        // function.
         if let Some(stmt) = block.stmts.iter().find(|s| self.contains(*s)) {
             self.statement = Some(span_of(stmt.span()).start);
             self.returns_result = self.in_result_fn;
             self.binds_between = false;
+            self.visit_stmt(stmt);
         }
-        syn::visit::visit_block(self, block);
     }
 
     fn visit_arm(&mut self, arm: &'ast syn::Arm) {
@@ -319,10 +349,15 @@ impl<'ast> Visit<'ast> for Finder {
     }
 
     fn visit_expr(&mut self, expr: &'ast syn::Expr) {
-        if span_of(expr.span()) == self.span && self.expr.is_none() {
+        let outer = span_of(expr.span());
+        if outer == self.span && self.expr.is_none() {
             self.expr = KeyExpr::of(expr);
         }
-        syn::visit::visit_expr(self, expr);
+        // An expression not holding the span holds nothing the walk looks
+        // for (the expression, or a closure, arm or block around it).
+        if outer.start <= self.span.start && self.span.end <= outer.end {
+            syn::visit::visit_expr(self, expr);
+        }
     }
 }
 

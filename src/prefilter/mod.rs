@@ -240,14 +240,19 @@ impl Prefilter {
             };
             let mut words: Vec<&str> = choice.mentions.clone();
             words.extend(choice.tables.iter().map(String::as_str));
-            let mentions = WordMatcher::new(&words);
+            // Built on the first cold file only: with thousands of mentions
+            // (one big file) the automaton costs more than the scan, and a
+            // unit whose files are all scanned never uses it.
+            let mut mentions: Option<WordMatcher> = None;
             let mut reached = Vec::new();
             for (f, text) in texts.iter().enumerate() {
                 if scans[f].is_some() {
                     continue;
                 }
                 let defs = cold_defs[f].get_or_insert_with(|| defined_names(text));
-                if defs.iter().any(|d| choice.defs.contains(d)) || mentions.is_match(text) {
+                if defs.iter().any(|d| choice.defs.contains(d))
+                    || (mentions.get_or_insert_with(|| WordMatcher::new(&words))).is_match(text)
+                {
                     reached.push(f);
                 }
             }

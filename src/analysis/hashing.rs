@@ -386,6 +386,34 @@ pub fn type_is_body_extractor(ty: &syn::Type) -> bool {
     }
 }
 
+/// Whether a parameter's type is a request's input record by its name
+/// (`CreateOrderRequest`, `AdjustmentInput`, `TransferPayload`): a
+/// deserialised request body. The framework's own request types
+/// (`Request`, `HttpRequest`) are the whole request, not its input.
+pub fn type_is_input_record(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Reference(r) => type_is_input_record(&r.elem),
+        syn::Type::Paren(p) => type_is_input_record(&p.elem),
+        syn::Type::Path(p) => p.path.segments.last().is_some_and(|s| {
+            let name = s.ident.to_string();
+            let w = words(&name);
+            w.len() >= 2
+                && matches!(s.arguments, syn::PathArguments::None)
+                && matches!(
+                    w.last().map(String::as_str),
+                    Some("request" | "input" | "payload" | "body" | "form")
+                )
+                && !w.iter().any(|x| {
+                    matches!(
+                        x.as_str(),
+                        "http" | "service" | "grpc" | "tonic" | "raw" | "incoming" | "login"
+                    )
+                })
+        }),
+        _ => false,
+    }
+}
+
 /// Whether a parameter may hold the client key a caller passes in
 /// (`key`, `idem_key`, `k`): a finding that needs the key to be absent
 /// waits for the call site.

@@ -104,6 +104,11 @@ impl Walker<'_> {
                 _ => false,
             },
             Expr::Struct(s) => named_guard(&s.path),
+            // `let guard = { let k = ..; ClaimGuard::new(move || ..) };`
+            Expr::Block(b) => match b.block.stmts.last() {
+                Some(syn::Stmt::Expr(tail, None)) => self.is_guard_expr(tail),
+                _ => false,
+            },
             _ => false,
         }
     }

@@ -160,7 +160,10 @@ impl<'a> Walker<'a> {
             if let syn::FnArg::Typed(pt) = input {
                 if let Pat::Ident(pi) = &*pt.pat {
                     let name = pi.ident.to_string();
-                    if self.is_key_name(&name) {
+                    // A parameter is a key by its name or by its type
+                    // (`scoped: &ScopedKey`, `k: IdempotencyKey`).
+                    let typed_key = type_name(&pt.ty).is_some_and(|t| self.is_key_name(&t));
+                    if self.is_key_name(&name) || typed_key {
                         self.keys.insert(name.clone(), BTreeSet::from([name]));
                     }
                 }
@@ -310,5 +313,16 @@ impl<'a> Walker<'a> {
         if !roots.is_empty() {
             self.guard_roots.push(roots);
         }
+    }
+}
+
+/// The last path segment of a parameter's type, through references and
+/// parentheses (`&idem_scope::ScopedKey` → `ScopedKey`).
+fn type_name(ty: &syn::Type) -> Option<String> {
+    match ty {
+        syn::Type::Reference(r) => type_name(&r.elem),
+        syn::Type::Paren(p) => type_name(&p.elem),
+        syn::Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+        _ => None,
     }
 }

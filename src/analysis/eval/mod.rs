@@ -127,6 +127,9 @@ pub struct Evaluator<'a> {
     unnamed_params: u64,
     named_key_params: u64,
     calls: Vec<(usize, u64)>,
+    /// Locals bound to a field's handle (`let cache = self.replay_cache.clone()`):
+    /// as a receiver, the local is that field's store.
+    receiver_aliases: HashMap<String, String>,
 }
 
 /// A method call with its evaluated arguments, as the dispatch steps of
@@ -201,6 +204,7 @@ impl<'a> Evaluator<'a> {
             unnamed_params: 0,
             named_key_params: 0,
             calls: Vec::new(),
+            receiver_aliases: HashMap::new(),
         }
     }
 
@@ -558,6 +562,10 @@ impl<'a> Evaluator<'a> {
         }
         let mut value = value;
         if let Some(name) = pat_ident(&local.pat) {
+            match sinks::field_handle(&init.expr) {
+                Some(field) => self.receiver_aliases.insert(name.clone(), field),
+                None => self.receiver_aliases.remove(&name),
+            };
             if self.vocab.is_key_position_name(&name) {
                 let site = self.site(&*init.expr);
                 let keyed = self.hash_becomes_key(&mut value, &name, site);

@@ -68,7 +68,9 @@ impl Evaluator<'_> {
         value: &mut Value,
         node: &impl Spanned,
     ) {
-        if value.client_key.is_none() && hashing::type_is_body_extractor(ty) {
+        if value.client_key.is_none()
+            && (hashing::type_is_body_extractor(ty) || hashing::type_is_input_record(ty))
+        {
             value.payload = Some(self.fact_origin(node));
         }
     }

@@ -182,10 +182,16 @@ impl Evaluator<'_> {
         }
         if self.vocab.is_store_method(&call.method) && !args.is_empty() {
             let name = receiver_name(&m.receiver).unwrap_or_default();
+            let name = self.receiver_aliases.get(&name).cloned().unwrap_or(name);
             // Header maps and request extensions are per-request maps, not stores.
             let headers =
                 name.to_ascii_lowercase().contains("header") || names_request_extensions(&name);
             let names_store = self.vocab.is_store_receiver(&name);
+            if stores_under_fixed_name(args, &call.exprs) {
+                // `depot.insert("idem_header", key)`: the client key is the
+                // value kept under a fixed name, not the key of a record.
+                return ControlFlow::Continue(recv);
+            }
             let (primary, mut key) = key_of_arguments(args);
             // An idempotency or dedup store is never a blob store.
             let strong_name = STRONG_STORE_WORDS
@@ -368,6 +374,23 @@ impl Evaluator<'_> {
     }
 }
 
+/// `insert("name", value)`, `set(SLOT, value)`: two arguments, the first a
+/// string literal or a constant (a fixed slot name), and the client key only
+/// in the second, the stored value.
+fn stores_under_fixed_name(args: &[Value], exprs: &[&Expr]) -> bool {
+    let ([name, value], [name_expr, _]) = (args, exprs) else {
+        return false;
+    };
+    let fixed = match strip_ref(name_expr) {
+        Expr::Lit(_) => true,
+        Expr::Path(p) => last_ident(&p.path)
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'),
+        _ => false,
+    };
+    fixed && !name.carries_key() && value.carries_key()
+}
+
 /// The key of a storage call and the index of its key argument. The key
 /// argument is the one that carries the client key, raw or scoped (else a server-minted
 /// id or a payload hash, else the first function parameter that is not a
@@ -407,6 +430,25 @@ fn key_of_arguments(args: &[Value]) -> (usize, Value) {
 
 /// Peels references, parens, `?`, `.await` and clones to find the name of
 /// the thing a method is called on (`state.redis.clone()` → `redis`).
+/// The field a handle is taken from: `self.cache.clone()`,
+/// `Arc::clone(&state.cache)`, `&self.cache`.
+pub(super) fn field_handle(expr: &Expr) -> Option<String> {
+    match strip_ref(expr) {
+        Expr::Field(f) => match &f.member {
+            syn::Member::Named(name) => Some(name.to_string()),
+            syn::Member::Unnamed(_) => None,
+        },
+        Expr::MethodCall(m) if m.method == "clone" && m.args.is_empty() => {
+            field_handle(&m.receiver)
+        }
+        Expr::Call(c) if c.args.len() == 1 => match &*c.func {
+            Expr::Path(p) if last_ident(&p.path) == "clone" => field_handle(&c.args[0]),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 pub(super) fn receiver_name(expr: &Expr) -> Option<String> {
     match expr {
         Expr::Path(p) => Some(last_ident(&p.path)),

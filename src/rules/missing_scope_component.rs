@@ -55,7 +55,11 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
         if site != event.site {
             labels.push(("reaches storage here".to_string(), event.site));
         }
-        let what = if value.construct.is_none() {
+        // "Raw" only where nothing was added to the key: no construction
+        // and no component (a digest of `principal, route, key` is scoped
+        // by two of them, not raw).
+        let raw = value.construct.is_none() && missing.len() == Component::ALL.len();
+        let what = if raw {
             "the raw client key is used as the storage key: its scope lacks"
         } else {
             "idempotency key scope lacks"

@@ -31,7 +31,8 @@ impl Walker<'_> {
                 }
                 match m.method.to_string().as_str() {
                     "is_some" | "is_ok" | "unwrap" | "expect" | "unwrap_or"
-                    | "unwrap_or_default" | "rows_affected" => self.tested_claim(&m.receiver),
+                    | "unwrap_or_default" | "rows_affected" | "map_err" | "context"
+                    | "with_context" | "wrap_err" => self.tested_claim(&m.receiver),
                     "is_none" | "is_err" => self.tested_claim(&m.receiver).map(|(id, p)| (id, !p)),
                     _ => None,
                 }
@@ -154,7 +155,17 @@ impl Walker<'_> {
         if let Some(id) = tested {
             self.claims[id].tested = true;
         }
-        let classes: Vec<Option<bool>> = m.arms.iter().map(|a| pat_class(&a.pat)).collect();
+        let mut classes: Vec<Option<bool>> = m.arms.iter().map(|a| pat_class(&a.pat)).collect();
+        // `Ok(Some(_)) => return .., Ok(None) => {}`: whatever the variants
+        // say, an arm that only leaves is an outcome where this caller holds
+        // no claim (replayed, busy), and an arm that goes on to the work
+        // holds it.
+        if tested.is_some() && m.arms.iter().any(|a| !only_leaves(&a.body)) {
+            for (class, arm) in classes.iter_mut().zip(&m.arms) {
+                // The arm that goes on holds the claim (`Ok(None) => {}`).
+                *class = Some(only_leaves(&arm.body));
+            }
+        }
         let any_success = classes.contains(&Some(false));
         let start = self.state.clone();
         let mut ends = Vec::new();
@@ -179,6 +190,19 @@ impl Walker<'_> {
         } else {
             merge(ends)
         };
+    }
+}
+
+/// Whether an arm's body ends by leaving: `return ..`,
+/// `{ let code = ..; return ..; }`.
+fn only_leaves(body: &syn::Expr) -> bool {
+    match body {
+        syn::Expr::Return(_) => true,
+        syn::Expr::Block(b) => match b.block.stmts.last() {
+            Some(syn::Stmt::Expr(e, _)) => only_leaves(e),
+            _ => false,
+        },
+        _ => false,
     }
 }
 

@@ -93,7 +93,29 @@ impl Evaluator<'_> {
             let exprs = arg_exprs.get(skip..).unwrap_or_default();
             return self.apply(&ids, args, exprs, expr);
         }
+        if let Some(value) = self.local_closure_call(func, &args) {
+            return value;
+        }
         self.library_call(func, &name, &segments, args, expr)
+    }
+
+    /// `key_for(&client_key)` where `let key_for = |k| format!(..)`: the
+    /// closure's body with its parameters bound to the arguments.
+    fn local_closure_call(&mut self, func: &syn::ExprPath, args: &[Value]) -> Option<Value> {
+        let name = func.path.get_ident()?.to_string();
+        let closure = self.local_closures.get(&name)?.clone();
+        if closure.inputs.len() != args.len() {
+            return None;
+        }
+        Some(self.scoped(|this| {
+            for (input, arg) in closure.inputs.iter().zip(args) {
+                this.bind_pat(input, arg.clone(), None);
+            }
+            let saved_ret = std::mem::take(&mut this.ret);
+            let body = this.eval(&closure.body);
+            let inner_ret = std::mem::replace(&mut this.ret, saved_ret);
+            body.union(&inner_ret)
+        }))
     }
 
     /// `IdempotencyKey::parse(..)`, `IdempotencyKey::from_headers(..)`.

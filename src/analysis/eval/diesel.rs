@@ -1,4 +1,4 @@
-//! diesel's query DSL as a SQL chain: `table::column.eq(value)` binds
+//! diesel's (and sea-orm's `Column::X.eq(v)`) query DSL as a SQL chain: `table::column.eq(value)` binds
 //! `value` to a column, `filter`/`and`/`or` gather such predicates into one
 //! chain, and the method that runs the query (`first`, `load`, `execute`…)
 //! or `diesel::update(..)`/`delete(..)` ends it, judged like a `sqlx` query
@@ -65,6 +65,18 @@ impl Evaluator<'_> {
             .iter()
             .map(|s| s.ident.to_string())
             .collect();
+        // sea-orm: `booking::Column::IdempotencyKey`, `Column::WorkspaceId`.
+        if let [.., column_enum, variant] = segments.as_slice() {
+            if column_enum == "Column" && p.qself.is_none() {
+                let table = segments
+                    .iter()
+                    .rev()
+                    .nth(2)
+                    .filter(|t| t.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
+                    .cloned();
+                return Some((table, crate::analysis::vocab::snake(variant)));
+            }
+        }
         let column = segments.last()?.clone();
         let snake = |s: &String| {
             s.chars()

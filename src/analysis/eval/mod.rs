@@ -130,6 +130,9 @@ pub struct Evaluator<'a> {
     /// Locals bound to a field's handle (`let cache = self.replay_cache.clone()`):
     /// as a receiver, the local is that field's store.
     receiver_aliases: HashMap<String, String>,
+    /// Closures bound to a local (`let key_for = |k| format!(..)`): a call
+    /// of the local evaluates the body with the call's arguments.
+    local_closures: HashMap<String, syn::ExprClosure>,
 }
 
 /// A method call with its evaluated arguments, as the dispatch steps of
@@ -205,6 +208,7 @@ impl<'a> Evaluator<'a> {
             named_key_params: 0,
             calls: Vec::new(),
             receiver_aliases: HashMap::new(),
+            local_closures: HashMap::new(),
         }
     }
 
@@ -565,6 +569,10 @@ impl<'a> Evaluator<'a> {
             match sinks::field_handle(&init.expr) {
                 Some(field) => self.receiver_aliases.insert(name.clone(), field),
                 None => self.receiver_aliases.remove(&name),
+            };
+            match &*init.expr {
+                Expr::Closure(c) => self.local_closures.insert(name.clone(), c.clone()),
+                _ => self.local_closures.remove(&name),
             };
             if self.vocab.is_key_position_name(&name) {
                 let site = self.site(&*init.expr);

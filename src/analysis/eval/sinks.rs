@@ -180,6 +180,13 @@ impl Evaluator<'_> {
         if self.stores_in_summary(&call.method, &m.receiver) {
             return ControlFlow::Continue(recv);
         }
+        if let Some(key) = dynamo_key_attribute(&call.method, args, &call.exprs) {
+            // `put_item().item("pk", AttributeValue::S(key))`: the
+            // partition key attribute of a DynamoDB item.
+            let site = self.site(call.exprs[1]);
+            self.key_position_in(key, site, true, false, Some("dynamodb".to_string()));
+            return ControlFlow::Continue(recv);
+        }
         if self.vocab.is_store_method(&call.method) && !args.is_empty() {
             let name = receiver_name(&m.receiver).unwrap_or_default();
             let name = self.receiver_aliases.get(&name).cloned().unwrap_or(name);
@@ -372,6 +379,26 @@ impl Evaluator<'_> {
         }
         self.finish_sql(chain)
     }
+}
+
+/// The value of a DynamoDB key attribute, `.item("pk", v)` or
+/// `.key("idempotency_key", v)`: a literal attribute name that is a key.
+fn dynamo_key_attribute(method: &str, args: &[Value], exprs: &[&Expr]) -> Option<Value> {
+    if !matches!(method, "item" | "key") {
+        return None;
+    }
+    let ([_, value], [Expr::Lit(lit), _]) = (args, exprs) else {
+        return None;
+    };
+    let syn::Lit::Str(name) = &lit.lit else {
+        return None;
+    };
+    let name = name.value().to_ascii_lowercase();
+    let key_attribute = matches!(name.as_str(), "pk" | "id" | "_id" | "key" | "hash_key")
+        || name.ends_with("_key")
+        || name.ends_with("key_id");
+    let keyish = value.carries_key() || value.server_id.is_some() || value.payload_hash.is_some();
+    (key_attribute && keyish).then(|| value.clone())
 }
 
 /// `insert("name", value)`, `set(SLOT, value)`: two arguments, the first a

@@ -73,6 +73,13 @@ pub(super) const STORE_METHODS: &[&str] = &[
     "hget",
     "hset",
     "hset_nx",
+    // mongodb: the first argument is the filter document.
+    "find_one",
+    "find_one_and_update",
+    "find_one_and_replace",
+    "update_one",
+    "replace_one",
+    "delete_one",
 ];
 
 /// Claim, completion and release verbs of idempotency stores: storage

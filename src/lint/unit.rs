@@ -62,11 +62,16 @@ pub(super) fn lint_unit(
     let read_problems = out.diagnostics.len();
     let planning = Instant::now();
     let prefilter = unit_prefilter(prefilter, &plan.settings.vocab, options);
-    // Read from every text before the pre-filter drops any (IDEM003).
-    let context = plan.settings.vocab.has_idempotency_context(
-        (read.rust.iter().chain(&read.sql)).map(|(_, text)| text.as_str()),
-    );
-    let work = plan_parsing(read.rust, prefilter.get(), &mut out);
+    let plans = file_plans(&read.rust, prefilter.get());
+    // Read from every text before the skipped ones are dropped (IDEM003),
+    // and only where something will be analysed: an empty analysis reports
+    // nothing whatever the context, and most units parse nothing.
+    let analysed = !read.sql.is_empty() || plans.iter().any(|p| *p != FilePlan::Skip);
+    let context = analysed
+        && plan.settings.vocab.has_idempotency_context(
+            (read.rust.iter().chain(&read.sql)).map(|(_, text)| text.as_str()),
+        );
+    let work = parse_work(read.rust, plans, &mut out);
     let mut stats = UnitStats::start(&work, files.rust_bytes(), planning.elapsed());
     lease.resize(memory_budget::estimate(0, stats.parse_bytes));
     let parsed = parse_files(&work.parse, &mut out);
@@ -225,13 +230,8 @@ struct FileToParse<'a> {
     blank: Vec<Range<usize>>,
 }
 
-/// Plans which Rust files to parse and what to blank in them; the texts of
-/// files not parsed leave `out` now (they cannot have findings).
-fn plan_parsing<'a>(
-    texts: Vec<(&'a FileEntry, Arc<String>)>,
-    prefilter: Option<&Prefilter>,
-    out: &mut UnitOutput,
-) -> ParseWork<'a> {
+/// How the pre-filter plans each Rust file of a unit: whole without one.
+fn file_plans(texts: &[(&FileEntry, Arc<String>)], prefilter: Option<&Prefilter>) -> Vec<FilePlan> {
     let whole = FilePlan::Parse { blank: Vec::new() };
     let plans = match prefilter {
         Some(prefilter) => {
@@ -240,19 +240,32 @@ fn plan_parsing<'a>(
         }
         None => vec![whole.clone(); texts.len()],
     };
+    // A file with a suppression comment is parsed whole whatever the
+    // filter says: whether that suppression is used depends on its
+    // findings (IDEM000 too).
+    (texts.iter().zip(plans))
+        .map(|((_, text), plan)| {
+            if text.contains("idem-lint:") {
+                whole.clone()
+            } else {
+                plan
+            }
+        })
+        .collect()
+}
+
+/// The Rust files to parse and what to blank in them, by `plans`; the
+/// texts of files not parsed leave `out` now (they cannot have findings).
+fn parse_work<'a>(
+    texts: Vec<(&'a FileEntry, Arc<String>)>,
+    plans: Vec<FilePlan>,
+    out: &mut UnitOutput,
+) -> ParseWork<'a> {
     let mut work = ParseWork {
         rust_files: texts.len(),
         parse: Vec::new(),
     };
     for ((entry, text), plan) in texts.into_iter().zip(plans) {
-        // A file with a suppression comment is parsed whole whatever the
-        // filter says: whether that suppression is used depends on its
-        // findings (IDEM000 too).
-        let plan = if text.contains("idem-lint:") {
-            whole.clone()
-        } else {
-            plan
-        };
         match plan {
             FilePlan::Skip => {
                 out.sources.remove(&entry.display);

@@ -47,7 +47,7 @@ pub use triggers::{Fact, FactSet};
 
 use blank::file_plan;
 use select::{defined_names, WordMatcher};
-use triggers::{gate_words, key_evidence_words, needs_key_evidence, FACTS};
+use triggers::{gate_words, key_evidence_words, needs_key_evidence, reach, Reach, FACTS};
 
 /// The compiled trigger words.
 #[derive(Debug, Clone)]
@@ -221,6 +221,14 @@ impl Prefilter {
     /// [`Prefilter::plan`] for every fact this pre-filter looks for.
     fn plan_for_needs(&self, texts: &[&str]) -> Vec<FilePlan> {
         let skip_all = || vec![FilePlan::Skip; texts.len()];
+        // Facts the selection does not see select no item (`choose`), and
+        // no DDL is looked for: the keyless filter of a unit needs no scan.
+        if !FACTS
+            .into_iter()
+            .any(|f| self.needs.contains(f) && reach(f) != Reach::Outside)
+        {
+            return skip_all();
+        }
         let hot: Vec<bool> = texts.iter().map(|t| self.may_match(t)).collect();
         if !hot.iter().any(|h| *h) {
             return skip_all();

@@ -59,3 +59,39 @@ fn code_in_help_is_never_wrapped() {
     }
     assert!(checked > 10, "help texts quote code");
 }
+
+/// Source lines wider than an 80-column terminal are cut with `…`, never
+/// before the end of a label on them, so the labels still point at their
+/// columns. The demo has 160-column handler signatures above findings:
+/// shown whole, they wrapped under the gutter and broke the frame.
+#[test]
+fn wide_source_lines_are_cut_to_the_terminal() {
+    let out = Command::new(env!("CARGO_BIN_EXE_idem-lint"))
+        .args(["fixtures/demo", "--color", "never", "--no-cache"])
+        .env("COLUMNS", "80")
+        .current_dir(MANIFEST_DIR)
+        .output()
+        .expect("runs");
+    let human = String::from_utf8(out.stdout).expect("UTF-8");
+    let gutter: Vec<&str> = human.lines().filter(|l| l.contains(" │ ")).collect();
+    assert!(gutter.len() > 20, "snippets rendered:\n{human}");
+    let cut: Vec<&&str> = gutter.iter().filter(|l| l.ends_with('…')).collect();
+    assert!(
+        !cut.is_empty(),
+        "the demo's wide signature is cut:\n{human}"
+    );
+    for line in &cut {
+        assert!(line.chars().count() <= 80, "wider than 80 columns: {line}");
+    }
+    assert!(
+        !human.contains("headers: HeaderMap) -> Result<Response, ApiError> {"),
+        "a wide signature is shown whole:\n{human}"
+    );
+    // The label under a cut line's neighbour still marks `&key`.
+    assert!(
+        human.contains(
+            "lookup(&key).await? {\n    ·                                            ──┬─"
+        ),
+        "label columns kept:\n{human}"
+    );
+}

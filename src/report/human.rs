@@ -182,7 +182,50 @@ fn byte_spans<'d>(
     spans
 }
 
-fn report_of(d: &Diagnostic, source: Option<(&Arc<String>, &LineIndex)>) -> Report {
+/// Source lines longer than this many characters less than the width are
+/// cut (the gutter, `NNN │ `, takes the rest).
+const GUTTER: usize = 8;
+
+/// The lines `first..=last` of `text`, each cut after `limit` characters
+/// (but never before a label's end on it) with an ellipsis: a line wider
+/// than the terminal would wrap under miette's gutter and break the frame.
+fn clipped_lines(
+    text: &str,
+    lines: &LineIndex,
+    (first, last): (usize, usize),
+    spans: &[&Span],
+    limit: usize,
+) -> String {
+    let mut out = String::new();
+    for line in first..=last {
+        let start = lines.line_start(text, line);
+        let end = lines.line_start(text, line + 1);
+        if start >= end {
+            break;
+        }
+        let whole = &text[start..end];
+        let body = whole.trim_end_matches(['\n', '\r']);
+        // Keep every label that starts or ends on this line whole.
+        let keep = spans
+            .iter()
+            .flat_map(|s| [s.start, s.end])
+            .filter(|p| p.line == line)
+            .map(|p| p.column)
+            .max()
+            .unwrap_or(0)
+            .max(limit);
+        match body.char_indices().nth(keep) {
+            Some((cut, _)) => {
+                out.push_str(&body[..cut]);
+                out.push_str("…\n");
+            }
+            None => out.push_str(whole),
+        }
+    }
+    out
+}
+
+fn report_of(d: &Diagnostic, source: Option<(&Arc<String>, &LineIndex)>, width: usize) -> Report {
     let mut notes = String::new();
     let (labels, source) = match source {
         Some((text, lines)) => {
@@ -199,7 +242,7 @@ fn report_of(d: &Diagnostic, source: Option<(&Arc<String>, &LineIndex)>) -> Repo
                     )
                 })
                 .collect();
-            let spans = byte_spans(d, near.into_iter(), text, lines);
+            let mut spans = byte_spans(d, near.iter().copied(), text, lines);
             // 1-based line of a byte offset.
             let line = |offset: usize| lines.starts.partition_point(|&st| st <= offset);
             let first = spans
@@ -214,13 +257,43 @@ fn report_of(d: &Diagnostic, source: Option<(&Arc<String>, &LineIndex)>) -> Repo
                 .unwrap_or(1);
             // One line of context either side, as the handler is configured.
             let first = first.saturating_sub(1).max(1);
-            let window = Window {
+            let mut window = Window {
                 name: d.path.clone(),
                 text: text.clone(),
                 start: lines.line_start(text, first),
                 end: lines.line_start(text, last + 2),
                 first_line: first - 1,
             };
+            let limit = width.saturating_sub(GUTTER);
+            let too_wide = text[window.start..window.end]
+                .lines()
+                .any(|l| l.chars().count() > limit);
+            if width != super::NO_WRAP && too_wide {
+                // The snippet's lines, cut to the terminal; the spans are
+                // found again in the cut text (no cut is left of a label).
+                let positions: Vec<&Span> = std::iter::once(&d.span)
+                    .chain(near.iter().map(|l| &l.span))
+                    .collect();
+                let clipped = clipped_lines(text, lines, (first, last + 1), &positions, limit);
+                let shift = |p: Position| Position {
+                    line: p.line + 1 - first,
+                    column: p.column,
+                };
+                let clipped_index = LineIndex::new(&clipped);
+                for ((_, span), pos) in spans.iter_mut().zip(&positions) {
+                    let start = clipped_index.offset(&clipped, shift(pos.start));
+                    let end = clipped_index.offset(&clipped, shift(pos.end)).max(start);
+                    *span = SourceSpan::new(start.into(), end - start);
+                }
+                let len = clipped.len();
+                window = Window {
+                    name: d.path.clone(),
+                    text: Arc::new(clipped),
+                    start: 0,
+                    end: len,
+                    first_line: first - 1,
+                };
+            }
             let labels = spans
                 .into_iter()
                 .map(|(message, span)| match message {
@@ -276,7 +349,7 @@ pub fn render(result: &LintResult, options: &RenderOptions) -> String {
             }
         }
         let lines = index.as_ref().map(|(_, lines)| lines);
-        let report = report_of(d, text.zip(lines));
+        let report = report_of(d, text.zip(lines), options.width);
         if handler.render_report(&mut out, &report).is_err() {
             out.push_str(&format!("{}: {}\n", d.code, d.message));
         }

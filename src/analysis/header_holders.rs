@@ -9,7 +9,9 @@
 //!
 //! The initialiser is followed through the forms that keep a string what
 //! it is (references, `to_string`, `into`, `unwrap_or(default)`,
-//! `String::from`, `HeaderName::from_static`, constants). The pre-filter's
+//! `String::from`, `HeaderName::from_static`, constants). A field whose
+//! `#[serde(default = "f")]` function returns the name holds it too
+//! (`CrateIndex::build`). The pre-filter's
 //! token scan (`prefilter::scan`, `holder_before`) looks for the same shapes
 //! and must stay a superset of them.
 
@@ -199,7 +201,8 @@ pub(super) struct HolderCollector {
 }
 
 impl HolderCollector {
-    fn push(&mut self, holder: Holder, init: &Expr) {
+    /// `holder` is given the value of `init`.
+    pub(super) fn push(&mut self, holder: Holder, init: &Expr) {
         for leaf in leaves(init, self.file) {
             self.holders.candidates.push((holder.clone(), leaf));
         }

@@ -61,6 +61,9 @@ pub struct CrateIndex<'a> {
     pub newtype_inner: HashMap<String, &'a syn::Type>,
     /// The declared types of local struct fields, by field name.
     pub field_types: HashMap<String, Vec<&'a syn::Type>>,
+    /// Fields whose serde default is a function (`#[serde(default =
+    /// "Config::default_header")]`): the field and the function's name.
+    serde_defaults: Vec<(String, String)>,
 }
 
 /// What a local type item is, as far as holding a key goes.
@@ -91,7 +94,6 @@ impl<'a> CrateIndex<'a> {
             holders.file = f.file;
             holders.visit_block(f.block);
         }
-        index.header_holders = holders.holders;
         for (id, f) in index.fns.iter().enumerate() {
             index
                 .fns_by_name
@@ -99,6 +101,17 @@ impl<'a> CrateIndex<'a> {
                 .or_default()
                 .push(id);
         }
+        // A serde default function's result is given to its field.
+        for (field, default_fn) in &index.serde_defaults {
+            for &id in index.fns_by_name.get(default_fn).into_iter().flatten() {
+                let f = &index.fns[id];
+                if let Some(syn::Stmt::Expr(tail, None)) = f.block.stmts.last() {
+                    holders.file = f.file;
+                    holders.push(Holder::Field(field.clone()), tail);
+                }
+            }
+        }
+        index.header_holders = holders.holders;
         index
     }
 
@@ -348,6 +361,11 @@ impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
                     .entry(name.to_string())
                     .or_default()
                     .push(&field.ty);
+                if let Some(default_fn) = serde_default_fn(&field.attrs) {
+                    self.index
+                        .serde_defaults
+                        .push((name.to_string(), default_fn));
+                }
             }
         }
         syn::visit::visit_item_struct(self, item);
@@ -364,4 +382,24 @@ impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
     fn visit_impl_item_const(&mut self, item: &'ast syn::ImplItemConst) {
         self.push_const(&item.ident, &item.expr);
     }
+}
+
+/// The function named by `#[serde(default = "path::to::f")]`, by its last
+/// segment.
+fn serde_default_fn(attrs: &[syn::Attribute]) -> Option<String> {
+    let mut found = None;
+    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
+        // Other serde options (`rename = ..`, `skip`) are read and ignored.
+        let _ = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("default") && meta.input.peek(syn::Token![=]) {
+                let lit: syn::LitStr = meta.value()?.parse()?;
+                let path = lit.value();
+                found = path.rsplit("::").next().map(str::to_string);
+            } else if meta.input.peek(syn::Token![=]) {
+                let _: syn::Expr = meta.value()?.parse()?;
+            }
+            Ok(())
+        });
+    }
+    found
 }

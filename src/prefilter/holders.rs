@@ -47,7 +47,100 @@ pub(super) fn holder_before<'t>(tokens: &[Token<'t>], i: usize) -> Option<&'t st
                     _ => None,
                 };
             }
+            // The tail of `fn default_header() -> String { "..".into() }`:
+            // the function is the holder (a serde default names it).
+            Token::Open(b'{') => return fn_before(tokens, j - 1),
             _ => return None,
+        }
+    }
+    None
+}
+
+/// `#[serde(default = "Cfg::default_header")] pub header_name: String`:
+/// at the string token `tokens[i]`, the default function's name and the
+/// field after the attribute.
+pub(super) fn serde_default_at<'t>(tokens: &[Token<'t>], i: usize) -> Option<(&'t str, &'t str)> {
+    let Token::Str(path) = tokens[i] else {
+        return None;
+    };
+    let at = |j: usize| tokens.get(j).copied();
+    if i < 3 || at(i - 1) != Some(Token::Punct("=")) || at(i - 2) != Some(Token::Ident("default")) {
+        return None;
+    }
+    let function = path
+        .rsplit("::")
+        .next()
+        .filter(|f| crate::lex::is_ident(f))?;
+    // Past the attribute's `)]`, other attributes and the visibility.
+    let mut j = i + 1;
+    let mut depth = 2usize;
+    for _ in 0..MAX_STEPS {
+        match at(j)? {
+            Token::Open(_) => depth += 1,
+            Token::Close(_) => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    break;
+                }
+            }
+            _ => {}
+        }
+        j += 1;
+    }
+    j += 1;
+    for _ in 0..MAX_STEPS {
+        match (at(j)?, at(j + 1), at(j + 2)) {
+            (Token::Punct("#"), Some(Token::Open(b'[')), _) => {
+                j = matching_close(tokens, j + 1)? + 1
+            }
+            (Token::Ident("pub"), Some(Token::Open(b'(')), _) => {
+                j = matching_close(tokens, j + 1)? + 1
+            }
+            (Token::Ident("pub"), _, _) => j += 1,
+            (Token::Ident(field), Some(Token::Punct(":")), next)
+                if next != Some(Token::Punct(":")) =>
+            {
+                return Some((function, field));
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The index of the bracket closing the one opening at `tokens[open]`.
+fn matching_close(tokens: &[Token<'_>], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (k, token) in tokens.iter().enumerate().skip(open).take(4096) {
+        match token {
+            Token::Open(_) => depth += 1,
+            Token::Close(_) => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(k);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The name of the function whose body opens at `tokens[open]`:
+/// `fn NAME ( .. ) -> T {` with no other body or statement in between.
+fn fn_before<'t>(tokens: &[Token<'t>], open: usize) -> Option<&'t str> {
+    let mut j = open;
+    for _ in 0..MAX_STEPS {
+        j = j.checked_sub(1)?;
+        match tokens[j] {
+            Token::Ident("fn") => {
+                return match tokens.get(j + 1) {
+                    Some(Token::Ident(name)) => Some(name),
+                    _ => None,
+                };
+            }
+            Token::Open(b'{') | Token::Close(b'}') | Token::Punct(";") => return None,
+            _ => {}
         }
     }
     None
@@ -137,6 +230,20 @@ mod tests {
             .position(|t| matches!(t, Token::Str(s) | Token::Ident(s) if *s == leaf))
             .expect("leaf");
         holder_before(&tokens, i).map(str::to_string)
+    }
+
+    #[test]
+    fn serde_default_functions_and_their_fields() {
+        let text = "struct C {\n    #[serde(default = \"C::default_header\")]\n    pub header_name: String,\n}\nimpl C { fn default_header() -> String { \"Idempotency-Key\".to_string() } }";
+        let tokens: Vec<Token<'_>> = crate::lex::tokens(text).collect();
+        let pairs: Vec<(&str, &str)> = (0..tokens.len())
+            .filter_map(|i| serde_default_at(&tokens, i))
+            .collect();
+        assert_eq!(pairs, [("default_header", "header_name")]);
+        assert_eq!(
+            holder(text, "Idempotency-Key").as_deref(),
+            Some("default_header")
+        );
     }
 
     #[test]

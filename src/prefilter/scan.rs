@@ -171,6 +171,10 @@ pub struct FileScan<'t> {
     pub doc_comments: Vec<Range<usize>>,
     /// A DDL literal outside every item (in a module-level macro call).
     pub ddl_outside_items: bool,
+    /// `#[serde(default = "path::f")] field: T`: the default function's
+    /// name and the field it fills (a holder when `f` returns the key
+    /// header's name).
+    pub serde_defaults: Vec<(&'t str, &'t str)>,
     /// The identifiers inside items, in order (an item's are a range, so
     /// nested items share their parents' storage).
     idents: Vec<&'t str>,
@@ -323,6 +327,9 @@ impl<'t> Scanner<'_, 't> {
             self.key_words(token, captured);
         }
         self.header_holder(i, token, hit);
+        if let Some(pair) = holders::serde_default_at(self.tokens, i) {
+            self.out.serde_defaults.push(pair);
+        }
         if let Token::Ident(ident) = token {
             self.ident_uses(i, ident);
         }

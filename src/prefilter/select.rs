@@ -229,15 +229,29 @@ impl<'s, 't> Graph<'s, 't> {
                 add(graph.callers_of.entry(call.name()).or_default(), n);
             }
         }
+        // A field whose serde default is a holder function holds the name too.
+        let serde_defaults: Vec<(&str, &str)> = graph
+            .scans
+            .iter()
+            .flat_map(|scan| scan.serde_defaults.iter().copied())
+            .collect();
         graph.holders = graph
             .items
             .iter()
             .map(|(_, item)| {
-                item.header_holders
+                let mut holders: Vec<&str> = item
+                    .header_holders
                     .iter()
                     .filter(|(_, leaf)| leaf.is_none_or(|c| graph.consts_named.contains_key(c)))
                     .map(|(holder, _)| *holder)
-                    .collect()
+                    .collect();
+                let fields: Vec<&str> = serde_defaults
+                    .iter()
+                    .filter(|(function, _)| holders.contains(function))
+                    .map(|(_, field)| *field)
+                    .collect();
+                holders.extend(fields);
+                holders
             })
             .collect();
         let mut holder_names: HashSet<&str> = graph.holders.iter().flatten().copied().collect();

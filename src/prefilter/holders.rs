@@ -110,20 +110,7 @@ pub(super) fn serde_default_at<'t>(tokens: &[Token<'t>], i: usize) -> Option<(&'
 
 /// The index of the bracket closing the one opening at `tokens[open]`.
 fn matching_close(tokens: &[Token<'_>], open: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    for (k, token) in tokens.iter().enumerate().skip(open).take(4096) {
-        match token {
-            Token::Open(_) => depth += 1,
-            Token::Close(_) => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(k);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
+    matching(tokens, (open..tokens.len()).take(4096), true)
 }
 
 /// The name of the function whose body opens at `tokens[open]`:
@@ -203,17 +190,30 @@ fn skip_receiver(tokens: &[Token<'_>], dot: usize) -> Option<usize> {
 
 /// The index of the bracket opening the one closing at `tokens[close]`.
 pub(super) fn matching_open(tokens: &[Token<'_>], close: usize) -> Option<usize> {
+    matching(tokens, (0..=close).rev().take(4096), false)
+}
+
+/// The bracket matching the first of `order` (indices walked forward from
+/// an opening bracket, or backward from a closing one).
+fn matching(
+    tokens: &[Token<'_>],
+    order: impl Iterator<Item = usize>,
+    forward: bool,
+) -> Option<usize> {
     let mut depth = 0usize;
-    for k in (0..=close).rev().take(4096) {
-        match tokens[k] {
-            Token::Close(_) => depth += 1,
-            Token::Open(_) => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(k);
-                }
+    for k in order {
+        let (deeper, shallower) = match tokens.get(k)? {
+            Token::Open(_) => (forward, !forward),
+            Token::Close(_) => (!forward, forward),
+            _ => (false, false),
+        };
+        if deeper {
+            depth += 1;
+        } else if shallower {
+            depth = depth.checked_sub(1)?;
+            if depth == 0 {
+                return Some(k);
             }
-            _ => {}
         }
     }
     None

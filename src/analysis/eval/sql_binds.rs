@@ -37,6 +37,13 @@ pub(super) fn key_binds(sql: &str, vocab: &Vocabulary) -> Option<KeyBinds> {
     let toks = tokenize(sql);
     let pairs = column_params(&toks);
     let columns = key_columns(&toks, &pairs, vocab)?;
+    // A key computed inside the statement (`digest($1 || $2)`) is not read
+    // here: every bind may feed it.
+    filling(&pairs, columns)
+}
+
+/// The binds that fill `columns`, when there are any.
+fn filling(pairs: &[(String, usize)], columns: Vec<String>) -> Option<KeyBinds> {
     let mut binds: Vec<usize> = pairs
         .iter()
         .filter(|(c, _)| columns.contains(c))
@@ -44,8 +51,6 @@ pub(super) fn key_binds(sql: &str, vocab: &Vocabulary) -> Option<KeyBinds> {
         .collect();
     binds.sort_unstable();
     binds.dedup();
-    // A key computed inside the statement (`digest($1 || $2)`) is not read
-    // here: every bind may feed it.
     (!binds.is_empty()).then_some(KeyBinds { binds, columns })
 }
 
@@ -64,14 +69,7 @@ pub(super) fn client_key_lookup(sql: &str, vocab: &Vocabulary) -> Option<KeyBind
     if !columns.iter().any(|c| vocab.is_client_key_name(c)) {
         return None;
     }
-    let mut binds: Vec<usize> = column_params(&toks)
-        .iter()
-        .filter(|(c, _)| columns.contains(c))
-        .map(|(_, p)| *p)
-        .collect();
-    binds.sort_unstable();
-    binds.dedup();
-    (!binds.is_empty()).then_some(KeyBinds { binds, columns })
+    filling(&column_params(&toks), columns)
 }
 
 fn tokenize(sql: &str) -> Vec<Tok> {

@@ -66,6 +66,14 @@ pub fn lex(text: &str) -> Lexed<'_> {
     lexed
 }
 
+/// The byte ranges of every comment of `text` (doc comments too), in order.
+pub fn comments(text: &str) -> Vec<Range<usize>> {
+    let mut all = tokens(text);
+    all.comments = Some(Vec::new());
+    for _ in all.by_ref() {}
+    all.comments.unwrap_or_default()
+}
+
 /// See [`tokens`].
 #[derive(Debug, Clone)]
 pub struct Tokens<'a> {

@@ -239,7 +239,8 @@ pub fn lint_text(
     let parsed = [ParsedFile { id: 0, ast }];
     let paths = [display.to_string()];
     let mut facts = analysis::analyze(&parsed, &[], &options.vocab);
-    facts.without_idempotency_context = !options.vocab.has_idempotency_context([text.as_str()]);
+    facts.without_idempotency_context =
+        !(options.vocab).has_idempotency_context([text.as_str()], []);
     let mut sink = Sink::new(&paths);
     rules::run_all(&facts, &mut sink);
     drop(parsed);

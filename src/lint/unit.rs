@@ -62,15 +62,18 @@ pub(super) fn lint_unit(
     let read_problems = out.diagnostics.len();
     let planning = Instant::now();
     let prefilter = unit_prefilter(prefilter, &plan.settings.vocab, options);
-    let plans = file_plans(&read.rust, prefilter.get());
+    let sql: Vec<&str> = read.sql.iter().map(|(_, t)| t.as_str()).collect();
+    let plans = file_plans(&read.rust, &sql, prefilter.get());
     // Read from every text before the skipped ones are dropped (IDEM003),
     // and only where something will be analysed: an empty analysis reports
     // nothing whatever the context, and most units parse nothing.
     let analysed = !read.sql.is_empty() || plans.iter().any(|p| *p != FilePlan::Skip);
     let context = analysed
-        && plan.settings.vocab.has_idempotency_context(
-            (read.rust.iter().chain(&read.sql)).map(|(_, text)| text.as_str()),
+        && (plan.settings.vocab).has_idempotency_context(
+            read.rust.iter().map(|(_, text)| text.as_str()),
+            sql.iter().copied(),
         );
+    drop(sql);
     let work = parse_work(read.rust, plans, &mut out);
     let mut stats = UnitStats::start(&work, files.rust_bytes(), planning.elapsed());
     lease.resize(memory_budget::estimate(0, stats.parse_bytes));
@@ -231,12 +234,16 @@ struct FileToParse<'a> {
 }
 
 /// How the pre-filter plans each Rust file of a unit: whole without one.
-fn file_plans(texts: &[(&FileEntry, Arc<String>)], prefilter: Option<&Prefilter>) -> Vec<FilePlan> {
+fn file_plans(
+    texts: &[(&FileEntry, Arc<String>)],
+    sql: &[&str],
+    prefilter: Option<&Prefilter>,
+) -> Vec<FilePlan> {
     let whole = FilePlan::Parse { blank: Vec::new() };
     let plans = match prefilter {
         Some(prefilter) => {
             let plain: Vec<&str> = texts.iter().map(|(_, t)| t.as_str()).collect();
-            prefilter.plan(&plain)
+            prefilter.plan_unit(&plain, sql)
         }
         None => vec![whole.clone(); texts.len()],
     };

@@ -18,9 +18,11 @@
 //! - `select.rs`: the selection closed over callers, callees and stores;
 //! - `blank.rs`: what is left of a file for syn.
 //!
-//! Before any of that, a unit gate: a unit whose texts name no client key
-//! and no idempotency store or table (one multi-word byte search per file)
-//! cannot hold a key event or an idempotency table's DDL, so it is planned
+//! Before any of that, a unit gate: a unit whose code, string literals and
+//! SQL name no client key and no idempotency store or table, and call no
+//! key constructor (`analysis::vocab::Evidence`, which is also what the
+//! analysis calls idempotency context) cannot hold a key event, an
+//! idempotency table's DDL or a claim it reports, so it is planned
 //! only for the facts of the rules that need neither (claims); which rules
 //! those are follows from their `needs` (`triggers::needs_key_evidence`).
 //!
@@ -38,7 +40,7 @@ mod triggers;
 use aho_corasick::AhoCorasick;
 use rustc_hash::FxHashSet as HashSet;
 
-use crate::analysis::vocab::{Vocabulary, STRONG_STORE_WORDS};
+use crate::analysis::vocab::{Evidence, Vocabulary, STRONG_STORE_WORDS};
 use crate::lex;
 
 pub use blank::{blank, FilePlan};
@@ -47,7 +49,7 @@ pub use triggers::{Fact, FactSet};
 
 use blank::file_plan;
 use select::{defined_names, WordMatcher};
-use triggers::{gate_words, key_evidence_words, needs_key_evidence, reach, Reach, FACTS};
+use triggers::{gate_words, needs_key_evidence, reach, Reach, FACTS};
 
 /// The compiled trigger words.
 #[derive(Debug, Clone)]
@@ -66,9 +68,9 @@ pub struct Prefilter {
     /// What this build's rules need found.
     needs: FactSet,
     vocab: Vocabulary,
-    /// Words without which a unit holds no key evidence (see
+    /// What a unit without key evidence lacks (see
     /// [`triggers::needs_key_evidence`]); `None`: every unit holds some.
-    key_evidence: Option<AhoCorasick>,
+    key_evidence: Option<Evidence>,
     /// The pre-filter for units without key evidence: it looks only for
     /// the facts of the rules that need none (claims). `None` when those
     /// are all the rules' facts.
@@ -105,7 +107,7 @@ impl Prefilter {
                 .flat_map(|r| r.needs.iter().copied()),
         );
         let mut prefilter = Prefilter::for_needs(vocab, needs);
-        prefilter.key_evidence = compile(key_evidence_words(vocab));
+        prefilter.key_evidence = Some(Evidence::new(vocab));
         if keyless_needs != needs {
             prefilter.keyless = Some(Box::new(Prefilter::for_needs(vocab, keyless_needs)));
         }
@@ -200,22 +202,29 @@ impl Prefilter {
     /// trigger or local fact of their own, so repeating this until no cold
     /// file is reached gives the selection a scan of every file would.
     ///
-    /// A unit whose texts hold no key evidence (no client-key word, no
-    /// idempotency store or table word, comments included) is planned for
-    /// the facts of the rules that need none: one byte search per file
-    /// instead of scanning every file with a hash call or a DDL word.
+    /// A unit whose texts hold no key evidence (`vocab::Evidence`: no
+    /// client-key word, no idempotency store or table word in code or
+    /// string literals, no key constructor called) is planned for the
+    /// facts of the rules that need none: one byte search per file instead
+    /// of scanning every file with a hash call or a DDL word.
     pub fn plan(&self, texts: &[&str]) -> Vec<FilePlan> {
+        self.plan_unit(texts, &[])
+    }
+
+    /// [`Prefilter::plan`] for a unit whose SQL files are `sql`: evidence
+    /// there (an idempotency table's migration) counts for its Rust files.
+    pub fn plan_unit(&self, texts: &[&str], sql: &[&str]) -> Vec<FilePlan> {
         match &self.keyless {
-            Some(keyless) if !texts.iter().any(|t| self.holds_key_evidence(t)) => {
-                keyless.plan_for_needs(texts)
-            }
+            Some(keyless) if !self.holds_key_evidence(texts, sql) => keyless.plan_for_needs(texts),
             _ => self.plan_for_needs(texts),
         }
     }
 
-    /// Whether `text` holds a word of key evidence (comments too).
-    fn holds_key_evidence(&self, text: &str) -> bool {
-        self.key_evidence.as_ref().is_none_or(|m| m.is_match(text))
+    /// Whether the unit's code, string literals or SQL hold key evidence.
+    fn holds_key_evidence(&self, texts: &[&str], sql: &[&str]) -> bool {
+        self.key_evidence
+            .as_ref()
+            .is_none_or(|e| texts.iter().any(|t| e.in_rust(t)) || sql.iter().any(|t| e.in_sql(t)))
     }
 
     /// [`Prefilter::plan`] for every fact this pre-filter looks for.
@@ -313,10 +322,17 @@ mod tests {
         );
         let claimed = "fn b(s: &S, idempotency_key: &str) { s.acquire(idempotency_key); }";
         assert_eq!(gated(&[claimed]), [true]);
-        // Key evidence anywhere in the unit, even in a comment, plans it whole.
+        // Key evidence anywhere in the unit's code or literals plans it
+        // whole; a comment is none.
         let comment = "// the dedup table is elsewhere\nfn z() {}";
-        assert_eq!(gated(&[digest, ddl, comment]), [true, true, false]);
+        assert_eq!(gated(&[digest, ddl, comment]), [false, false, false]);
+        let literal = "const T: &str = \"request_dedup\";";
+        assert_eq!(gated(&[digest, ddl, literal]), [true, true, false]);
         assert_eq!(gated(&[digest, "fn h(idem_key: &str) {}"]), [true, true]);
+        // So do a unit's SQL files (an idempotency table's migration).
+        let unit = Prefilter::new(&Vocabulary::default());
+        let plans = unit.plan_unit(&[digest], &["CREATE TABLE request_dedup (k TEXT)"]);
+        assert!(matches!(plans[..], [FilePlan::Parse { .. }]));
     }
 
     #[test]

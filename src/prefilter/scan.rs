@@ -15,6 +15,7 @@ use rustc_hash::FxHashSet as HashSet;
 
 use crate::analysis::eval::sql_tables;
 use crate::analysis::format_string;
+use crate::analysis::vocab::{is_dynamo_key_attribute, DYNAMO_STORE};
 use crate::lex::{self, Token};
 
 use super::holders;
@@ -614,6 +615,7 @@ impl<'t> Scanner<'_, 't> {
                 Some(receiver)
             }
             _ if called && is_redis_cmd_arg(self.tokens, i) => Some(REDIS_CMD_STORE),
+            _ if called && is_dynamo_key_write(self.tokens, i) => Some(DYNAMO_STORE),
             _ => None,
         };
         if !self.open.is_empty() {
@@ -704,6 +706,16 @@ fn is_redis_cmd_arg(tokens: &[Token<'_>], i: usize) -> bool {
     }
     let open = holders::matching_open(tokens, i - 2);
     open.and_then(|o| o.checked_sub(1).map(|k| tokens[k])) == Some(Token::Ident("cmd"))
+}
+
+/// Whether `tokens[i]` is the method of a DynamoDB key attribute write,
+/// `.item("pk", ..)` or `.key("idempotency_key", ..)`: the evaluator's
+/// `dynamodb` store, whatever the client variable is called.
+fn is_dynamo_key_write(tokens: &[Token<'_>], i: usize) -> bool {
+    matches!(tokens.get(i), Some(Token::Ident("item" | "key")))
+        && i.checked_sub(1).and_then(|j| tokens.get(j)) == Some(&Token::Punct("."))
+        && matches!(tokens.get(i + 2), Some(Token::Str(name)) if is_dynamo_key_attribute(name))
+        && tokens.get(i + 3) == Some(&Token::Punct(","))
 }
 
 /// The call `tokens[i]` makes, if it is the name of one the index may

@@ -15,7 +15,7 @@ use crate::analysis::hashing::{
     self, is_finalize_method, is_hash_token, is_hasher_constructor, TokenPlace,
     HASH_CANDIDATE_WORDS,
 };
-use crate::analysis::vocab::{Vocabulary, STRONG_STORE_WORDS};
+use crate::analysis::vocab::{names_key_header_constant, Vocabulary};
 use crate::lex::Token;
 use crate::rules::Rule;
 
@@ -102,38 +102,16 @@ pub fn gate_words(fact: Fact, vocab: &Vocabulary) -> Vec<String> {
 }
 
 /// Whether a rule reports only in units whose texts hold key evidence
-/// ([`key_evidence_words`]). A rule that reads key events reports on a key
+/// (`analysis::vocab::Evidence`). A rule that reads key events reports on a key
 /// event, and a key event starts at a client-key word, or at a request id
 /// where an idempotency store is named (`Trigger`); a DDL fact counts only
 /// on an idempotency table (`analysis::sql`), whose name is a store word.
 /// IDEM004 reports a claim only in a unit with idempotency context
-/// (`Vocabulary::has_idempotency_context`, whose words are key evidence
-/// too), so claims need it as well. Only rules on what happens before
+/// (`Vocabulary::has_idempotency_context`, which is key evidence), so
+/// claims need it as well. Only rules on what happens before
 /// analysis (unreadable files, suppressions) report anywhere.
 pub fn needs_key_evidence(rule: &Rule) -> bool {
     (rule.needs.iter()).any(|f| matches!(f, Fact::KeyEvents | Fact::Ddl | Fact::Claims))
-}
-
-/// The words without which a text holds no key evidence: the client-key
-/// words that are a trigger on their own (`Trigger::Strong`: request ids
-/// only count with a store word) and the idempotency store and table words
-/// (which also make up `Vocabulary::has_idempotency_context`, IDEM003).
-pub fn key_evidence_words(vocab: &Vocabulary) -> Vec<String> {
-    let weak_only = |w: &str| {
-        (vocab.is_request_id_name(w) || vocab.is_request_id_header(w))
-            && !(vocab.is_client_key_name(w)
-                || vocab.is_key_header(w)
-                || vocab.is_key_constructor(w))
-    };
-    let mut words: Vec<String> = (vocab.client_key_triggers().into_iter())
-        .filter(|w| !weak_only(w))
-        .collect();
-    words.extend(STRONG_STORE_WORDS.iter().map(|w| w.to_string()));
-    words.extend(vocab.idempotency_table_words());
-    words.extend(vocab.idempotency_context_words());
-    words.sort();
-    words.dedup();
-    words
 }
 
 /// How a token can make a value a client key.
@@ -212,14 +190,12 @@ impl Prefilter {
     /// predicates the evaluator applies to names, types and constants.
     fn ident_is_trigger(&self, ident: &str) -> bool {
         let v = &self.vocab;
-        let upper = ident.to_ascii_uppercase();
         v.is_client_key_name(ident)
             || v.is_key_constructor(ident)
             || ident
                 .strip_suffix("Header")
                 .is_some_and(|t| v.is_client_key_name(t))
-            || upper.contains("IDEMPOTENCY")
-            || upper.contains("IDEM_KEY")
+            || names_key_header_constant(ident)
     }
 
     /// Whether nothing in the analysis reads an identifier's name: no

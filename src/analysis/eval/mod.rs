@@ -49,7 +49,7 @@ use super::header_holders::Holder;
 use super::index::{CrateIndex, FnDef};
 use super::syntax::{last_ident, short_text};
 use super::value::{Construct, ConstructKind, KeySource, Origin, Site, Value};
-use super::vocab::Vocabulary;
+use super::vocab::{names_key_header_constant, Vocabulary};
 
 // Paths kept for callers outside: the pipeline imports `span_of`, the rules
 // `KeyEvent` and the prefilter `sql_tables` from `eval`.
@@ -830,8 +830,7 @@ impl<'a> Evaluator<'a> {
             .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
         {
             // An unresolved constant such as `headers::IDEMPOTENCY_KEY`.
-            let upper = name.to_ascii_uppercase();
-            if upper.contains("IDEMPOTENCY") || upper.contains("IDEM_KEY") {
+            if names_key_header_constant(&name) {
                 value.key_header_name = Some(KeySource::IdempotencyKey);
             }
             return value;

@@ -13,8 +13,8 @@ use crate::analysis::sql::sql_tables;
 use crate::analysis::syntax::{last_ident, strip_ref};
 use crate::analysis::value::{is_store_by_use, KeyEvent, Site, SqlChain, Value, SQL_BY_USE};
 use crate::analysis::vocab::{
-    is_claim_api_method, names_request_extensions, Component, STRONG_STORE_WORDS,
-    TRANSPARENT_METHODS,
+    is_claim_api_method, is_dynamo_key_attribute, names_request_extensions, Component,
+    DYNAMO_STORE, STRONG_STORE_WORDS, TRANSPARENT_METHODS,
 };
 
 /// At most this many pending key positions are kept per function summary.
@@ -184,7 +184,7 @@ impl Evaluator<'_> {
             // `put_item().item("pk", AttributeValue::S(key))`: the
             // partition key attribute of a DynamoDB item.
             let site = self.site(call.exprs[1]);
-            self.key_position_in(key, site, true, false, Some("dynamodb".to_string()));
+            self.key_position_in(key, site, true, false, Some(DYNAMO_STORE.to_string()));
             return ControlFlow::Continue(recv);
         }
         if self.vocab.is_store_method(&call.method) && !args.is_empty() {
@@ -201,18 +201,13 @@ impl Evaluator<'_> {
             }
             let (primary, mut key) = key_of_arguments(args);
             // An idempotency or dedup store is never a blob store.
-            let strong_name = STRONG_STORE_WORDS
-                .iter()
-                .any(|s| name.to_lowercase().contains(s));
+            let strong_name = names_strong_store(&name);
             if !strong_name && super::payload_hash::content_addressed(&key, &args[primary + 1..]) {
                 key.payload_hash = None;
             }
             let any_receiver = key.client_key.is_some() || key.payload_hash.is_some();
             if !headers && (names_store || any_receiver) && !is_self(&m.receiver) {
-                let strong = names_store
-                    && STRONG_STORE_WORDS
-                        .iter()
-                        .any(|s| name.to_lowercase().contains(s));
+                let strong = names_store && strong_name;
                 let site = self.site(call.exprs[primary]);
                 let store = Some(name.to_ascii_lowercase()).filter(|n| !n.is_empty());
                 // A receiver is a field or local of the type whose method
@@ -393,10 +388,7 @@ fn dynamo_key_attribute(method: &str, args: &[Value], exprs: &[&Expr]) -> Option
     let syn::Lit::Str(name) = &lit.lit else {
         return None;
     };
-    let name = name.value().to_ascii_lowercase();
-    let key_attribute = matches!(name.as_str(), "pk" | "id" | "_id" | "key" | "hash_key")
-        || name.ends_with("_key")
-        || name.ends_with("key_id");
+    let key_attribute = is_dynamo_key_attribute(&name.value());
     let keyish = value.carries_key() || value.server_id.is_some() || value.payload_hash.is_some();
     (key_attribute && keyish).then(|| value.clone())
 }
@@ -536,4 +528,13 @@ fn is_redis_cmd(expr: &Expr) -> bool {
         Expr::Paren(p) => is_redis_cmd(&p.expr),
         _ => false,
     }
+}
+
+/// Whether a receiver's name says idempotency, dedup or replay store: a
+/// word of it starts with a store word (`IdemStore`, `dedup_cache`), as the
+/// pre-filter's unit gate reads them (`vocab::Evidence`), so `InvalidEmpty`
+/// is none.
+fn names_strong_store(name: &str) -> bool {
+    let words = crate::analysis::vocab::words(name);
+    (words.iter()).any(|w| STRONG_STORE_WORDS.iter().any(|s| w.starts_with(s)))
 }

@@ -16,6 +16,8 @@
 //! - `stores`: store receivers and methods, key constructors, idempotency
 //!   tables and key columns;
 //! - `provenance`: server-minted ids, the server namespace, the payload;
+//! - `evidence`: idempotency evidence in raw texts, shared by the
+//!   analysis's idempotency context and the pre-filter's unit gate;
 //! - `verbs`: IDEM004's claim / complete / release / lock / transaction verbs,
 //!   asked only through the `Vocabulary` methods so configured verbs count
 //!   everywhere;
@@ -28,6 +30,7 @@
 //! `crate::analysis::vocab::X`.
 
 mod builtin;
+mod evidence;
 mod extension;
 mod prefilter_view;
 mod provenance;
@@ -39,12 +42,16 @@ mod text;
 mod verbs;
 mod vocabulary;
 
+pub use evidence::{starts_word, Evidence};
 pub use extension::VocabularyExtension;
 pub use provenance::is_server_entity_word;
-pub use roles::Component;
+pub use roles::{names_key_header_constant, Component};
 pub use semantics::{is_escape_replacement, KEY_SEPARATORS, OPAQUE_GETTERS, TRANSPARENT_METHODS};
 pub use sentinels::{is_sentinel_literal, is_sentinel_name};
-pub use stores::{is_claim_api_method, names_request_extensions, STRONG_STORE_WORDS};
+pub use stores::{
+    is_claim_api_method, is_dynamo_key_attribute, names_request_extensions, DYNAMO_STORE,
+    STRONG_STORE_WORDS,
+};
 pub use text::{contains_ci, ends_with_ci, snake, words};
 pub use verbs::{
     is_lock_verb, CLAIM_VERBS, COMPLETE_VERBS, LOCK_VERBS, NOT_CLAIMED_VARIANTS, RELEASE_VERBS,

@@ -93,41 +93,6 @@ impl Vocabulary {
     }
 }
 
-impl Vocabulary {
-    /// Whether a unit's texts (Rust and SQL, comments included) show any
-    /// idempotency context: a client-key name or header, an idempotency,
-    /// dedup or replay store or table (`idem`, `dedup`, `replay`). A payload
-    /// hash in a unit without any is content hashing (a cache, a blob
-    /// store), not an idempotency key (IDEM003). Read from the raw texts, so
-    /// the pre-filter cannot change the answer.
-    pub fn has_idempotency_context<'t>(&self, texts: impl IntoIterator<Item = &'t str>) -> bool {
-        let Ok(matcher) = aho_corasick::AhoCorasick::builder()
-            .ascii_case_insensitive(true)
-            .build(self.idempotency_context_words())
-        else {
-            return true;
-        };
-        texts.into_iter().any(|text| matcher.is_match(text))
-    }
-
-    /// The words of [`Self::has_idempotency_context`] (the pre-filter's unit
-    /// gate looks for them too, so a gated unit never has context).
-    pub fn idempotency_context_words(&self) -> Vec<String> {
-        let mut words: Vec<String> = ["idem", "dedup", "replay"]
-            .iter()
-            .map(|w| w.to_string())
-            .collect();
-        words.extend(self.idempotency_table_words());
-        // Request ids are everywhere (tracing): they are no context.
-        words.extend(
-            self.client_key_triggers()
-                .into_iter()
-                .filter(|w| !w.contains("req")),
-        );
-        words
-    }
-}
-
 /// Things whose ids the server (or an upstream system) mints: their
 /// redeliveries must never share key space with client keys.
 pub fn is_server_entity_word(word: &str) -> bool {

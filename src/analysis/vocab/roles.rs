@@ -468,6 +468,18 @@ fn is_version_word(word: &str) -> bool {
     chars.next() == Some('v') && chars.as_str().chars().all(|c| c.is_ascii_digit())
 }
 
+/// Whether an all-caps constant the evaluator cannot resolve names the
+/// key header (`headers::IDEMPOTENCY_KEY`, `X_IDEM_KEY_HEADER`): a word
+/// starting with `idempotency`, or `idem` then `key`.
+pub fn names_key_header_constant(name: &str) -> bool {
+    let caps = (name.chars()).all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+    let w = words(name);
+    caps && (w
+        .windows(2)
+        .any(|p| p[0] == "idem" && p[1].starts_with("key"))
+        || w.iter().any(|x| x.starts_with("idempotency")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -167,13 +167,15 @@ impl Vocabulary {
     /// Whether a SQL table name marks an idempotency table
     /// (`idempotency_keys`, `request_dedup`, `ReplayLog`, `idem_records`).
     pub fn is_idempotency_table(&self, table: &str) -> bool {
-        let lower = table.to_lowercase();
-        // `idem` only as a whole word: `idem_keys`, but not `epidemics`.
-        words(table).iter().any(|w| w == "idem")
-            || self
-                .idempotency_tables
-                .iter()
-                .any(|fragment| lower.contains(fragment.as_str()))
+        // `idem` only as a whole word: `idem_keys`, but not `epidemics`;
+        // the others start a word (`request_dedup`, not `tbldedup`), as
+        // the pre-filter's unit gate reads them (`Evidence`).
+        let words = words(table);
+        words.iter().any(|w| w == "idem")
+            || (self.idempotency_tables.iter()).any(|fragment| {
+                let fragment = fragment.to_lowercase();
+                words.iter().any(|w| w.starts_with(&fragment))
+            })
     }
 
     /// Whether a SQL column holds the client key: a client key name
@@ -205,4 +207,17 @@ impl Vocabulary {
             [] => false,
         }
     }
+}
+
+/// The one store every DynamoDB item write goes to, whatever its client
+/// or table variable is called (the evaluator and the pre-filter agree).
+pub const DYNAMO_STORE: &str = "dynamodb";
+
+/// Whether a literal DynamoDB attribute name is a key attribute
+/// (`.item("pk", v)`, `.key("idempotency_key", v)`).
+pub fn is_dynamo_key_attribute(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    matches!(name.as_str(), "pk" | "id" | "_id" | "key" | "hash_key")
+        || name.ends_with("_key")
+        || name.ends_with("key_id")
 }

@@ -1,0 +1,237 @@
+//! Idempotency evidence in a unit's texts: the one reading both the
+//! analysis (IDEM003 and IDEM004's idempotency context) and the
+//! pre-filter's unit gate use, so that the gate can never skip a unit the
+//! analysis would report in.
+//!
+//! Evidence is in code and string literals; Rust comments hold none (a
+//! comment calling a future "non-idempotent" is no idempotency code, and
+//! nothing the analysis reads is in a comment: SQL in doc comments is
+//! documentation, `analysis::sql_literals`). SQL files count whole.
+//!
+//! A word counts where a word starts (`idem_key`, `IdemStore`, `"Idempotency-Key"`,
+//! `request_dedup`), never inside another word (`InvalidEmptyPayload`,
+//! `DecideMultiByte`): every name the analysis reads is matched by its
+//! words (`text::words`), which start at those same places. A key
+//! constructor counts only where it is called (`scoped(`), which is the
+//! only place the analysis reads it: `scoped` in a comment or `mod scoped`
+//! is no evidence.
+
+use aho_corasick::AhoCorasick;
+
+use super::vocabulary::Vocabulary;
+
+/// Compiled evidence words; see the module docs.
+#[derive(Debug, Clone)]
+pub struct Evidence {
+    /// Words that count wherever a word starts. `None` when the automaton
+    /// could not be built (absurd configured lists): then every text holds
+    /// evidence, the safe answer.
+    words: Option<AhoCorasick>,
+    /// The last segments of key constructors, which count where called.
+    calls: Option<AhoCorasick>,
+    /// Whether there are constructors to look for at all.
+    any_calls: bool,
+    vocab: Vocabulary,
+}
+
+impl Evidence {
+    /// The evidence of `vocab`: [`Vocabulary::evidence_words`] and its key
+    /// constructors.
+    pub fn new(vocab: &Vocabulary) -> Evidence {
+        let (words, calls) = vocab.evidence_words();
+        Evidence {
+            words: compile(words),
+            any_calls: !calls.is_empty(),
+            calls: compile(calls),
+            vocab: vocab.clone(),
+        }
+    }
+
+    /// Whether Rust `text` holds evidence in its code or string literals.
+    pub fn in_rust(&self, text: &str) -> bool {
+        let mut comments: Option<Vec<std::ops::Range<usize>>> = None;
+        self.find(text, |at| {
+            let comments = comments.get_or_insert_with(|| crate::lex::comments(text));
+            let i = comments.partition_point(|c| c.start <= at);
+            !(i > 0 && comments[i - 1].contains(&at))
+        })
+    }
+
+    /// Whether SQL `text` holds evidence anywhere.
+    pub fn in_sql(&self, text: &str) -> bool {
+        self.find(text, |_| true)
+    }
+
+    /// Whether a word of evidence starts in `text` at an offset `counts`.
+    fn find(&self, text: &str, mut counts: impl FnMut(usize) -> bool) -> bool {
+        let (Some(words), Some(calls)) = (&self.words, &self.calls) else {
+            return true;
+        };
+        let bytes = text.as_bytes();
+        hits(words, text).any(|at| starts_word(bytes, at) && counts(at))
+            || (self.any_calls
+                && hits(calls, text).any(|at| self.is_constructor_call(bytes, at) && counts(at)))
+    }
+
+    /// Whether the identifier around `at` is a key constructor followed by
+    /// a call (or a turbofish, or a comment that may precede one).
+    fn is_constructor_call(&self, bytes: &[u8], at: usize) -> bool {
+        let mut start = at;
+        while start > 0 && is_ident_byte(bytes[start - 1]) {
+            start -= 1;
+        }
+        let mut end = at;
+        while end < bytes.len() && is_ident_byte(bytes[end]) {
+            end += 1;
+        }
+        let follow = bytes[end..].trim_ascii_start();
+        let turbofish = follow
+            .strip_prefix(b"::")
+            .is_some_and(|rest| rest.trim_ascii_start().first() == Some(&b'<'));
+        let called = turbofish || matches!(follow.first(), Some(b'(' | b'/'));
+        called
+            && std::str::from_utf8(&bytes[start..end])
+                .is_ok_and(|word| self.vocab.is_key_constructor(word))
+    }
+}
+
+/// Start offsets of every match of `matcher` in `text`, overlapping ones
+/// included (a rejected hit must not hide a later one starting inside it).
+fn hits<'t>(matcher: &'t AhoCorasick, text: &'t str) -> impl Iterator<Item = usize> + 't {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        let input = aho_corasick::Input::new(text).span(at..text.len());
+        let hit = matcher.try_find(input).ok().flatten()?;
+        at = hit.start() + 1;
+        Some(hit.start())
+    })
+}
+
+/// Whether a word starts at byte `at`, as `text::words` splits identifiers:
+/// after a byte that is no ASCII letter or digit (`_`, `-`, `.`, a quote,
+/// space, the text's start; non-ASCII too, which only admits more), or at
+/// an upper-case letter after a lower-case letter or digit (`getIdemKey`).
+pub fn starts_word(bytes: &[u8], at: usize) -> bool {
+    let Some(&prev) = at.checked_sub(1).and_then(|p| bytes.get(p)) else {
+        return true;
+    };
+    let cur = bytes.get(at).copied().unwrap_or(b' ');
+    !prev.is_ascii_alphanumeric()
+        || ((prev.is_ascii_lowercase() || prev.is_ascii_digit()) && cur.is_ascii_uppercase())
+}
+
+fn is_ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
+}
+
+/// Words matched in any case, also joined (`idempotency_key` is
+/// `IdempotencyKey` in CamelCase).
+fn compile(mut words: Vec<String>) -> Option<AhoCorasick> {
+    let joined: Vec<String> = words.iter().map(|w| w.replace(['_', '-'], "")).collect();
+    words.extend(joined);
+    words.retain(|w| !w.is_empty());
+    words.sort();
+    words.dedup();
+    AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .build(&words)
+        .ok()
+}
+
+impl Vocabulary {
+    /// Whether a unit's Rust and SQL texts show any idempotency context
+    /// ([`Evidence`]): a client-key name or header, an idempotency, dedup
+    /// or replay store or table (`idem`, `dedup`, `replay`), or a key
+    /// constructor's call. A payload hash in a unit without any is content
+    /// hashing (a cache, a blob store), not an idempotency key (IDEM003).
+    /// Read from the raw texts, so the pre-filter cannot change the answer.
+    pub fn has_idempotency_context<'t>(
+        &self,
+        rust: impl IntoIterator<Item = &'t str>,
+        sql: impl IntoIterator<Item = &'t str>,
+    ) -> bool {
+        let evidence = Evidence::new(self);
+        rust.into_iter().any(|text| evidence.in_rust(text))
+            || sql.into_iter().any(|text| evidence.in_sql(text))
+    }
+
+    /// The words of [`Evidence`]: those that count where a word starts
+    /// (the client-key names and headers, the store and table words), and
+    /// the key constructors' last segments, which count where called.
+    /// Request ids are everywhere (tracing): they are no evidence, and
+    /// count as client keys only beside a store word (unless configured
+    /// as client-key names).
+    pub fn evidence_words(&self) -> (Vec<String>, Vec<String>) {
+        let mut words: Vec<String> = super::STRONG_STORE_WORDS
+            .iter()
+            .map(|w| w.to_string())
+            .collect();
+        words.extend(self.idempotency_table_words());
+        let names = self.client_key.iter().chain(&self.headers);
+        words.extend(names.map(|w| w.to_ascii_lowercase()));
+        let calls = (self.key_constructors.iter())
+            .map(|c| c.rsplit("::").next().unwrap_or(c).to_ascii_lowercase())
+            .collect();
+        (words, calls)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn holds(text: &str) -> bool {
+        Evidence::new(&Vocabulary::default()).in_rust(text)
+    }
+
+    #[test]
+    fn words_count_where_a_word_starts() {
+        for text in [
+            "let idem_key = 1;",
+            "fn getIdempotencyKey() {}",
+            "h.get(\"Idempotency-Key\")",
+            "struct IdemStore;",
+            "INSERT INTO request_dedup",
+            "let c = \"the replay cache\";",
+            "IDEMPOTENT_REQS",
+            "v2Idem",
+        ] {
+            assert!(holds(text), "{text}");
+        }
+        for text in [
+            "InvalidEmptyPayload",
+            "fn decidemultibytestatslevel() {}",
+            "epidemic",
+            "let request_id = 1;",
+            "HTTPIDEMPOTENCY",
+        ] {
+            assert!(!holds(text), "{text}");
+        }
+        // A rejected hit does not hide a later one.
+        assert!(holds("invalidempty idem"));
+    }
+
+    #[test]
+    fn rust_comments_hold_none() {
+        assert!(!holds("// makes the future non-idempotent\nfn f() {}"));
+        assert!(!holds("/* outer /* the dedup table */ still */ fn f() {}"));
+        assert!(!holds("/// `scoped(t, p, r, k)`\nfn f() {}"));
+        assert!(holds("// dedup\nfn f() { s.get(\"// idem\") }"));
+        assert!(holds("let u = \"http://x\"; let dedup = 1;"));
+        let evidence = Evidence::new(&Vocabulary::default());
+        assert!(evidence.in_sql("-- the dedup table\nSELECT 1"));
+    }
+
+    #[test]
+    fn constructors_count_where_called() {
+        assert!(holds("let k = idem_scope::scoped(t, p, r, k);"));
+        assert!(holds("let k = scoped ::<A>(t);"));
+        assert!(holds("let k = scoped /* why */ (t);"));
+        assert!(!holds(
+            "mod scoped; use scoped::Scoped; scoped::Scoped::new();"
+        ));
+        assert!(!holds("/// session-scoped advisory locks"));
+        assert!(!holds("let h: ScopedJoinHandle = s.spawn(f);"));
+        assert!(!holds("fn my_scoped(x: u8) {} my_scoped(1);"));
+    }
+}

@@ -66,12 +66,48 @@ pub fn lex(text: &str) -> Lexed<'_> {
     lexed
 }
 
-/// The byte ranges of every comment of `text` (doc comments too), in order.
-pub fn comments(text: &str) -> Vec<Range<usize>> {
+/// Where a text's comments and string literals are, for asking what a
+/// byte offset is inside.
+#[derive(Debug, Default)]
+pub struct Regions {
+    /// Every comment (doc comments too), in order.
+    pub comments: Vec<Range<usize>>,
+    /// Every string, byte-string, C-string or char literal, in order.
+    pub strings: Vec<Range<usize>>,
+}
+
+/// The [`Regions`] of `text`, from one pass.
+pub fn regions(text: &str) -> Regions {
     let mut all = tokens(text);
     all.comments = Some(Vec::new());
-    for _ in all.by_ref() {}
-    all.comments.unwrap_or_default()
+    let mut strings = Vec::new();
+    while let Some(token) = all.next() {
+        if let Token::Str(_) = token {
+            strings.push(all.start..all.pos);
+        }
+    }
+    Regions {
+        comments: all.comments.unwrap_or_default(),
+        strings,
+    }
+}
+
+impl Regions {
+    /// Whether byte `at` is inside a comment.
+    pub fn in_comment(&self, at: usize) -> bool {
+        holder(&self.comments, at).is_some()
+    }
+
+    /// The string or char literal byte `at` is inside, quotes included.
+    pub fn string_at(&self, at: usize) -> Option<Range<usize>> {
+        holder(&self.strings, at).cloned()
+    }
+}
+
+/// The range of sorted, disjoint `ranges` holding `at`.
+fn holder(ranges: &[Range<usize>], at: usize) -> Option<&Range<usize>> {
+    let i = ranges.partition_point(|r| r.start <= at);
+    ranges[..i].last().filter(|r| r.contains(&at))
 }
 
 /// See [`tokens`].

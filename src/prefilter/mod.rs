@@ -40,7 +40,8 @@ mod triggers;
 use aho_corasick::AhoCorasick;
 use rustc_hash::FxHashSet as HashSet;
 
-use crate::analysis::vocab::{Evidence, Vocabulary, STRONG_STORE_WORDS};
+use crate::analysis::eval::sql_tables;
+use crate::analysis::vocab::{ident_span, word_hits, Evidence, Vocabulary, STRONG_STORE_WORDS};
 use crate::lex;
 
 pub use blank::{blank, FilePlan};
@@ -75,6 +76,95 @@ pub struct Prefilter {
     /// the facts of the rules that need none (claims). `None` when those
     /// are all the rules' facts.
     keyless: Option<Box<Prefilter>>,
+}
+
+/// Whether the text after an identifier may make it the receiver of a
+/// store call, as the evaluator names receivers (`sinks::receiver_name`):
+/// a chain of calls, fields, `?` and `.await` reaching a store method
+/// (`idem_store.lock().await.insert(`, `idem_store().insert(`), or a
+/// `field` handle bound as is or cloned (`let s = self.idem.clone();`, an
+/// alias the evaluator follows). A definition (`fn idem_store() -> ..`), a
+/// declaration (`idem_store: Store`), an argument or a conversion
+/// (`idem.into()`) is none.
+fn may_store_through(vocab: &Vocabulary, rest: &[u8], field: bool) -> bool {
+    let mut rest = rest;
+    let mut handle = field;
+    for _ in 0..32 {
+        rest = rest.trim_ascii_start();
+        match rest.first() {
+            Some(b'(' | b'[') => match skip_group(rest) {
+                Some(after) => {
+                    rest = after;
+                    handle = false;
+                }
+                None => return true,
+            },
+            Some(b'?') => rest = &rest[1..],
+            Some(b'.') => {
+                rest = rest[1..].trim_ascii_start();
+                let len = rest
+                    .iter()
+                    .take_while(|b| lex::is_ident_continue(**b))
+                    .count();
+                let (method, after) = rest.split_at(len);
+                let called = matches!(after.trim_ascii_start().first(), Some(b'(' | b':'));
+                if called && std::str::from_utf8(method).is_ok_and(|m| vocab.is_store_method(m)) {
+                    return true;
+                }
+                handle &= method == b"clone" || !called;
+                rest = after.trim_ascii_start();
+                // The call's arguments, so that a cloned handle stays one.
+                if rest.first() == Some(&b'(') {
+                    match skip_group(rest) {
+                        Some(after) => rest = after,
+                        None => return true,
+                    }
+                }
+            }
+            Some(b';' | b')' | b',') => return handle,
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// The text after the bracket group `text` starts with; `None` when it is
+/// not closed (a bracket in a string): the caller assumes the worst.
+fn skip_group(text: &[u8]) -> Option<&[u8]> {
+    let mut depth = 0usize;
+    for (i, b) in text.iter().enumerate() {
+        match b {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(&text[i + 1..]);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether the text after a module's name goes on as a diesel or sea-orm
+/// table path does, where the evaluator takes the module for a table:
+/// `::table`, `::dsl::..`, `::column`, `::Column::X`, and not a function
+/// call (`idempotency_token::default_provider()`).
+fn table_module_follows(rest: &[u8]) -> bool {
+    let Some(rest) = rest.strip_prefix(b"::") else {
+        return false;
+    };
+    let len = rest
+        .iter()
+        .take_while(|b| lex::is_ident_continue(**b))
+        .count();
+    let (segment, after) = rest.split_at(len);
+    let path_like = segment
+        .first()
+        .is_some_and(|b| b.is_ascii_lowercase() || *b == b'_')
+        || segment == b"Column";
+    path_like && after.trim_ascii_start().first() != Some(&b'(')
 }
 
 /// Compiles trigger words, matched in any case, in snake_case and joined
@@ -182,6 +272,60 @@ impl Prefilter {
         self.stores.as_ref().is_none_or(|m| m.is_match(text))
     }
 
+    /// Whether Rust `text` names a store where request ids count as client
+    /// keys (`KeyEvent::strong`), where the evaluator reads one: a store
+    /// receiver whose words start with a store word (`idem_store`,
+    /// `dedup_cache`, not a type's `ReplayEvent`), a diesel or sea-orm
+    /// table module (`idem_keys::table`, not `idempotency_token::Provider`),
+    /// or an idempotency table in a string's SQL (or a string that is one's
+    /// name). Comments, other identifiers (`DedupChunk`, `ullTKIPReplays`)
+    /// and other strings (`"IdempotencyParameterMismatch"`) name none.
+    fn stores_for_request_ids(&self, text: &str) -> bool {
+        let Some(stores) = &self.stores else {
+            return true;
+        };
+        let mut regions = None;
+        word_hits(stores, text).any(|at| {
+            let regions = regions.get_or_insert_with(|| lex::regions(text));
+            if regions.in_comment(at) {
+                return false;
+            }
+            if let Some(literal) = regions.string_at(at).and_then(|r| text.get(r)) {
+                return self.names_idempotency_table(literal);
+            }
+            let span = ident_span(text.as_bytes(), at);
+            let (span_start, rest) = (span.start, &text.as_bytes()[span.end..]);
+            text.get(span).is_some_and(|ident| {
+                // A CamelCase name is a type, never a receiver or a table;
+                // a path's module is no receiver, but may be a table.
+                let camel = ident.starts_with(|c: char| c.is_ascii_uppercase())
+                    && ident.contains(|c: char| c.is_ascii_lowercase());
+                !camel
+                    && if rest.starts_with(b"::") {
+                        table_module_follows(rest) && self.vocab.is_idempotency_table(ident)
+                    } else {
+                        let field = text.as_bytes()[..span_start]
+                            .trim_ascii_end()
+                            .ends_with(b".");
+                        self.vocab.is_strong_store_receiver(ident)
+                            && may_store_through(&self.vocab, rest, field)
+                    }
+            })
+        })
+    }
+
+    /// Whether a string literal (quotes included) is SQL on an idempotency
+    /// table, or the bare, lower-case name of one (`"idem_keys"`; not an
+    /// error code such as `"IdempotencyParameterMismatch"`).
+    fn names_idempotency_table(&self, literal: &str) -> bool {
+        let bare = literal.trim_matches(|c: char| !(c.is_ascii_alphanumeric() || c == '_'));
+        let is_name = (bare.bytes())
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'.');
+        (is_name && self.vocab.is_idempotency_table(bare))
+            || (sql_tables(&literal.to_ascii_lowercase()).iter())
+                .any(|t| self.vocab.is_idempotency_table(t))
+    }
+
     /// Which of a unit's Rust files must be parsed (see the module docs).
     pub fn select(&self, texts: &[&str]) -> Vec<bool> {
         self.plan(texts)
@@ -249,8 +393,8 @@ impl Prefilter {
             .collect();
         let mut cold_defs: Vec<Option<HashSet<&str>>> = vec![None; texts.len()];
         // Request ids only count where a store or table is named for
-        // idempotency (a comment naming one makes the filter keep more).
-        let names_store = texts.iter().any(|t| self.names_store(t));
+        // idempotency.
+        let names_store = texts.iter().any(|t| self.stores_for_request_ids(t));
         loop {
             let Some(choice) = self.choose(&scans, names_store) else {
                 return skip_all();
@@ -333,6 +477,51 @@ mod tests {
         let unit = Prefilter::new(&Vocabulary::default());
         let plans = unit.plan_unit(&[digest], &["CREATE TABLE request_dedup (k TEXT)"]);
         assert!(matches!(plans[..], [FilePlan::Parse { .. }]));
+    }
+
+    #[test]
+    fn request_ids_count_only_beside_a_store_the_evaluator_reads() {
+        let prefilter = Prefilter::new(&Vocabulary::default());
+        let names = |text: &str| prefilter.stores_for_request_ids(text);
+        for text in [
+            "fn f(&self, k: String) { self.idem_store.insert(k, 1); }",
+            "fn f(&self) { let c = self.replay_cache.clone(); }",
+            "fn f(&self) { let c = Arc::clone(&self.replay_cache); }",
+            "fn f(&self, k: &str) { self.dedup.lock().unwrap().get(k); }",
+            "fn f(&self, k: &str) { self.replay_store().insert(k); }",
+            "fn f(k: &str) { REPLAY_CACHE.insert(k); }",
+            "fn f(c: &C) { diesel::insert_into(idem_keys::table).execute(c); }",
+            "fn f(k: &str) { idem_key::Column::RequestId.eq(k); }",
+            "const Q: &str = \"INSERT INTO request_dedup (k) VALUES ($1)\";",
+            "const T: &str = \"idem_keys\";",
+        ] {
+            assert!(names(text), "{text}");
+        }
+        for text in [
+            "// the dedup cache\nfn f() {}",
+            "struct ReplayEvent; fn f() { ReplayEvent::new(); }",
+            "fn f() { idempotency_token::default_provider(); }",
+            "use crate::idempotency_token::IdempotencyTokenProvider;",
+            "fn idempotency_token_provider(self) -> Self { self }",
+            "fn f(&mut self, p: P) { self.set_idempotency_token_provider(Some(p)); }",
+            "fn f(p: P) { store(idempotency_token_provider.into()); }",
+            "const E: &str = \"IdempotencyParameterMismatch\";",
+            "fn f() { let x = DedupChunk { a: 1 }; }",
+        ] {
+            assert!(!names(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn key_constructors_trigger_where_called_and_modules_never() {
+        let local = "fn f(doc: &D) -> bool { let scoped = doc.root(); scoped.ok() }";
+        let called = "fn g(t: &str, k: &str) -> Key { scoped(t, \"\", \"\", k) }";
+        let turbofish = "fn h(t: &str, k: &str) -> Key { idem_scope::scoped::<K>(t, k) }";
+        let module = "fn m() -> P { crate::idempotency_token::default_provider() }";
+        assert_eq!(
+            select(&[local, called, turbofish, module]),
+            [false, true, true, false]
+        );
     }
 
     #[test]

@@ -324,7 +324,9 @@ impl<'t> Scanner<'_, 't> {
             }
         }
         let hit = self.check && self.hits.token(span);
-        if hit {
+        let uncalled_constructor = matches!(token, Token::Ident(x) if self.prefilter.only_constructor(x))
+            && !is_called(self.tokens, i);
+        if hit && !is_module_segment(self.tokens, i) && !uncalled_constructor {
             self.key_words(token, captured);
         }
         self.header_holder(i, token, hit);
@@ -706,6 +708,29 @@ fn is_redis_cmd_arg(tokens: &[Token<'_>], i: usize) -> bool {
     }
     let open = holders::matching_open(tokens, i - 2);
     open.and_then(|o| o.checked_sub(1).map(|k| tokens[k])) == Some(Token::Ident("cmd"))
+}
+
+/// Whether `tokens[i]` is called: `(` or a turbofish follows.
+fn is_called(tokens: &[Token<'_>], i: usize) -> bool {
+    match tokens.get(i + 1) {
+        Some(Token::Open(b'(')) => true,
+        Some(Token::Punct(":")) => {
+            tokens.get(i + 2) == Some(&Token::Punct(":"))
+                && tokens.get(i + 3) == Some(&Token::Punct("<"))
+        }
+        _ => false,
+    }
+}
+
+/// Whether `tokens[i]` is a module in a path (`idempotency_token::Provider`,
+/// `crate::idem::f`): a lower-case segment before `::` (not a turbofish). The evaluator reads
+/// a path's last segment, and a type's before it (`IdempotencyKey::parse`),
+/// never a module's, so a module named like a client key makes none.
+fn is_module_segment(tokens: &[Token<'_>], i: usize) -> bool {
+    matches!(tokens.get(i), Some(Token::Ident(m)) if m.starts_with(|c: char| c.is_ascii_lowercase() || c == '_'))
+        && tokens.get(i + 1) == Some(&Token::Punct(":"))
+        && tokens.get(i + 2) == Some(&Token::Punct(":"))
+        && !is_called(tokens, i)
 }
 
 /// Whether `tokens[i]` is the method of a DynamoDB key attribute write,

@@ -189,9 +189,20 @@ impl Prefilter {
     /// Whether an identifier can make a value a client key: the same
     /// predicates the evaluator applies to names, types and constants.
     fn ident_is_trigger(&self, ident: &str) -> bool {
+        self.vocab.is_key_constructor(ident) || self.ident_names_key(ident)
+    }
+
+    /// Whether an identifier is a trigger only as a key constructor, which
+    /// the evaluator reads only where called (`scoped(..)`; not a local
+    /// named `scoped`).
+    pub(super) fn only_constructor(&self, ident: &str) -> bool {
+        self.vocab.is_key_constructor(ident) && !self.ident_names_key(ident)
+    }
+
+    /// [`Prefilter::ident_is_trigger`] but for key constructors.
+    fn ident_names_key(&self, ident: &str) -> bool {
         let v = &self.vocab;
         v.is_client_key_name(ident)
-            || v.is_key_constructor(ident)
             || ident
                 .strip_suffix("Header")
                 .is_some_and(|t| v.is_client_key_name(t))

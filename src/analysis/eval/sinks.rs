@@ -13,8 +13,8 @@ use crate::analysis::sql::sql_tables;
 use crate::analysis::syntax::{last_ident, strip_ref};
 use crate::analysis::value::{is_store_by_use, KeyEvent, Site, SqlChain, Value, SQL_BY_USE};
 use crate::analysis::vocab::{
-    is_claim_api_method, is_dynamo_key_attribute, names_request_extensions, Component,
-    DYNAMO_STORE, STRONG_STORE_WORDS, TRANSPARENT_METHODS,
+    is_claim_api_method, is_dynamo_key_attribute, names_request_extensions, names_strong_store,
+    Component, DYNAMO_STORE, TRANSPARENT_METHODS,
 };
 
 /// At most this many pending key positions are kept per function summary.
@@ -528,13 +528,4 @@ fn is_redis_cmd(expr: &Expr) -> bool {
         Expr::Paren(p) => is_redis_cmd(&p.expr),
         _ => false,
     }
-}
-
-/// Whether a receiver's name says idempotency, dedup or replay store: a
-/// word of it starts with a store word (`IdemStore`, `dedup_cache`), as the
-/// pre-filter's unit gate reads them (`vocab::Evidence`), so `InvalidEmpty`
-/// is none.
-fn names_strong_store(name: &str) -> bool {
-    let words = crate::analysis::vocab::words(name);
-    (words.iter()).any(|w| STRONG_STORE_WORDS.iter().any(|s| w.starts_with(s)))
 }

@@ -49,11 +49,9 @@ impl Evidence {
 
     /// Whether Rust `text` holds evidence in its code or string literals.
     pub fn in_rust(&self, text: &str) -> bool {
-        let mut comments: Option<Vec<std::ops::Range<usize>>> = None;
+        let mut regions = None;
         self.find(text, |at| {
-            let comments = comments.get_or_insert_with(|| crate::lex::comments(text));
-            let i = comments.partition_point(|c| c.start <= at);
-            !(i > 0 && comments[i - 1].contains(&at))
+            !(regions.get_or_insert_with(|| crate::lex::regions(text))).in_comment(at)
         })
     }
 
@@ -67,31 +65,24 @@ impl Evidence {
         let (Some(words), Some(calls)) = (&self.words, &self.calls) else {
             return true;
         };
-        let bytes = text.as_bytes();
-        hits(words, text).any(|at| starts_word(bytes, at) && counts(at))
+        word_hits(words, text).any(&mut counts)
             || (self.any_calls
-                && hits(calls, text).any(|at| self.is_constructor_call(bytes, at) && counts(at)))
+                && hits(calls, text).any(|at| self.is_constructor_call(text, at) && counts(at)))
     }
 
     /// Whether the identifier around `at` is a key constructor followed by
     /// a call (or a turbofish, or a comment that may precede one).
-    fn is_constructor_call(&self, bytes: &[u8], at: usize) -> bool {
-        let mut start = at;
-        while start > 0 && is_ident_byte(bytes[start - 1]) {
-            start -= 1;
-        }
-        let mut end = at;
-        while end < bytes.len() && is_ident_byte(bytes[end]) {
-            end += 1;
-        }
-        let follow = bytes[end..].trim_ascii_start();
+    fn is_constructor_call(&self, text: &str, at: usize) -> bool {
+        let span = ident_span(text.as_bytes(), at);
+        let follow = text.as_bytes()[span.end..].trim_ascii_start();
         let turbofish = follow
             .strip_prefix(b"::")
             .is_some_and(|rest| rest.trim_ascii_start().first() == Some(&b'<'));
         let called = turbofish || matches!(follow.first(), Some(b'(' | b'/'));
         called
-            && std::str::from_utf8(&bytes[start..end])
-                .is_ok_and(|word| self.vocab.is_key_constructor(word))
+            && text
+                .get(span)
+                .is_some_and(|word| self.vocab.is_key_constructor(word))
     }
 }
 
@@ -105,6 +96,25 @@ fn hits<'t>(matcher: &'t AhoCorasick, text: &'t str) -> impl Iterator<Item = usi
         at = hit.start() + 1;
         Some(hit.start())
     })
+}
+
+/// Start offsets of the matches of `matcher` in `text` where a word starts
+/// ([`starts_word`]).
+pub fn word_hits<'t>(matcher: &'t AhoCorasick, text: &'t str) -> impl Iterator<Item = usize> + 't {
+    hits(matcher, text).filter(|&at| starts_word(text.as_bytes(), at))
+}
+
+/// The byte range of the identifier around byte `at` (empty outside one).
+pub fn ident_span(bytes: &[u8], at: usize) -> std::ops::Range<usize> {
+    let mut start = at.min(bytes.len());
+    while start > 0 && is_ident_byte(bytes[start - 1]) {
+        start -= 1;
+    }
+    let mut end = start;
+    while end < bytes.len() && is_ident_byte(bytes[end]) {
+        end += 1;
+    }
+    start..end
 }
 
 /// Whether a word starts at byte `at`, as `text::words` splits identifiers:

@@ -42,15 +42,15 @@ mod text;
 mod verbs;
 mod vocabulary;
 
-pub use evidence::{starts_word, Evidence};
+pub use evidence::{ident_span, starts_word, word_hits, Evidence};
 pub use extension::VocabularyExtension;
 pub use provenance::is_server_entity_word;
 pub use roles::{names_key_header_constant, Component};
 pub use semantics::{is_escape_replacement, KEY_SEPARATORS, OPAQUE_GETTERS, TRANSPARENT_METHODS};
 pub use sentinels::{is_sentinel_literal, is_sentinel_name};
 pub use stores::{
-    is_claim_api_method, is_dynamo_key_attribute, names_request_extensions, DYNAMO_STORE,
-    STRONG_STORE_WORDS,
+    is_claim_api_method, is_dynamo_key_attribute, names_request_extensions, names_strong_store,
+    DYNAMO_STORE, STRONG_STORE_WORDS,
 };
 pub use text::{contains_ci, ends_with_ci, snake, words};
 pub use verbs::{

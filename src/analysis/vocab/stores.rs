@@ -221,3 +221,19 @@ pub fn is_dynamo_key_attribute(name: &str) -> bool {
         || name.ends_with("_key")
         || name.ends_with("key_id")
 }
+
+/// Whether a receiver's name says idempotency, dedup or replay store: a
+/// word of it starts with a store word (`IdemStore`, `dedup_cache`), as
+/// `Evidence` reads them, so `InvalidEmpty` is none.
+pub fn names_strong_store(name: &str) -> bool {
+    let words = words(name);
+    (words.iter()).any(|w| STRONG_STORE_WORDS.iter().any(|s| w.starts_with(s)))
+}
+
+impl Vocabulary {
+    /// Whether storing under an identifier is storing in an idempotency
+    /// store, where request ids count as client keys (`KeyEvent::strong`).
+    pub fn is_strong_store_receiver(&self, ident: &str) -> bool {
+        self.is_store_receiver(ident) && names_strong_store(ident)
+    }
+}

@@ -41,7 +41,9 @@ use aho_corasick::AhoCorasick;
 use rustc_hash::FxHashSet as HashSet;
 
 use crate::analysis::eval::sql_tables;
-use crate::analysis::vocab::{ident_span, word_hits, Evidence, Vocabulary, STRONG_STORE_WORDS};
+use crate::analysis::vocab::{
+    compile_words as compile, ident_span, word_hits, Evidence, Vocabulary, STRONG_STORE_WORDS,
+};
 use crate::lex;
 
 pub use blank::{blank, FilePlan};
@@ -165,22 +167,6 @@ fn table_module_follows(rest: &[u8]) -> bool {
         .is_some_and(|b| b.is_ascii_lowercase() || *b == b'_')
         || segment == b"Column";
     path_like && after.trim_ascii_start().first() != Some(&b'(')
-}
-
-/// Compiles trigger words, matched in any case, in snake_case and joined
-/// (`request_id` is `RequestId` in CamelCase); `None` when the automaton's
-/// limits are exceeded (only absurd configured word lists can), and then
-/// the caller matches everything: the safe fallback.
-fn compile(mut words: Vec<String>) -> Option<AhoCorasick> {
-    let joined: Vec<String> = words.iter().map(|w| w.replace(['_', '-'], "")).collect();
-    words.extend(joined);
-    words.retain(|w| !w.is_empty());
-    words.sort();
-    words.dedup();
-    AhoCorasick::builder()
-        .ascii_case_insensitive(true)
-        .build(&words)
-        .ok()
 }
 
 impl Prefilter {

@@ -40,9 +40,9 @@ impl Evidence {
     pub fn new(vocab: &Vocabulary) -> Evidence {
         let (words, calls) = vocab.evidence_words();
         Evidence {
-            words: compile(words),
+            words: compile_words(words),
             any_calls: !calls.is_empty(),
-            calls: compile(calls),
+            calls: compile_words(calls),
             vocab: vocab.clone(),
         }
     }
@@ -134,9 +134,11 @@ fn is_ident_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
 }
 
-/// Words matched in any case, also joined (`idempotency_key` is
-/// `IdempotencyKey` in CamelCase).
-fn compile(mut words: Vec<String>) -> Option<AhoCorasick> {
+/// Compiles words matched in any case, in snake_case and joined
+/// (`request_id` is `RequestId` in CamelCase); `None` when the automaton's
+/// limits are exceeded (only absurd configured word lists can), and then
+/// the caller matches everything: the safe fallback.
+pub fn compile_words(mut words: Vec<String>) -> Option<AhoCorasick> {
     let joined: Vec<String> = words.iter().map(|w| w.replace(['_', '-'], "")).collect();
     words.extend(joined);
     words.retain(|w| !w.is_empty());

@@ -42,7 +42,7 @@ mod text;
 mod verbs;
 mod vocabulary;
 
-pub use evidence::{ident_span, starts_word, word_hits, Evidence};
+pub use evidence::{compile_words, ident_span, starts_word, word_hits, Evidence};
 pub use extension::VocabularyExtension;
 pub use provenance::is_server_entity_word;
 pub use roles::{names_key_header_constant, Component};

@@ -19,7 +19,9 @@ use crate::analysis::vocab::{is_dynamo_key_attribute, DYNAMO_STORE};
 use crate::lex::{self, Token};
 
 use super::holders;
-use super::triggers::{may_be_ddl, Fact, FactSet, Hits, TableScan, TokenFact, Trigger};
+use super::triggers::{
+    is_path_sep, may_be_ddl, Fact, FactSet, Hits, TableScan, TokenFact, Trigger,
+};
 use super::Prefilter;
 
 /// A use of a name that the index may resolve to a crate-local item.
@@ -712,14 +714,8 @@ fn is_redis_cmd_arg(tokens: &[Token<'_>], i: usize) -> bool {
 
 /// Whether `tokens[i]` is called: `(` or a turbofish follows.
 fn is_called(tokens: &[Token<'_>], i: usize) -> bool {
-    match tokens.get(i + 1) {
-        Some(Token::Open(b'(')) => true,
-        Some(Token::Punct(":")) => {
-            tokens.get(i + 2) == Some(&Token::Punct(":"))
-                && tokens.get(i + 3) == Some(&Token::Punct("<"))
-        }
-        _ => false,
-    }
+    tokens.get(i + 1) == Some(&Token::Open(b'('))
+        || (is_path_sep(tokens, i + 1) && tokens.get(i + 3) == Some(&Token::Punct("<")))
 }
 
 /// Whether `tokens[i]` is a module in a path (`idempotency_token::Provider`,
@@ -728,8 +724,7 @@ fn is_called(tokens: &[Token<'_>], i: usize) -> bool {
 /// never a module's, so a module named like a client key makes none.
 fn is_module_segment(tokens: &[Token<'_>], i: usize) -> bool {
     matches!(tokens.get(i), Some(Token::Ident(m)) if m.starts_with(|c: char| c.is_ascii_lowercase() || c == '_'))
-        && tokens.get(i + 1) == Some(&Token::Punct(":"))
-        && tokens.get(i + 2) == Some(&Token::Punct(":"))
+        && is_path_sep(tokens, i + 1)
         && !is_called(tokens, i)
 }
 

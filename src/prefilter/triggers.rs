@@ -449,7 +449,7 @@ pub fn may_be_ddl(literal: &str) -> bool {
 }
 
 /// Whether `tokens[n..]` starts with `::` (the lexer gives two `:`).
-fn is_path_sep(tokens: &[Token<'_>], n: usize) -> bool {
+pub(super) fn is_path_sep(tokens: &[Token<'_>], n: usize) -> bool {
     tokens.get(n) == Some(&Token::Punct(":")) && tokens.get(n + 1) == Some(&Token::Punct(":"))
 }
 

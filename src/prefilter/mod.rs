@@ -375,13 +375,19 @@ impl Prefilter {
         let mut scans: Vec<Option<FileScan<'_>>> = texts
             .iter()
             .zip(&hot)
-            .map(|(text, hot)| hot.then(|| self.scan(text)))
+            .map(|(text, hot)| hot.then(|| self.scan_known(text, true)))
             .collect();
         let mut cold_defs: Vec<Option<HashSet<&str>>> = vec![None; texts.len()];
         // Request ids only count where a store or table is named for
-        // idempotency.
-        let names_store = texts.iter().any(|t| self.stores_for_request_ids(t));
+        // idempotency; whether one is, is asked of every text only once an
+        // item holds a request id.
+        let mut stores_named: Option<bool> = None;
         loop {
+            let request_ids =
+                (scans.iter().flatten()).any(|scan| scan.items.iter().any(Item::holds_request_id));
+            let names_store = request_ids
+                && *stores_named
+                    .get_or_insert_with(|| texts.iter().any(|t| self.stores_for_request_ids(t)));
             let Some(choice) = self.choose(&scans, names_store) else {
                 return skip_all();
             };
@@ -418,7 +424,7 @@ impl Prefilter {
                     .collect();
             }
             for f in reached {
-                scans[f] = Some(self.scan(texts[f]));
+                scans[f] = Some(self.scan_known(texts[f], false));
             }
         }
     }

@@ -147,6 +147,12 @@ impl Item<'_> {
             || (fact == Fact::KeyEvents && names_store && self.clues.has(Clue::RequestId))
     }
 
+    /// Whether the item holds a request id, which is a key event only where
+    /// the unit names a store (`names_store` of [`Item::holds`]).
+    pub fn holds_request_id(&self) -> bool {
+        self.clues.has(Clue::RequestId)
+    }
+
     /// Whether the item is the `drop` of a type that releases: a guard,
     /// which is a claim fact where the unit claims.
     pub fn releasing_drop(&self) -> bool {
@@ -259,6 +265,13 @@ impl Prefilter {
     /// Tokenizes `text` into items: their triggers (comments do not
     /// count), the names they use and the calls they make.
     pub fn scan<'t>(&self, text: &'t str) -> FileScan<'t> {
+        self.scan_known(text, self.may_match(text))
+    }
+
+    /// [`Prefilter::scan`] of a text whose [`Prefilter::may_match`] is
+    /// `hot`: the planner asked it of every file already, and a cold file
+    /// (scanned only for its items, names and calls) needs no trigger search.
+    pub(super) fn scan_known<'t>(&self, text: &'t str, hot: bool) -> FileScan<'t> {
         let lex::Lexed {
             tokens,
             spans,
@@ -268,12 +281,16 @@ impl Prefilter {
             prefilter: self,
             text,
             tokens: &tokens,
-            check: self.may_match(text),
+            check: hot,
             out: FileScan {
                 doc_comments,
                 ..FileScan::default()
             },
-            hits: Hits::new(self.matcher.as_ref(), text),
+            hits: if hot {
+                Hits::new(self.matcher.as_ref(), text)
+            } else {
+                Hits::none()
+            },
             tables: Vec::new(),
             depth: 0,
             item_start: vec![0],

@@ -421,6 +421,15 @@ impl Hits {
         Hits { matches, next: 0 }
     }
 
+    /// No trigger word anywhere: for a file without one, which the scan
+    /// asks nothing.
+    pub fn none() -> Hits {
+        Hits {
+            matches: Some(Vec::new()),
+            next: 0,
+        }
+    }
+
     /// Whether a trigger word lies inside `span`; spans must come in order.
     pub fn token(&mut self, span: &Range<usize>) -> bool {
         let Some(matches) = &self.matches else {

@@ -153,10 +153,12 @@ impl Vocabulary {
     /// or `idem_key(..)` written after a `use`; a bare configured name matches
     /// any path ending in it.
     pub fn is_key_constructor(&self, path: &str) -> bool {
-        let last = path.rsplit("::").next().unwrap_or(path);
+        // Byte comparisons only: the pre-filter asks this of every
+        // identifier it scans.
+        let last = last_segment(path);
         self.key_constructors.iter().any(|c| {
             c == path
-                || (c.rsplit("::").next() == Some(last) && !c.contains("::"))
+                || c == last
                 || c.strip_suffix(path)
                     .is_some_and(|head| head.ends_with("::"))
         })
@@ -236,4 +238,10 @@ impl Vocabulary {
     pub fn is_strong_store_receiver(&self, ident: &str) -> bool {
         self.is_store_receiver(ident) && names_strong_store(ident)
     }
+}
+
+/// The last segment of a `::` path (`scoped` of `idem_scope::scoped`).
+fn last_segment(path: &str) -> &str {
+    let bytes = path.as_bytes();
+    (bytes.windows(2).rposition(|w| w == b"::")).map_or(path, |at| &path[at + 2..])
 }

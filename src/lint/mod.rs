@@ -30,7 +30,7 @@ use crate::analysis::{self, index::ParsedFile};
 use crate::config::{self, ConfigError, PlannedUnit, Resolver};
 use crate::discover::{self, DiscoverOptions, WalkProblem};
 use crate::lex;
-use crate::memory_budget::Budget;
+use crate::memory_budget::{self, Budget};
 use crate::model::Diagnostic;
 use crate::prefilter::{FilePlan, Prefilter};
 use crate::rules::{self, Sink};
@@ -41,6 +41,7 @@ use cached::RunCache;
 use output::UnitOutput;
 use parse::parse_planned;
 use problems::{file_problem, parse_problem};
+use unit::StatFiles;
 
 pub use crate::model::LintResult;
 pub use options::{enabled, LintOptions};
@@ -85,19 +86,28 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintResult
     if let Some(progress) = &options.progress {
         progress.start(planned.len());
     }
-    let mut outputs: Vec<UnitOutput> = pool.install(|| {
-        planned
-            .par_iter()
-            .map(|plan| {
-                let cached = cache.as_ref().map(|cache| cache.for_unit(plan));
-                let output = unit::lint_unit(plan, options, prefilter.as_ref(), cached, &budget);
-                if let Some(progress) = &options.progress {
-                    progress.unit_done(plan.unit.files.len());
-                }
-                output
-            })
+    // Stated once, before anything is read: what each unit will hold in
+    // memory decides when it runs (`memory_budget`), and its cache stamps.
+    let stats: Vec<StatFiles> = pool.install(|| {
+        (planned.par_iter())
+            .map(|plan| StatFiles::of(plan, options))
             .collect()
     });
+    let units: Vec<(&PlannedUnit, StatFiles)> = planned.iter().zip(stats).collect();
+    let mut outputs: Vec<UnitOutput> = memory_budget::run_largest_first(
+        &budget,
+        &pool,
+        &units,
+        |(_, files)| memory_budget::estimate(files.rust_bytes() as usize, 0),
+        |(plan, files), lease| {
+            let cached = cache.as_ref().map(|cache| cache.for_unit(plan));
+            let output = unit::lint_unit(plan, files, options, prefilter.as_ref(), cached, lease);
+            if let Some(progress) = &options.progress {
+                progress.unit_done(plan.unit.files.len());
+            }
+            output
+        },
+    );
     if let Some(progress) = &options.progress {
         progress.finish();
     }

@@ -20,7 +20,7 @@ use crate::cache::{Remembered, Stamp};
 use crate::config::PlannedUnit;
 use crate::discover::{FileEntry, FileKind, WalkProblem};
 use crate::lex;
-use crate::memory_budget::{self, Budget};
+use crate::memory_budget::{self, Lease};
 use crate::model::Diagnostic;
 use crate::prefilter::{FilePlan, Prefilter};
 use crate::rules::{self, Sink};
@@ -32,21 +32,21 @@ use super::output::UnitOutput;
 use super::parse::{blanked_len, parse_planned, MAX_NESTING};
 use super::problems::{file_problem, parse_problem};
 
-/// Lints one unit; `cached`: with the result cache.
+/// Lints one unit whose files are `files`, holding `lease` of the memory
+/// budget (the estimate of `files`); `cached`: with the result cache.
 pub(super) fn lint_unit(
     plan: &PlannedUnit,
+    files: &StatFiles<'_>,
     options: &LintOptions,
     prefilter: Option<&Prefilter>,
     cached: Option<Cached>,
-    budget: &Budget,
+    mut lease: Lease<'_>,
 ) -> UnitOutput {
     if let Some(out) = cached.and_then(|cached| replay_unchanged(plan, options, cached)) {
         return out;
     }
     let mut out = UnitOutput::default();
-    let files = stat_files(plan, options);
-    let mut lease = budget.lease(memory_budget::estimate(files.rust_bytes() as usize, 0));
-    let read = read_files(plan, &files, cached, &mut out);
+    let read = read_files(plan, files, cached, &mut out);
     // The key covers every file of the unit (summaries cross files) and the
     // unit's own configuration.
     let key = cached.map(|cached| {
@@ -95,33 +95,33 @@ pub(super) fn lint_unit(
 /// The unit's files as found before reading: their metadata (stamped
 /// before reading, so that a change while reading gives a new stamp) and
 /// size limits.
-struct StatFiles<'a> {
+pub(super) struct StatFiles<'a> {
     entries: &'a [FileEntry],
     metas: Vec<Option<Metadata>>,
     limits: Vec<u64>,
 }
 
-impl StatFiles<'_> {
+impl<'a> StatFiles<'a> {
+    pub(super) fn of(plan: &'a PlannedUnit, options: &LintOptions) -> StatFiles<'a> {
+        StatFiles {
+            entries: &plan.unit.files,
+            metas: (plan.unit.files.iter())
+                .map(|entry| std::fs::metadata(&entry.path).ok())
+                .collect(),
+            limits: (plan.files.iter())
+                .map(|settings| options.file_size_limit(settings))
+                .collect(),
+        }
+    }
+
     /// Bytes of the Rust files that will be read, for the memory budget.
-    fn rust_bytes(&self) -> u64 {
+    pub(super) fn rust_bytes(&self) -> u64 {
         (self.entries.iter().zip(&self.metas).zip(&self.limits))
             .filter(|((entry, _), _)| entry.kind == FileKind::Rust)
             .filter_map(|((_, meta), limit)| {
                 meta.as_ref().map(|m| m.len()).filter(|len| len <= limit)
             })
             .sum()
-    }
-}
-
-fn stat_files<'a>(plan: &'a PlannedUnit, options: &LintOptions) -> StatFiles<'a> {
-    StatFiles {
-        entries: &plan.unit.files,
-        metas: (plan.unit.files.iter())
-            .map(|entry| std::fs::metadata(&entry.path).ok())
-            .collect(),
-        limits: (plan.files.iter())
-            .map(|settings| options.file_size_limit(settings))
-            .collect(),
     }
 }
 
@@ -411,7 +411,7 @@ impl UnitStats {
     }
 
     fn print(&self, plan: &PlannedUnit) {
-        if std::env::var_os("IDEM_LINT_UNIT_STATS").is_none() || self.chosen == 0 {
+        if std::env::var_os("IDEM_LINT_UNIT_STATS").is_none() {
             return;
         }
         let UnitStats {

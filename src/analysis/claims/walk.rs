@@ -13,7 +13,6 @@ use super::names::{idents, pat_idents, peel, runs_inline, strip_paren};
 use super::ops::{sets_only_if_absent, sql_kind, Op};
 use super::walker::{merge, Walker};
 use crate::analysis::syntax::{last_ident, macro_args, path_string, place_name};
-use crate::analysis::value::Site;
 use crate::analysis::vocab::{is_lock_verb, words, TRANSACTION_VERBS};
 
 /// Expressions nested deeper than this are not followed (never a crash).
@@ -170,8 +169,7 @@ impl Walker<'_> {
         if tail && !branching && self.closure == 0 {
             // A claim made by the value itself is handed to the caller.
             let handed: BTreeSet<usize> = (before..self.claims.len()).collect();
-            let site = self.site(expr);
-            self.exit(ExitKind::Tail, site, &handed);
+            self.exit(ExitKind::Tail, expr, &handed);
             self.handed.extend(handed);
         }
         self.depth -= 1;
@@ -188,16 +186,14 @@ impl Walker<'_> {
                 self.propagated = false;
                 let mut exclude: BTreeSet<usize> = (before..self.claims.len()).collect();
                 exclude.extend(err);
-                let site = self.site(&t.question_token);
-                self.exit(ExitKind::Question, site, &exclude);
+                self.exit(ExitKind::Question, &t.question_token, &exclude);
                 none
             }
             Expr::Return(r) => {
                 if let Some(e) = &r.expr {
                     self.expr(e);
                 }
-                let site = self.site(r);
-                self.early_return(site);
+                self.early_return(r);
                 none
             }
             Expr::Break(b) => {
@@ -418,7 +414,6 @@ impl Walker<'_> {
         kind: ExitKind,
         node: &impl Spanned,
     ) {
-        let site = self.site(node);
         let depth = match label {
             Some(l) => {
                 let name = l.ident.to_string();
@@ -431,14 +426,14 @@ impl Walker<'_> {
         };
         let saved = std::mem::take(&mut self.loops);
         self.loops = saved[..depth.min(saved.len())].to_vec();
-        self.exit(kind, site, &BTreeSet::new());
+        self.exit(kind, node, &BTreeSet::new());
         self.loops = saved;
         self.state = None;
     }
 
     /// `return` (or `bail!`) here: the path leaves the body.
-    fn early_return(&mut self, site: Site) {
-        self.exit(ExitKind::Return, site, &BTreeSet::new());
+    fn early_return(&mut self, node: &impl Spanned) {
+        self.exit(ExitKind::Return, node, &BTreeSet::new());
         if self.closure == 0 {
             self.state = None;
         }
@@ -446,13 +441,13 @@ impl Walker<'_> {
 
     /// `bail!(..)` returns an error; `ensure!(cond, ..)` returns one when
     /// `cond` fails, which for a test of the claim itself means "not claimed".
-    fn error_macro(&mut self, name: &str, args: &[Expr], site: Site) {
+    fn error_macro(&mut self, name: &str, args: &[Expr], node: &impl Spanned) {
         let before = self.claims.len();
         for a in args {
             self.expr(a);
         }
         if name == "bail" {
-            self.early_return(site);
+            self.early_return(node);
             return;
         }
         let mut exclude: BTreeSet<usize> = (before..self.claims.len()).collect();
@@ -460,7 +455,7 @@ impl Walker<'_> {
             self.claims[id].tested = true;
             exclude.insert(id);
         }
-        self.exit(ExitKind::Return, site, &exclude);
+        self.exit(ExitKind::Return, node, &exclude);
     }
 
     pub(super) fn closure_body(&mut self, c: &syn::ExprClosure) {
@@ -515,8 +510,7 @@ impl Walker<'_> {
             for a in &c.args {
                 self.expr(a);
             }
-            let site = self.site(expr);
-            self.exit(ExitKind::Panic(path), site, &BTreeSet::new());
+            self.exit(ExitKind::Panic(path), expr, &BTreeSet::new());
             self.state = None;
             return none;
         }
@@ -607,8 +601,7 @@ impl Walker<'_> {
             "unwrap" | "expect" | "unwrap_unchecked" => {
                 let mut exclude: BTreeSet<usize> = (before..self.claims.len()).collect();
                 exclude.extend(err.iter().copied());
-                let site = self.site(expr);
-                self.exit(ExitKind::Unwrap(method.clone()), site, &exclude);
+                self.exit(ExitKind::Unwrap(method.clone()), expr, &exclude);
                 return BTreeSet::new();
             }
             "commit" => {
@@ -675,10 +668,9 @@ impl Walker<'_> {
 
     pub(super) fn mac(&mut self, mac: &syn::Macro, node: &impl Spanned) {
         let name = last_ident(&mac.path);
-        let site = self.site(node);
         match name.as_str() {
             "panic" | "unreachable" | "todo" | "unimplemented" => {
-                self.exit(ExitKind::Panic(format!("{name}!")), site, &BTreeSet::new());
+                self.exit(ExitKind::Panic(format!("{name}!")), node, &BTreeSet::new());
                 self.state = None;
                 return;
             }
@@ -690,12 +682,12 @@ impl Walker<'_> {
         }
         let Some(args) = macro_args(mac) else {
             if name == "bail" {
-                self.early_return(site);
+                self.early_return(node);
             }
             return;
         };
         if matches!(name.as_str(), "bail" | "ensure") {
-            self.error_macro(&name, &args, site);
+            self.error_macro(&name, &args, node);
             return;
         }
         if matches!(name.as_str(), "query" | "query_as" | "query_scalar") {
@@ -718,7 +710,7 @@ impl Walker<'_> {
                         };
                         let names: Vec<String> = args.iter().skip(1).flat_map(idents).collect();
                         let tx = self.tx_of(&names);
-                        self.apply(op, site, tx);
+                        self.apply(op, self.site(node), tx);
                     }
                 }
                 return;
@@ -731,7 +723,7 @@ impl Walker<'_> {
         if matches!(name.as_str(), "assert" | "assert_eq" | "assert_ne") {
             // An assertion on the claim's own outcome fails only when no claim was taken.
             let exclude: BTreeSet<usize> = (before..self.claims.len()).collect();
-            self.exit(ExitKind::Panic(format!("{name}!")), site, &exclude);
+            self.exit(ExitKind::Panic(format!("{name}!")), node, &exclude);
         }
     }
 }

@@ -216,7 +216,9 @@ impl<'a> Walker<'a> {
         answer
     }
 
-    pub(super) fn exit(&mut self, kind: ExitKind, site: Site, exclude: &BTreeSet<usize>) {
+    /// An exit of kind `kind` at `node` from the path being walked: every
+    /// open claim of this frame (but `exclude`) leaves by it.
+    pub(super) fn exit(&mut self, kind: ExitKind, node: &impl Spanned, exclude: &BTreeSet<usize>) {
         let Some(state) = &self.state else {
             return;
         };
@@ -227,6 +229,9 @@ impl<'a> Walker<'a> {
         if !is_panic && self.closure > 0 && matches!(kind, ExitKind::Question | ExitKind::Return) {
             return;
         }
+        // Only now: a node's span prints it to tokens, and most exits
+        // (every `unwrap` of every function) leave no claim open.
+        let site = self.site(node);
         let target = match &kind {
             ExitKind::Break | ExitKind::Continue => Some(self.loops.len()),
             _ => None,

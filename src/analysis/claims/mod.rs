@@ -31,7 +31,7 @@ mod walker;
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use crate::analysis::index::CrateIndex;
+use crate::analysis::index::{CrateIndex, FnDef};
 use crate::analysis::vocab::Vocabulary;
 
 pub use findings::{ClaimExit, ClaimFinding, ExitKind};
@@ -47,12 +47,37 @@ pub fn analyze(index: &CrateIndex<'_>, vocab: &Vocabulary) -> Vec<ClaimFinding> 
         key_names: RefCell::new(HashMap::new()),
     };
     let mut out = Vec::new();
-    for def in &index.fns {
+    for def in index.fns.iter().filter(|def| may_claim(def, vocab)) {
         let mut walker = Walker::new(vocab, def.file, &unit);
         walker.run(def);
         out.extend(walker.findings());
     }
     out
+}
+
+/// Whether a function's body can open a claim, from its text: every claim
+/// the walk makes starts at a token of the body itself (macro arguments
+/// included), a claim verb (`Walker::classify`), an `NX` option (an
+/// identifier, or a literal such as redis' `"NX"` and `"SETNX"`), or SQL
+/// that inserts an in-progress status (`is_claim_literal`, which needs
+/// `insert`). A function without any reports nothing, so it is not walked:
+/// in a large unit, that is most of them. Escaped literals count (the
+/// text holds them unescaped), and so does a body whose text is unknown.
+fn may_claim(def: &FnDef<'_>, vocab: &Vocabulary) -> bool {
+    let Some(text) = def.block.brace_token.span.join().source_text() else {
+        return true;
+    };
+    crate::lex::tokens(&text).any(|token| match token {
+        crate::lex::Token::Ident(ident) => {
+            let ident = ident.strip_prefix("r#").unwrap_or(ident);
+            ident.eq_ignore_ascii_case("nx") || vocab.is_claim_verb(ident)
+        }
+        crate::lex::Token::Str(literal) => {
+            let lower = literal.to_ascii_lowercase();
+            lower.contains("nx") || lower.contains("insert") || literal.contains('\\')
+        }
+        _ => false,
+    })
 }
 
 #[cfg(test)]
@@ -69,6 +94,35 @@ mod tests {
         }];
         let index = CrateIndex::build(&files);
         analyze(&index, vocab).into_iter().map(|f| f.verb).collect()
+    }
+
+    #[test]
+    fn only_bodies_with_a_claim_token_are_walked() {
+        let src = r#"
+fn verb(s: &S, key: &str) { s.try_claim(key); }
+fn in_macro(s: &S, key: &str) { tokio::join!(s.claim(key)); }
+fn nx(c: &mut C, key: &str) { c.set_options(key, 1, SetOptions::default().conditional_set(ExistenceCheck::NX)); }
+fn setnx(c: &mut C, key: &str) { redis::cmd("SETNX").arg(key).query(c); }
+fn sql(p: &P, key: &str) { sqlx::query("INSERT INTO idem (k, s) VALUES ($1, 'in_progress')").bind(key).execute(p); }
+fn escaped(p: &P) { sqlx::query("INSERT INTO idem VALUES ('in_progress')").execute(p); }
+fn plain(s: &S, key: &str) { s.set(format!("{key}"), 1); s.get(key).unwrap(); }
+fn commented(s: &S, key: &str) { /* s.claim(key) */ s.get(key); }
+"#;
+        let files = [ParsedFile {
+            id: 0,
+            ast: syn::parse_file(src).expect("test source parses"),
+        }];
+        let index = CrateIndex::build(&files);
+        let vocab = Vocabulary::default();
+        let walked: Vec<&str> = (index.fns.iter())
+            .filter(|def| may_claim(def, &vocab))
+            .map(|def| def.name.as_str())
+            .collect();
+        assert_eq!(
+            walked,
+            ["verb", "in_macro", "nx", "setnx", "sql", "escaped"]
+        );
+        proc_macro2::extra::invalidate_current_thread_spans();
     }
 
     fn configured(ext: VocabularyExtension) -> Vocabulary {

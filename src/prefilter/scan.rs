@@ -299,7 +299,7 @@ impl Prefilter {
             header: None,
         };
         for (i, span) in spans.iter().enumerate() {
-            scanner.token(i, span);
+            scanner.token(i, &(span.start as usize..span.end as usize));
         }
         scanner.finish()
     }

@@ -126,20 +126,22 @@ pub(super) fn path_key(entry: &FileEntry) -> String {
 /// A warm run's shortcut: when every file of the unit has the stamp the
 /// memo remembers (so its contents hash as remembered) and the cache holds
 /// the unit's result, that result is replayed, reading only the files it
-/// reports on or that carry a suppression comment. `None`: run the unit.
+/// reports on or that carry a suppression comment; `metas` are the files'
+/// metadata, stated before the run started. `None`: run the unit.
 pub(super) fn replay_unchanged(
     plan: &PlannedUnit,
+    metas: &[Option<std::fs::Metadata>],
     options: &LintOptions,
     cached: Cached,
 ) -> Option<UnitOutput> {
     let mut remembered = BTreeMap::new();
-    for (entry, settings) in plan.unit.files.iter().zip(&plan.files) {
+    for ((entry, settings), meta) in plan.unit.files.iter().zip(&plan.files).zip(metas) {
         let limit = options.file_size_limit(settings);
-        let meta = std::fs::metadata(&entry.path).ok()?;
+        let meta = meta.as_ref()?;
         if !meta.is_file() || meta.len() > limit {
             return None;
         }
-        let known = cached.memo.get(&path_key(entry), &Stamp::of(&meta))?;
+        let known = cached.memo.get(&path_key(entry), &Stamp::of(meta))?;
         remembered.insert(entry.display.as_str(), (entry, known, limit));
     }
     let key = unit_key(plan, cached, |entry| {

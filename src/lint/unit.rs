@@ -42,7 +42,9 @@ pub(super) fn lint_unit(
     cached: Option<Cached>,
     mut lease: Lease<'_>,
 ) -> UnitOutput {
-    if let Some(out) = cached.and_then(|cached| replay_unchanged(plan, options, cached)) {
+    if let Some(out) =
+        cached.and_then(|cached| replay_unchanged(plan, &files.metas, options, cached))
+    {
         return out;
     }
     let mut out = UnitOutput::default();

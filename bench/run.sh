@@ -8,7 +8,8 @@
 #
 # Reports medians of wall time, the ratio idem-lint / baseline, peak RSS,
 # scaling over ¼, ½ and all of the corpus and over --jobs 1/2, the warm
-# cache time, and semgrep/ast-grep ratios when those tools are installed.
+# cache time, the per-unit statistics summary (bench/unit-stats.sh), and
+# semgrep/ast-grep ratios when those tools are installed.
 # Timings are reported, never asserted.
 set -euo pipefail
 
@@ -110,6 +111,9 @@ if "$LINT" --help | grep -q -- '--no-cache'; then
     measure "idem-lint warm cache" env IDEM_LINT_CACHE_DIR="$cache_dir" \
         "$LINT" --format short --quiet --exit-zero "$CORPUS"
 fi
+
+echo "== where the cold time goes (bench/unit-stats.sh, one run)"
+LINT="$LINT" TOP=5 bash "$ROOT/bench/unit-stats.sh" "$CORPUS" || true
 
 if [ -z "${SKIP_SCALING:-}" ]; then
     echo "== scaling with corpus size"

@@ -104,6 +104,7 @@ pub(super) struct StatFiles<'a> {
 }
 
 impl<'a> StatFiles<'a> {
+    /// States every file of `plan` and takes its size limit.
     pub(super) fn of(plan: &'a PlannedUnit, options: &LintOptions) -> StatFiles<'a> {
         StatFiles {
             entries: &plan.unit.files,

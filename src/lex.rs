@@ -56,9 +56,9 @@ pub fn lex(text: &str) -> Lexed<'_> {
         spans: Vec::with_capacity(expected),
         doc_comments: Vec::new(),
     };
+    let offset = |at: usize| u32::try_from(at).unwrap_or(u32::MAX);
     while let Some(token) = all.next() {
         lexed.tokens.push(token);
-        let offset = |at: usize| u32::try_from(at).unwrap_or(u32::MAX);
         lexed.spans.push(offset(all.start)..offset(all.pos));
     }
     let mut comments = all.comments.unwrap_or_default();

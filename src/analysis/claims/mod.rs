@@ -57,12 +57,12 @@ pub fn analyze(index: &CrateIndex<'_>, vocab: &Vocabulary) -> Vec<ClaimFinding> 
 
 /// Whether a function's body can open a claim, from its text: every claim
 /// the walk makes starts at a token of the body itself (macro arguments
-/// included), a claim verb (`Walker::classify`), an `NX` option (an
-/// identifier, or a literal such as redis' `"NX"` and `"SETNX"`), or SQL
-/// that inserts an in-progress status (`is_claim_literal`, which needs
-/// `insert`). A function without any reports nothing, so it is not walked:
-/// in a large unit, that is most of them. Escaped literals count (the
-/// text holds them unescaped), and so does a body whose text is unknown.
+/// included), a claim verb (`Walker::classify`), an `NX` option, or a
+/// literal that claims ([`is_claim_literal`], which the pre-filter asks
+/// too: redis' `"NX"` and `"SETNX"`, SQL inserting an in-progress status).
+/// A function without any reports nothing, so it is not walked: in a large
+/// unit, that is most of them. Literals with escapes count (the text holds
+/// them unescaped), and so does a body whose text is unknown.
 fn may_claim(def: &FnDef<'_>, vocab: &Vocabulary) -> bool {
     let Some(text) = def.block.brace_token.span.join().source_text() else {
         return true;
@@ -72,10 +72,7 @@ fn may_claim(def: &FnDef<'_>, vocab: &Vocabulary) -> bool {
             let ident = ident.strip_prefix("r#").unwrap_or(ident);
             ident.eq_ignore_ascii_case("nx") || vocab.is_claim_verb(ident)
         }
-        crate::lex::Token::Str(literal) => {
-            let lower = literal.to_ascii_lowercase();
-            lower.contains("nx") || lower.contains("insert") || literal.contains('\\')
-        }
+        crate::lex::Token::Str(literal) => is_claim_literal(literal) || literal.contains('\\'),
         _ => false,
     })
 }

@@ -182,7 +182,7 @@ impl Vocabulary {
         let names = self.client_key.iter().chain(&self.headers);
         words.extend(names.map(|w| w.to_ascii_lowercase()));
         let calls = (self.key_constructors.iter())
-            .map(|c| c.rsplit("::").next().unwrap_or(c).to_ascii_lowercase())
+            .map(|c| super::text::last_segment(c).to_ascii_lowercase())
             .collect();
         (words, calls)
     }

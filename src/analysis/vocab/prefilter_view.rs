@@ -16,7 +16,7 @@ impl Vocabulary {
         let constructors = self
             .key_constructors
             .iter()
-            .map(|c| c.rsplit("::").next().unwrap_or(c));
+            .map(|c| super::text::last_segment(c));
         let names = self
             .client_key
             .iter()

@@ -2,7 +2,7 @@
 //! constructors that build correctly scoped keys, and the SQL tables and
 //! columns of an idempotency store (IDEM008).
 
-use super::text::words;
+use super::text::{last_segment, words};
 use super::vocabulary::Vocabulary;
 
 pub(super) const STORE_RECEIVERS: &[&str] = &[
@@ -238,10 +238,4 @@ impl Vocabulary {
     pub fn is_strong_store_receiver(&self, ident: &str) -> bool {
         self.is_store_receiver(ident) && names_strong_store(ident)
     }
-}
-
-/// The last segment of a `::` path (`scoped` of `idem_scope::scoped`).
-fn last_segment(path: &str) -> &str {
-    let bytes = path.as_bytes();
-    (bytes.windows(2).rposition(|w| w == b"::")).map_or(path, |at| &path[at + 2..])
 }

@@ -47,3 +47,10 @@ pub fn ends_with_ci(hay: &str, suffix: &str) -> bool {
     hay.len() >= suffix.len()
         && hay.as_bytes()[hay.len() - suffix.len()..].eq_ignore_ascii_case(suffix.as_bytes())
 }
+
+/// The last segment of a `::` path (`scoped` of `idem_scope::scoped`), by
+/// bytes: the pre-filter asks it of every identifier it scans.
+pub(super) fn last_segment(path: &str) -> &str {
+    let bytes = path.as_bytes();
+    (bytes.windows(2).rposition(|w| w == b"::")).map_or(path, |at| &path[at + 2..])
+}

@@ -217,6 +217,14 @@ struct LintArgs {
     /// Skip files larger than this many bytes (reported as IDEM000) [default: 4194304].
     #[arg(long, value_name = "BYTES")]
     max_file_size: Option<u64>,
+    /// Stop analysing one crate (or loose file) after this many seconds; it is
+    /// reported as IDEM000 "analysis budget exceeded" and the run exits 2.
+    #[arg(long, value_name = "SECONDS", default_value_t = 120)]
+    unit_time_limit: u64,
+    /// Stop analysing one crate (or loose file) once its analysis holds this
+    /// many megabytes; reported like --unit-time-limit.
+    #[arg(long, value_name = "MB", default_value_t = 2048)]
+    unit_memory_limit: usize,
     /// Skip paths: a path or prefix (`./x` too), an absolute path, a segment
     /// name, or a glob like `**/generated/**` (repeatable). Skipped files of
     /// a crate's src/ are still read as context, never reported.
@@ -485,6 +493,10 @@ fn lint(mut args: LintArgs, cargo_mode: bool) -> i32 {
             .clone()
             .map_or(ConfigSource::Discover, ConfigSource::File),
         prefilter: !args.no_prefilter,
+        unit_limits: crate::limits::Limits {
+            time: std::time::Duration::from_secs(args.unit_time_limit),
+            memory: args.unit_memory_limit.saturating_mul(1 << 20),
+        },
         cache_dir: (!args.no_cache).then(|| {
             std::env::var_os("IDEM_LINT_CACHE_DIR")
                 .filter(|d| !d.is_empty())
@@ -602,7 +614,12 @@ fn lint(mut args: LintArgs, cargo_mode: bool) -> i32 {
     for problem in &result.fatal {
         eprintln!("error: {}: {}", problem.display, problem.message);
     }
-    if !result.fatal.is_empty() {
+    for first in &result.over_budget {
+        eprintln!(
+            "error: {first}: analysis budget exceeded; the findings of its crate are missing"
+        );
+    }
+    if !result.fatal.is_empty() || !result.over_budget.is_empty() {
         EXIT_FAILURE
     } else if result.has_errors() && !args.exit_zero {
         EXIT_FINDINGS

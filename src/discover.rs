@@ -1,5 +1,9 @@
 //! Turning command-line paths into analysis units: crates and loose files.
 
+mod targets;
+
+use targets::Packages;
+
 // Keys are the user's own paths: no HashDoS to defend against.
 use rustc_hash::FxHashMap as HashMap;
 use std::path::{Path, PathBuf};
@@ -101,7 +105,8 @@ pub fn discover(paths: &[PathBuf], options: &DiscoverOptions) -> Discovered {
         }
     };
     files.retain(|f| !exclude.matches(&f.display));
-    add_crate_context(&mut files);
+    let mut packages = Packages::default();
+    add_crate_context(&mut files, &mut packages);
     // By display text: comparing `Path`s component by component costs more
     // than the rest of a warm run's walk. A file found both as linted and as
     // context sorts linted first, so that `dedup_by` keeps it linted.
@@ -111,7 +116,7 @@ pub fn discover(paths: &[PathBuf], options: &DiscoverOptions) -> Discovered {
             .then_with(|| a.path.cmp(&b.path))
     });
     files.dedup_by(|a, b| a.display == b.display);
-    out.units = group_units(files);
+    out.units = group_units(files, &mut packages);
     out.problems.sort_by(|a, b| a.display.cmp(&b.display));
     out
 }
@@ -165,40 +170,48 @@ fn walk_dir(root: &Path, files: &mut Vec<FileEntry>, problems: &mut Vec<WalkProb
     problems.append(&mut failed);
 }
 
-/// Adds, as context, every Rust file under `src/` of the crates the linted
-/// Rust files belong to: summaries cross files (a key-reading helper in
+/// Adds, as context, every Rust file of the packages the linted Rust files
+/// belong to (their targets' source directories, without the files of
+/// packages nested there): summaries cross files (a key-reading helper in
 /// `keys.rs` decides what `handlers.rs` does with its result), so a file
 /// linted without its siblings would lose findings. Ignore files and
 /// exclusions do not apply here: they say what to report, not what the
 /// code means. Problems of this walk are not reported (nothing of it is).
-fn add_crate_context(files: &mut Vec<FileEntry>) {
-    let mut manifests: HashMap<PathBuf, bool> = HashMap::default();
+fn add_crate_context(files: &mut Vec<FileEntry>, packages: &mut Packages) {
     let roots: std::collections::BTreeSet<PathBuf> = (files.iter())
         .filter(|f| f.kind == FileKind::Rust)
-        .filter_map(|f| crate_root_of(&f.path, &mut manifests))
+        .filter_map(|f| packages.package_of(&f.path))
         .collect();
     if roots.is_empty() {
         return;
     }
     let known: rustc_hash::FxHashSet<String> = files.iter().map(|f| f.display.clone()).collect();
     for root in roots {
-        let walker = ignore::WalkBuilder::new(root.join("src"))
-            .standard_filters(false)
-            .hidden(true)
-            .follow_links(true)
-            .filter_entry(|entry| {
-                !(entry.depth() > 0
-                    && entry.file_type().is_some_and(|t| t.is_dir())
-                    && entry.file_name() == "target")
-            })
-            .build();
-        for entry in walker.flatten() {
-            let is_file = entry.file_type().is_some_and(|t| t.is_file());
-            if !is_file || kind_of(entry.path()) != Some(FileKind::Rust) {
-                continue;
-            }
-            let display = display_path(entry.path());
-            if !known.contains(&display) {
+        let mut seen = rustc_hash::FxHashSet::default();
+        for dir in packages.source_dirs(&root) {
+            let walker = ignore::WalkBuilder::new(&dir)
+                .standard_filters(false)
+                .hidden(true)
+                .follow_links(true)
+                .filter_entry(|entry| {
+                    !(entry.depth() > 0
+                        && entry.file_type().is_some_and(|t| t.is_dir())
+                        && entry.file_name() == "target")
+                })
+                .build();
+            for entry in walker.flatten() {
+                let is_file = entry.file_type().is_some_and(|t| t.is_file());
+                if !is_file || kind_of(entry.path()) != Some(FileKind::Rust) {
+                    continue;
+                }
+                let display = display_path(entry.path());
+                if known.contains(&display) || !seen.insert(display.clone()) {
+                    continue;
+                }
+                // A package nested in this one's sources is a unit of its own.
+                if packages.package_of(entry.path()).as_deref() != Some(root.as_path()) {
+                    continue;
+                }
                 files.push(FileEntry {
                     path: entry.path().to_path_buf(),
                     display,
@@ -374,14 +387,12 @@ pub fn display_path(path: &Path) -> String {
     }
 }
 
-/// Files under `<crate>/src/` are analysed together; everything else alone.
-fn group_units(files: Vec<FileEntry>) -> Vec<Unit> {
+/// The Rust sources of one package are analysed together; everything else alone.
+fn group_units(files: Vec<FileEntry>, packages: &mut Packages) -> Vec<Unit> {
     let mut crates: HashMap<PathBuf, Vec<FileEntry>> = HashMap::default();
     let mut loose = Vec::new();
-    // Whether a directory holds a Cargo.toml: thousands of files share a few crates.
-    let mut manifests: HashMap<PathBuf, bool> = HashMap::default();
     for file in files {
-        match crate_root_of(&file.path, &mut manifests) {
+        match packages.package_of(&file.path) {
             Some(root) if file.kind == FileKind::Rust => crates.entry(root).or_default().push(file),
             _ => loose.push(file),
         }
@@ -397,34 +408,10 @@ fn group_units(files: Vec<FileEntry>) -> Vec<Unit> {
         crate_root: None,
         files: vec![file],
     }));
-    // A unit of context files only (a crate nested in another's `src/`)
-    // has nothing to report.
+    // A unit of context files only has nothing to report.
     units.retain(|unit| unit.files.iter().any(|f| !f.context));
     units.sort_by(|a, b| a.files[0].display.cmp(&b.files[0].display));
     units
-}
-
-/// The crate directory of a file under `<dir>/src/` where `<dir>/Cargo.toml` exists.
-fn crate_root_of(path: &Path, manifests: &mut HashMap<PathBuf, bool>) -> Option<PathBuf> {
-    let mut dir = path.parent();
-    while let Some(current) = dir {
-        if current.file_name().is_some_and(|n| n == "src") {
-            let root = current.parent()?;
-            let root_display = if root.as_os_str().is_empty() {
-                Path::new(".")
-            } else {
-                root
-            };
-            let has_manifest = *manifests
-                .entry(root.to_path_buf())
-                .or_insert_with(|| root_display.join("Cargo.toml").is_file());
-            if has_manifest {
-                return Some(root.to_path_buf());
-            }
-        }
-        dir = current.parent();
-    }
-    None
 }
 
 #[cfg(test)]

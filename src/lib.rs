@@ -16,6 +16,7 @@ pub mod diff_base;
 pub mod discover;
 pub mod fix;
 pub mod lex;
+pub mod limits;
 pub mod lint;
 pub mod memory_budget;
 pub mod merge;

@@ -4,6 +4,6 @@
 mod allocator;
 
 fn main() {
-    allocator::purge_promptly();
+    allocator::install();
     std::process::exit(idem_lint::cli::run(std::env::args_os()));
 }

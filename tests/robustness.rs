@@ -395,3 +395,71 @@ fn panic_in_analysis_is_an_internal_error() {
     let run = lint_in(dir.path(), &["."], &[]);
     assert!(diags(&run, "boom.rs").is_empty(), "{}", run.json);
 }
+
+/// A workspace shaped like matrix-construct/tuwunel: a virtual root whose
+/// members keep their sources beside their own manifests under the root's
+/// `src/<member>/` (`[lib] path = "mod.rs"`). Each member is a unit of its
+/// own (the whole workspace as one unit once grew to 24 GB and was killed),
+/// and a unit over its limits is one IDEM000 while the rest is reported.
+#[test]
+fn members_under_the_roots_src_are_units_and_a_unit_over_its_limits_is_reported() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    let write = |path: &str, text: &str| {
+        let path = root.join(path);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    };
+    write("Cargo.toml", "[workspace]\nmembers = [\"src/*\"]\n");
+    for member in ["api", "service"] {
+        write(
+            &format!("src/{member}/Cargo.toml"),
+            &format!("[package]\nname = \"{member}\"\n[lib]\npath = \"mod.rs\"\n"),
+        );
+        write(&format!("src/{member}/mod.rs"), "mod handlers;\n");
+        write(&format!("src/{member}/handlers.rs"), GOOD);
+    }
+    std::fs::write(root.join("good.rs"), GOOD).expect("write");
+
+    let run = lint_in(root, &["."], &[]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    for path in ["src/api/handlers.rs", "src/service/handlers.rs", "good.rs"] {
+        assert_good_analysed(&run, path);
+    }
+
+    // No memory at all for a unit: every unit that analyses something stops,
+    // one finding each, so the two members are two units.
+    let run = lint_in(root, &["src", "--unit-memory-limit", "0"], &[]);
+    assert_eq!(run.code, 2, "{}", run.json);
+    let over: Vec<&Value> = run.json["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter(|d| {
+            d["message"]
+                .as_str()
+                .is_some_and(|m| m.starts_with("analysis budget exceeded"))
+        })
+        .collect();
+    assert_eq!(over.len(), 2, "{}", run.json);
+    assert!(
+        run.stderr.contains("analysis budget exceeded"),
+        "{}",
+        run.stderr
+    );
+    for d in over {
+        assert_eq!(d["code"], "IDEM000");
+        let message = d["message"].as_str().unwrap_or("");
+        assert!(message.contains("--unit-memory-limit"), "{message}");
+        assert!(message.contains("was not analysed"), "{message}");
+    }
+
+    // A named file outside the workspace's members is still analysed beside
+    // a unit over its limits.
+    let run = lint_in(root, &["src/api", "good.rs", "--unit-time-limit", "0"], &[]);
+    assert_eq!(run.code, 2, "{}", run.json);
+    assert_eq!(
+        diags(&run, "src/api/handlers.rs").len() + diags(&run, "src/api/mod.rs").len(),
+        1
+    );
+}

@@ -117,6 +117,7 @@ fn fixpoint(
             if !dirty[id] {
                 continue;
             }
+            crate::limits::checkpoint();
             let evaluator = Evaluator::new(index, vocab, &summaries, def)
                 .without_names_for(unnamed.get(id).copied().unwrap_or(0));
             let (summary, events) = evaluator.run(def);

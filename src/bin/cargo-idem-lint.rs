@@ -4,7 +4,7 @@
 mod allocator;
 
 fn main() {
-    allocator::purge_promptly();
+    allocator::install();
     let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     if args.get(1).is_some_and(|a| a == "idem-lint") {
         args.remove(1);

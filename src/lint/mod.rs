@@ -179,6 +179,7 @@ fn gather(
             }
         }
         result.files_analyzed += output.files;
+        result.over_budget.extend(output.over_budget);
         result.diagnostics.extend(output.diagnostics);
         result.sources.extend(output.sources);
     }

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use crate::analysis::vocab::Vocabulary;
 use crate::config::{ConfigSource, Settings};
+use crate::limits::Limits;
 use crate::partition::Partition;
 use crate::progress::Progress;
 use crate::rules;
@@ -37,6 +38,8 @@ pub struct LintOptions {
     pub partition: Option<Partition>,
     /// Units done, drawn on a terminal (`None`: silent).
     pub progress: Option<Progress>,
+    /// Hard limits on one unit's analysis (`--unit-time-limit`, `--unit-memory-limit`).
+    pub unit_limits: Limits,
 }
 
 impl Default for LintOptions {
@@ -54,6 +57,7 @@ impl Default for LintOptions {
             cache_dir: None,
             partition: None,
             progress: None,
+            unit_limits: Limits::default(),
         }
     }
 }

@@ -17,6 +17,8 @@ pub(super) struct UnitOutput {
     pub sources: BTreeMap<String, Arc<String>>,
     /// Files the OS refused to read.
     pub read_failures: Vec<WalkProblem>,
+    /// The first reported file of a unit that went over its limits.
+    pub over_budget: Vec<String>,
     /// Files read this run, for the cache's stamp memo.
     pub stamps: Vec<(String, Stamp, Remembered)>,
 }

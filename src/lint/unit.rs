@@ -20,6 +20,7 @@ use crate::cache::{Remembered, Stamp};
 use crate::config::PlannedUnit;
 use crate::discover::{FileEntry, FileKind, WalkProblem};
 use crate::lex;
+use crate::limits::{self, Exceeded};
 use crate::memory_budget::{self, Lease};
 use crate::model::Diagnostic;
 use crate::prefilter::{FilePlan, Prefilter};
@@ -79,10 +80,15 @@ pub(super) fn lint_unit(
     let work = parse_work(read.rust, plans, &mut out);
     let mut stats = UnitStats::start(&work, files.rust_bytes(), planning.elapsed());
     lease.resize(memory_budget::estimate(0, stats.parse_bytes));
+    let limited = limits::enter(options.unit_limits);
     let parsed = parse_files(&work.parse, &mut out);
     drop(work);
     stats.parsed_in = stats.started.elapsed();
-    analyse_unit(parsed, read.sql, &plan.settings.vocab, context, &mut out);
+    match parsed {
+        Ok(parsed) => analyse_unit(plan, parsed, read.sql, context, &mut out),
+        Err(exceeded) => over_budget(plan, exceeded, &mut out),
+    }
+    drop(limited);
     stats.print(plan);
     // span-locations keeps every parsed file's text per thread until told otherwise.
     proc_macro2::extra::invalidate_current_thread_spans();
@@ -293,13 +299,15 @@ struct Parsed {
     paths: Vec<String>,
 }
 
-/// Parses the planned files; those that fail become IDEM000 findings.
-fn parse_files(work: &[FileToParse], out: &mut UnitOutput) -> Parsed {
+/// Parses the planned files; those that fail become IDEM000 findings. Over
+/// the unit's limits, parsing stops and nothing of the unit is analysed.
+fn parse_files(work: &[FileToParse], out: &mut UnitOutput) -> Result<Parsed, Exceeded> {
     let mut parsed = Parsed {
         files: Vec::new(),
         paths: Vec::new(),
     };
     for FileToParse { entry, text, blank } in work {
+        limits::check()?;
         if lex::nesting_score(text) > MAX_NESTING {
             let message = format!("skipped: nesting deeper than {MAX_NESTING} levels");
             out.diagnostics
@@ -315,27 +323,55 @@ fn parse_files(work: &[FileToParse], out: &mut UnitOutput) -> Parsed {
                 parsed.paths.push(entry.display.clone());
             }
             Ok(Err(err)) => out.diagnostics.push(parse_problem(&entry.display, &err)),
-            Err(_) => out.diagnostics.push(file_problem(
-                &entry.display,
-                "internal error while parsing (a bug in idem-lint; please report it)",
-                1,
-                1,
-            )),
+            Err(payload) => {
+                if let Some(exceeded) = limits::exceeded_in(payload.as_ref()) {
+                    return Err(exceeded);
+                }
+                out.diagnostics.push(file_problem(
+                    &entry.display,
+                    "internal error while parsing (a bug in idem-lint; please report it)",
+                    1,
+                    1,
+                ))
+            }
         }
     }
-    parsed
+    Ok(parsed)
+}
+
+/// A unit over its limits: one IDEM000 at its first reported file says
+/// that none of its files were analysed, and the run's exit code says so.
+fn over_budget(plan: &PlannedUnit, exceeded: Exceeded, out: &mut UnitOutput) {
+    let files = &plan.unit.files;
+    let Some(first) = files.iter().find(|f| !f.context).or(files.first()) else {
+        return;
+    };
+    let what = match &plan.unit.crate_root {
+        Some(root) => format!("crate {}", crate::discover::display_path(root)),
+        None => "this file".to_string(),
+    };
+    let message = format!(
+        "{exceeded}; {what} ({} file{}) was not analysed",
+        files.len(),
+        if files.len() == 1 { "" } else { "s" }
+    );
+    out.diagnostics
+        .push(file_problem(&first.display, &message, 1, 1));
+    out.over_budget.push(first.display.clone());
 }
 
 /// Analyses the parsed Rust files with the unit's SQL files (IDEM008: SQL
 /// migrations are small and always analysed) and runs every rule; a panic
-/// becomes an IDEM000 finding on each of the unit's analysed files.
+/// becomes an IDEM000 finding on each of the unit's analysed files, and the
+/// unit's limits one finding for the unit ([`over_budget`]).
 fn analyse_unit(
+    plan: &PlannedUnit,
     mut parsed: Parsed,
     sql_texts: Vec<(&FileEntry, Arc<String>)>,
-    vocab: &Vocabulary,
     idempotency_context: bool,
     out: &mut UnitOutput,
 ) {
+    let vocab = &plan.settings.vocab;
     let mut sql_files = Vec::new();
     for (entry, text) in sql_texts {
         sql_files.push(SqlFile {
@@ -360,7 +396,10 @@ fn analyse_unit(
     }));
     match analysed {
         Ok(diagnostics) => out.diagnostics.extend(diagnostics),
-        Err(_) => {
+        Err(payload) => {
+            if let Some(exceeded) = limits::exceeded_in(payload.as_ref()) {
+                return over_budget(plan, exceeded, out);
+            }
             for path in &parsed.paths {
                 out.diagnostics.push(file_problem(
                     path,
@@ -376,10 +415,11 @@ fn analyse_unit(
 /// Stores a unit's fresh findings, unless a panic produced some: a panic
 /// may depend on more than the inputs (the test hook does).
 fn store(cached: Cached, key: crate::cache::Key, fresh: &[Diagnostic]) {
-    if !fresh
-        .iter()
-        .any(|d| d.message.starts_with("internal error"))
-    {
+    // A unit over its limits is analysed again next time: the limits or the
+    // machine's load may differ.
+    if !fresh.iter().any(|d| {
+        d.message.starts_with("internal error") || d.message.starts_with("analysis budget exceeded")
+    }) {
         cached.cache.store(key, fresh);
     }
 }

@@ -16,6 +16,9 @@ pub struct LintResult {
     pub sources: BTreeMap<String, Arc<String>>,
     /// Explicit paths that do not exist or cannot be read (exit 2).
     pub fatal: Vec<WalkProblem>,
+    /// The first reported file of each unit that went over its analysis
+    /// limits: its findings are missing, and the run fails (exit 2).
+    pub over_budget: Vec<String>,
     /// Display paths of every file linted (after exclusions).
     pub linted: BTreeSet<String>,
     /// What a baseline did to the findings, when one was applied.

@@ -151,6 +151,7 @@ impl Walker<'_> {
     /// Walks an expression; returns the claims its error value releases
     /// (`.map_err(|e| { release; e })`).
     pub(super) fn expr(&mut self, expr: &Expr) -> BTreeSet<usize> {
+        crate::limits::checkpoint();
         if self.depth >= MAX_DEPTH {
             return BTreeSet::new();
         }

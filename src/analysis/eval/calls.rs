@@ -8,7 +8,9 @@ use std::ops::ControlFlow;
 use syn::Expr;
 
 use super::sinks::is_self;
-use super::{bits, payload_hash, server_built, server_keys, Evaluator, MethodCall};
+use super::{
+    bits, payload_hash, server_built, server_keys, Evaluator, MethodCall, MAX_CLOSURE_NESTING,
+};
 use crate::analysis::hashing;
 use crate::analysis::syntax::{last_ident, path_segments, path_string, place_name};
 use crate::analysis::value::{
@@ -107,7 +109,12 @@ impl Evaluator<'_> {
         if closure.inputs.len() != args.len() {
             return None;
         }
-        Some(self.scoped(|this| {
+        if self.closure_calls.contains(&name) || self.closure_calls.len() >= MAX_CLOSURE_NESTING {
+            // Not entered again: the call carries what its arguments carry.
+            return Some(args.iter().fold(Value::empty(), |all, arg| all.union(arg)));
+        }
+        self.closure_calls.push(name);
+        let value = self.scoped(|this| {
             for (input, arg) in closure.inputs.iter().zip(args) {
                 this.bind_pat(input, arg.clone(), None);
             }
@@ -115,7 +122,9 @@ impl Evaluator<'_> {
             let body = this.eval(&closure.body);
             let inner_ret = std::mem::replace(&mut this.ret, saved_ret);
             body.union(&inner_ret)
-        }))
+        });
+        self.closure_calls.pop();
+        Some(value)
     }
 
     /// `IdempotencyKey::parse(..)`, `IdempotencyKey::from_headers(..)`.

@@ -132,8 +132,16 @@ pub struct Evaluator<'a> {
     receiver_aliases: HashMap<String, String>,
     /// Closures bound to a local (`let key_for = |k| format!(..)`): a call
     /// of the local evaluates the body with the call's arguments.
-    local_closures: HashMap<String, syn::ExprClosure>,
+    local_closures: HashMap<String, std::rc::Rc<syn::ExprClosure>>,
+    /// Local closures being evaluated at a call, innermost last: a closure
+    /// calling itself, or closures calling each other more than
+    /// [`MAX_CLOSURE_NESTING`] deep, are not entered again (each call
+    /// evaluates the body afresh, so nesting multiplies the work).
+    closure_calls: Vec<String>,
 }
+
+/// How deep calls of local closures are followed into each other's bodies.
+const MAX_CLOSURE_NESTING: usize = 3;
 
 /// A method call with its evaluated arguments, as the dispatch steps of
 /// [`calls`] see it.
@@ -209,6 +217,7 @@ impl<'a> Evaluator<'a> {
             calls: Vec::new(),
             receiver_aliases: HashMap::new(),
             local_closures: HashMap::new(),
+            closure_calls: Vec::new(),
         }
     }
 
@@ -571,7 +580,9 @@ impl<'a> Evaluator<'a> {
                 None => self.receiver_aliases.remove(&name),
             };
             match &*init.expr {
-                Expr::Closure(c) => self.local_closures.insert(name.clone(), c.clone()),
+                Expr::Closure(c) => {
+                    (self.local_closures).insert(name.clone(), std::rc::Rc::new(c.clone()))
+                }
                 _ => self.local_closures.remove(&name),
             };
             if self.vocab.is_key_position_name(&name) {
@@ -587,6 +598,7 @@ impl<'a> Evaluator<'a> {
 
     /// Evaluates an expression.
     pub fn eval(&mut self, expr: &Expr) -> Value {
+        crate::limits::checkpoint();
         if self.depth >= MAX_DEPTH {
             return Value::empty();
         }

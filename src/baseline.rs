@@ -416,6 +416,8 @@ mod tests {
             labels: Vec::new(),
             help: None,
             fix: None,
+            confidence: Default::default(),
+            trace: Vec::new(),
         }
     }
 

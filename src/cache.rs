@@ -381,7 +381,13 @@ fn decode(v: &Value) -> Option<Diagnostic> {
         Value::Null => None,
         fix => Some(serde_json::from_value(fix.clone()).ok()?),
     };
+    // Entries written before evidence existed have neither: invalid, so
+    // the unit is analysed again and its findings get their paths.
+    let confidence = serde_json::from_value(v["confidence"].clone()).ok()?;
+    let trace = serde_json::from_value(v["trace"].clone()).ok()?;
     Some(Diagnostic {
+        confidence,
+        trace,
         code: rule.code,
         name: rule.name,
         severity,
@@ -421,6 +427,8 @@ mod tests {
             }],
             help: Some("h".into()),
             fix: None,
+            confidence: Default::default(),
+            trace: Vec::new(),
         }
     }
 

@@ -166,6 +166,15 @@ enum ListFormat {
     Json,
 }
 
+/// `--confidence`: the least certain findings shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ConfidenceArg {
+    /// Only findings whose whole path from source to sink is a flow.
+    Certain,
+    /// Also findings whose source is known only by a name.
+    Possible,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Color {
     Auto,
@@ -217,6 +226,11 @@ struct LintArgs {
     /// Skip files larger than this many bytes (reported as IDEM000) [default: 4194304].
     #[arg(long, value_name = "BYTES")]
     max_file_size: Option<u64>,
+    /// The least certain findings to report: `certain` reports only paths
+    /// established by flow; `possible` (for now the default) adds those whose
+    /// source is only a name (JSON `confidence`, SARIF `precision` medium).
+    #[arg(long, value_enum, default_value_t = ConfidenceArg::Possible)]
+    confidence: ConfidenceArg,
     /// Stop analysing one crate (or loose file) after this many seconds; it is
     /// reported as IDEM000 "analysis budget exceeded" and the run exits 2.
     #[arg(long, value_name = "SECONDS", default_value_t = 120)]
@@ -493,6 +507,10 @@ fn lint(mut args: LintArgs, cargo_mode: bool) -> i32 {
             .clone()
             .map_or(ConfigSource::Discover, ConfigSource::File),
         prefilter: !args.no_prefilter,
+        confidence: match args.confidence {
+            ConfidenceArg::Certain => crate::model::diagnostic::Confidence::Certain,
+            ConfidenceArg::Possible => crate::model::diagnostic::Confidence::Possible,
+        },
         unit_limits: crate::limits::Limits {
             time: std::time::Duration::from_secs(args.unit_time_limit),
             memory: args.unit_memory_limit.saturating_mul(1 << 20),

@@ -570,6 +570,8 @@ fn diagnostic(rule: &Rule, path: &str, span: Span, message: String, help: &str) 
         labels: Vec::new(),
         help: Some(help.to_string()),
         fix: None,
+        confidence: crate::model::diagnostic::Confidence::Certain,
+        trace: crate::model::diagnostic::TraceStep::here(path, span),
     }
 }
 

@@ -233,6 +233,8 @@ fn harness_detects_missing_and_extra() {
         labels: vec![],
         help: None,
         fix: None,
+        confidence: Default::default(),
+        trace: Vec::new(),
     }];
     let (missing, extra) = compare(&expected, &found);
     assert_eq!(missing, vec!["a.rs:3: IDEM001"]);

@@ -29,6 +29,22 @@ pub enum KeySource {
     IdempotencyKey,
     /// A request id: a key only where it reaches an idempotency store.
     RequestId,
+    /// A value only *named* like a client key (`idempotency_key`, a getter
+    /// `.idempotency_key()`), with no header read seen: findings on it are
+    /// `possible` (rules.md, "Evidence and confidence").
+    Named,
+}
+
+impl KeySource {
+    /// The confidence of a finding whose client key came from here.
+    pub fn confidence(self) -> crate::model::diagnostic::Confidence {
+        match self {
+            KeySource::Named => crate::model::diagnostic::Confidence::Possible,
+            KeySource::IdempotencyKey | KeySource::RequestId => {
+                crate::model::diagnostic::Confidence::Certain
+            }
+        }
+    }
 }
 
 /// How a key was put together.
@@ -585,11 +601,20 @@ impl KeyEvent {
             }
     }
 
+    /// How the finding on this event is known: `possible` when its only
+    /// client key is a name and nothing scoped it.
+    pub fn confidence(&self) -> crate::model::diagnostic::Confidence {
+        match self.client_key() {
+            Some((_, source)) if !self.value.scoped => source.confidence(),
+            _ => crate::model::diagnostic::Confidence::Certain,
+        }
+    }
+
     /// The client key this value carries, when it counts here: a request id
     /// is a client key only where it reaches an idempotency store.
     pub fn client_key(&self) -> Option<(&Origin, KeySource)> {
         let (origin, source) = self.value.client_key.as_ref()?;
-        (*source == KeySource::IdempotencyKey || self.strong).then_some((origin, *source))
+        (*source != KeySource::RequestId || self.strong).then_some((origin, *source))
     }
 }
 

@@ -133,7 +133,7 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintResult
         .collect();
     apply_levels(&mut result, &planned, &mut resolver, options)?;
     result.warnings = resolver.take_warnings();
-    result.diagnostics.retain(|d| enabled(d.code, options));
+    (result.diagnostics).retain(|d| enabled(d.code, options) && d.confidence >= options.confidence);
     result
         .diagnostics
         .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));

@@ -2,6 +2,7 @@
 //! parse or analyse.
 
 use crate::analysis::eval::span_of;
+use crate::model::diagnostic::{Confidence, TraceStep};
 use crate::model::{Diagnostic, Position, Span};
 use crate::rules::parse_error;
 
@@ -21,6 +22,14 @@ pub(super) fn file_problem(path: &str, message: &str, line: usize, column: usize
         labels: Vec::new(),
         help: None,
         fix: None,
+        confidence: Confidence::Certain,
+        trace: TraceStep::here(
+            path,
+            Span {
+                start: pos,
+                end: pos,
+            },
+        ),
     }
 }
 

@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
+use crate::model::diagnostic::{Confidence, TraceStep};
 use crate::model::{Diagnostic, Fix, Label, LintResult, Position, Severity, Span};
 use crate::report::sarif;
 use crate::rules;
@@ -38,6 +39,11 @@ struct JsonDiagnostic {
     /// Absent when the finding has no suggested fix.
     #[serde(default)]
     fix: Option<Fix>,
+    /// Absent in reports written before evidence existed: `certain`.
+    #[serde(default)]
+    confidence: Confidence,
+    #[serde(default)]
+    trace: Vec<TraceStep>,
 }
 
 #[derive(Deserialize)]
@@ -108,6 +114,8 @@ fn diagnostic(finding: JsonDiagnostic) -> Result<Diagnostic, String> {
             .collect(),
         help: finding.help,
         fix: finding.fix,
+        confidence: finding.confidence,
+        trace: finding.trace,
     })
 }
 

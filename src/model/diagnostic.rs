@@ -92,6 +92,57 @@ pub struct Diagnostic {
     /// The same advice as edits a tool can apply (JSON `fix`, SARIF `fixes`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fix: Option<Fix>,
+    /// Whether the whole path from source to sink is established by flow.
+    pub confidence: Confidence,
+    /// The path: the source, the steps, the sink (may cross files).
+    pub trace: Vec<TraceStep>,
+}
+
+/// How a finding's source is known (rules.md, "Evidence and confidence").
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Confidence {
+    /// The source is known only by a name (a parameter or field named like a
+    /// client key, with no visible origin): shown with `--confidence possible`.
+    Possible,
+    /// Every step from the source to the sink is a flow the analysis saw.
+    #[default]
+    Certain,
+}
+
+impl Confidence {
+    /// The word used in JSON, configuration and on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Confidence::Possible => "possible",
+            Confidence::Certain => "certain",
+        }
+    }
+}
+
+impl TraceStep {
+    /// The one step of a finding that is its own source and sink (a file
+    /// that cannot be read, a suppression comment, a SQL clause).
+    pub fn here(path: &str, span: Span) -> Vec<TraceStep> {
+        vec![TraceStep {
+            path: path.to_string(),
+            span,
+            message: "here".to_string(),
+        }]
+    }
+}
+
+/// One step of a finding's path.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct TraceStep {
+    /// Display path of the step's file.
+    pub path: String,
+    /// Where.
+    pub span: Span,
+    /// What happens to the value there, in a few words.
+    pub message: String,
 }
 
 /// How far a suggested [`Fix`] can be trusted (clippy's applicability names).

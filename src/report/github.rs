@@ -112,6 +112,8 @@ mod tests {
             labels: Vec::new(),
             help: Some("use 100% scoped keys".into()),
             fix: None,
+            confidence: Default::default(),
+            trace: Vec::new(),
         };
         assert_eq!(
             annotation(&d, "src/a,b.rs"),

@@ -305,6 +305,14 @@ fn report_of(d: &Diagnostic, source: Option<(&Arc<String>, &LineIndex)>, width: 
         }
         None => (Vec::new(), None),
     };
+    // Steps of the path in other files (a helper that builds the key, the
+    // extractor that reads it): labels show only the finding's own file.
+    for step in d.trace.iter().filter(|step| step.path != d.path) {
+        notes.push_str(&format!(
+            "  note: via {}:{}:{}: {}\n",
+            step.path, step.span.start.line, step.span.start.column, step.message
+        ));
+    }
     Report {
         code: format!("{}({})", d.code, d.name),
         message: if source.is_some() {

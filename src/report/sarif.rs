@@ -16,6 +16,7 @@ use sha2::{Digest, Sha256};
 use super::human::LineIndex;
 use super::markdown;
 use super::paths::{rooted, RootedPath};
+use crate::model::diagnostic::{Confidence, TraceStep};
 use crate::model::{Diagnostic, Fix, LintResult, Severity, Span};
 use crate::rules::{self, Rule};
 
@@ -99,7 +100,7 @@ pub fn build(result: &LintResult, root: Option<&Path>) -> sarif::Sarif {
                 .entry((uri.0.clone(), d.code, text.clone()))
                 .or_insert(0);
             *n += 1;
-            result_of(d, &uri, fingerprint(d.code, &uri.0, &text, *n))
+            result_of(d, &uri, fingerprint(d.code, &uri.0, &text, *n), root)
         })
         .collect();
     let mut notifications = Vec::new();
@@ -190,6 +191,8 @@ fn descriptor(rule: &Rule) -> sarif::ReportingDescriptor {
                 .level(json!(level(rule.level)))
                 .build(),
         )
+        // Default runs report only paths established by flow.
+        .properties(precision(Confidence::Certain))
         .build()
 }
 
@@ -267,7 +270,7 @@ fn fix_of(fix: &Fix, uri: &Uri) -> sarif::Fix {
         .build()
 }
 
-fn result_of(d: &Diagnostic, uri: &Uri, fingerprint: String) -> sarif::Result {
+fn result_of(d: &Diagnostic, uri: &Uri, fingerprint: String, root: Option<&Path>) -> sarif::Result {
     let mut text = sentence(&d.message);
     if let Some(help) = &d.help {
         text.push_str("\nhelp: ");
@@ -309,7 +312,44 @@ fn result_of(d: &Diagnostic, uri: &Uri, fingerprint: String) -> sarif::Result {
     };
     // Set after building: the typed builder cannot take an optional field.
     result.fixes = d.fix.as_ref().map(|f| vec![fix_of(f, uri)]);
+    if !d.trace.is_empty() {
+        result.code_flows = Some(vec![code_flow(&d.trace, root)]);
+    }
+    result.properties = Some(precision(d.confidence));
     result
+}
+
+/// The finding's path as one thread flow: GitHub code scanning draws it as
+/// "Show paths", step by step from the source to the sink.
+fn code_flow(trace: &[TraceStep], root: Option<&Path>) -> sarif::CodeFlow {
+    let locations = (trace.iter())
+        .map(|step| sarif::ThreadFlowLocation {
+            location: Some(
+                sarif::Location::builder()
+                    .physical_location(physical(&uri_of(&step.path, root), step.span))
+                    .message(message(&sentence(&step.message)))
+                    .build(),
+            ),
+            ..sarif::ThreadFlowLocation::default()
+        })
+        .collect::<Vec<_>>();
+    sarif::CodeFlow::builder()
+        .thread_flows(vec![sarif::ThreadFlow::builder()
+            .locations(locations)
+            .build()])
+        .build()
+}
+
+/// `properties.precision` as GitHub reads it: `high` for a path established
+/// by flow, `medium` for one whose source is a name.
+fn precision(confidence: Confidence) -> sarif::PropertyBag {
+    let value = match confidence {
+        Confidence::Certain => "high",
+        Confidence::Possible => "medium",
+    };
+    sarif::PropertyBag::builder()
+        .additional_properties(BTreeMap::from([("precision".to_string(), json!(value))]))
+        .build()
 }
 
 /// Ends `text` with a full stop, as SARIF viewers expect of messages.
@@ -381,6 +421,8 @@ mod tests {
             labels: Vec::new(),
             help: None,
             fix: None,
+            confidence: Default::default(),
+            trace: Vec::new(),
         }
     }
 

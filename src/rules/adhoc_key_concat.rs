@@ -44,7 +44,8 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
             Finding::new(&RULE, concat, message)
                 .labels(labels)
                 .help(help)
-                .fix(call),
+                .fix(call)
+                .confidence(event.confidence()),
         );
     }
 }

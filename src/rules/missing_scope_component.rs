@@ -39,6 +39,9 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
                     "client key from the Idempotency-Key header".to_string()
                 }
                 KeySource::RequestId => "request id used as an idempotency key".to_string(),
+                KeySource::Named => {
+                    "a value named like a client key (no header read seen)".to_string()
+                }
             },
             key.site,
         )];
@@ -88,7 +91,8 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
             Finding::new(&RULE, site, format!("{what} {}", english_list(&names)))
                 .labels(labels)
                 .help(help)
-                .fix(call),
+                .fix(call)
+                .confidence(source.confidence()),
         );
     }
 }

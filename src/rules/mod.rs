@@ -160,6 +160,7 @@ mod sink {
 
     use crate::analysis::value::Site;
     use crate::fix::{Locator, ScopedCall};
+    use crate::model::diagnostic::{Confidence, TraceStep};
     use crate::model::{Diagnostic, Label, Span};
 
     use super::Rule;
@@ -174,6 +175,7 @@ mod sink {
         labels: Vec<(String, Site)>,
         help: Option<String>,
         fix: Option<ScopedCall>,
+        confidence: Confidence,
     }
 
     impl Finding {
@@ -186,6 +188,7 @@ mod sink {
                 labels: Vec::new(),
                 help: None,
                 fix: None,
+                confidence: Confidence::Certain,
             }
         }
 
@@ -204,6 +207,12 @@ mod sink {
         /// Says how to fix it.
         pub fn help(mut self, help: impl Into<String>) -> Finding {
             self.help = Some(help.into());
+            self
+        }
+
+        /// How the source is known (default: `certain`, by flow).
+        pub fn confidence(mut self, confidence: Confidence) -> Finding {
+            self.confidence = confidence;
             self
         }
 
@@ -256,6 +265,7 @@ mod sink {
                 labels,
                 help,
                 fix,
+                confidence,
             } = finding;
             // The path is a function of `site.file`, so the file index stands in
             // for it in the identity.
@@ -267,6 +277,22 @@ mod sink {
                 .get(site.file as usize)
                 .cloned()
                 .unwrap_or_default();
+            // The path: every labelled step in order (in any file: a hop to a
+            // helper in another file is a step labels cannot show), then the sink.
+            let path_of = |s: Site| self.paths.get(s.file as usize).cloned().unwrap_or_default();
+            let mut trace: Vec<TraceStep> = (labels.iter())
+                .filter(|(_, s)| *s != site)
+                .map(|(message, s)| TraceStep {
+                    path: path_of(*s),
+                    span: s.span,
+                    message: message.clone(),
+                })
+                .collect();
+            trace.push(TraceStep {
+                path: path.clone(),
+                span: site.span,
+                message: format!("{}: reported here", rule.name),
+            });
             let labels = labels
                 .into_iter()
                 .filter(|(_, s)| s.file == site.file && s.span != site.span)
@@ -288,6 +314,8 @@ mod sink {
                 labels,
                 help,
                 fix,
+                confidence,
+                trace,
             });
         }
 

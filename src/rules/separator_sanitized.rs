@@ -49,7 +49,8 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
             sink.add(
                 Finding::new(&RULE, sanitized.origin.site, message)
                     .labels(labels)
-                    .help(help),
+                    .help(help)
+                    .confidence(event.confidence()),
             );
         }
     }

@@ -489,7 +489,7 @@ impl Evaluator<'_> {
         if self.vocab.is_client_key_name(method) && !method.starts_with("set") {
             value
                 .client_key
-                .get_or_insert((self.origin(call.expr), KeySource::IdempotencyKey));
+                .get_or_insert((self.origin(call.expr), KeySource::Named));
         } else if let Some(component) = self.vocab.component_of_name(method) {
             value.add_component(component, self.origin(call.expr));
         }

@@ -390,7 +390,7 @@ impl<'a> Evaluator<'a> {
         // minted or derived id, a digest, a construction).
         if value.client_key.is_none() && !names::server_built(value) {
             if self.vocab.is_client_key_name(name) {
-                value.client_key = Some((self.origin(node), KeySource::IdempotencyKey));
+                value.client_key = Some((self.origin(node), KeySource::Named));
                 value.key_by_name = value.params != 0;
                 return;
             }

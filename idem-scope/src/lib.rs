@@ -91,13 +91,27 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod aliases;
 mod decision;
 mod fingerprint;
 mod guard;
 mod header;
+#[cfg(feature = "tower")]
+mod layer;
+mod memory_store;
 mod problem;
 mod schema;
 mod scope;
+mod store;
+
+pub use aliases::Aliases;
+#[cfg(feature = "tower")]
+pub use layer::{
+    Idempotency, IdempotencyLayer, InnerBody, Scope, ScopeResolver, DEFAULT_MAX_BODY, DEFAULT_TTL,
+    REPLAYED_HEADER,
+};
+pub use memory_store::MemoryStore;
+pub use store::{ClaimToken, Claimed, Store, StoreError, StoredResponse};
 
 pub use decision::{decide, decide_at, Decision, Record, RecordState, DEFAULT_LEASE};
 pub use fingerprint::Fingerprint;

@@ -26,7 +26,7 @@ use axum::http::{request::Parts, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::{Json, Router};
-use idem_scope::{IdempotencyLayer, MemoryStore, Problem, Scope, Store};
+use idem_scope::{IdempotencyLayer, MemoryStore, Problem, Scope, ScopeResolver, Store};
 
 /// The service's state: an id counter and the demo hold.
 #[derive(Clone, Default)]
@@ -83,10 +83,18 @@ pub fn app(state: AppState) -> Router {
 
 /// The routes with any store (the PostgreSQL and Redis tests use this).
 pub fn app_with<St: Store>(state: AppState, store: St) -> Router {
+    app_with_layer(state, IdempotencyLayer::new(store, scope))
+}
+
+/// The routes behind a configured layer (e.g. with `Aliases`).
+pub fn app_with_layer<St: Store, R: ScopeResolver>(
+    state: AppState,
+    layer: IdempotencyLayer<St, R>,
+) -> Router {
     Router::new()
         .route("/v1/charges", post(charge))
         .route("/v1/refunds", post(refund))
-        .route_layer(IdempotencyLayer::new(store, scope))
+        .route_layer(layer)
         .with_state(state)
 }
 

@@ -99,7 +99,11 @@ mod header;
 #[cfg(feature = "tower")]
 mod layer;
 mod memory_store;
+#[cfg(feature = "postgres")]
+mod postgres_store;
 mod problem;
+#[cfg(feature = "redis")]
+mod redis_store;
 mod schema;
 mod scope;
 mod store;
@@ -111,6 +115,10 @@ pub use layer::{
     REPLAYED_HEADER,
 };
 pub use memory_store::MemoryStore;
+#[cfg(feature = "postgres")]
+pub use postgres_store::PgStore;
+#[cfg(feature = "redis")]
+pub use redis_store::RedisStore;
 pub use store::{ClaimToken, Claimed, Store, StoreError, StoredResponse};
 
 pub use decision::{decide, decide_at, Decision, Record, RecordState, DEFAULT_LEASE};

@@ -98,11 +98,13 @@ pub fn app_with_layer<St: Store, R: ScopeResolver>(
         .with_state(state)
 }
 
-async fn charge(State(state): State<AppState>, headers: HeaderMap) -> Response {
+/// `POST /v1/charges`: creates a charge (no idempotency code: the layer's job).
+pub async fn charge(State(state): State<AppState>, headers: HeaderMap) -> Response {
     create(state, "charge", headers).await
 }
 
-async fn refund(State(state): State<AppState>, headers: HeaderMap) -> Response {
+/// `POST /v1/refunds`: creates a refund.
+pub async fn refund(State(state): State<AppState>, headers: HeaderMap) -> Response {
     create(state, "refund", headers).await
 }
 

@@ -92,6 +92,8 @@
 #![deny(missing_docs)]
 
 mod aliases;
+#[cfg(feature = "conformance")]
+pub mod conformance;
 mod decision;
 mod fingerprint;
 mod guard;

@@ -1,6 +1,8 @@
 //! Shared by the integration tests (each uses a part of it).
 #![allow(dead_code)]
 
+#[cfg(feature = "conformance")]
+pub mod broken;
 pub mod pg_cluster;
 pub mod redis_server;
 #[cfg(feature = "tower")]

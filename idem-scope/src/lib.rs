@@ -23,7 +23,11 @@
 //! empty components and components containing the separator (NUL): it fails
 //! closed, with an error naming the component, never "best effort".
 //!
-//! The rest of the crate covers the other steps of an idempotent endpoint:
+//! Most services need only one line: [`IdempotencyLayer`] (feature `tower`)
+//! does every step below for the routes it wraps, on a [`MemoryStore`],
+//! `PgStore` (feature `postgres`) or `RedisStore` (feature `redis`), and the
+//! `conformance` kit proves it from outside. The pieces remain available for
+//! hand-wired flows:
 //!
 //! - [`IdempotencyKey`] parses the header strictly (RFC 9651 sf-string via
 //!   `sfv`) or leniently (bare values too);
@@ -87,6 +91,12 @@
 //!
 //! - `http`: `IdempotencyKey::from_headers` / `from_headers_lenient` and
 //!   `Problem::to_response`, for the `http` crate's types.
+//! - `tower`: [`IdempotencyLayer`] (tower 0.5, http 1; axum 0.8, hyper 1).
+//! - `postgres`: `PgStore` on sqlx 0.8 and [`POSTGRES_SCHEMA`].
+//! - `redis`: `RedisStore` on redis-rs (Redis 7).
+//! - `conformance`: `conformance::run` and the `idem-probe` binary.
+//!
+//! [`MemoryStore`], the [`Store`] trait and [`Aliases`] need no feature.
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]

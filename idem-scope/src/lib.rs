@@ -23,7 +23,11 @@
 //! empty components and components containing the separator (NUL): it fails
 //! closed, with an error naming the component, never "best effort".
 //!
-//! The rest of the crate covers the other steps of an idempotent endpoint:
+//! Most services need only one line: [`IdempotencyLayer`] (feature `tower`)
+//! does every step below for the routes it wraps, on a [`MemoryStore`],
+//! `PgStore` (feature `postgres`) or `RedisStore` (feature `redis`), and the
+//! `conformance` kit proves it from outside. The pieces remain available for
+//! hand-wired flows:
 //!
 //! - [`IdempotencyKey`] parses the header strictly (RFC 9651 sf-string via
 //!   `sfv`) or leniently (bare values too);
@@ -87,17 +91,47 @@
 //!
 //! - `http`: `IdempotencyKey::from_headers` / `from_headers_lenient` and
 //!   `Problem::to_response`, for the `http` crate's types.
+//! - `tower`: [`IdempotencyLayer`] (tower 0.5, http 1; axum 0.8, hyper 1).
+//! - `postgres`: `PgStore` on sqlx 0.8 and [`POSTGRES_SCHEMA`].
+//! - `redis`: `RedisStore` on redis-rs (Redis 7).
+//! - `conformance`: `conformance::run` and the `idem-probe` binary.
+//!
+//! [`MemoryStore`], the [`Store`] trait and [`Aliases`] need no feature.
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod aliases;
+#[cfg(feature = "conformance")]
+pub mod conformance;
 mod decision;
 mod fingerprint;
 mod guard;
 mod header;
+#[cfg(feature = "tower")]
+mod layer;
+mod memory_store;
+#[cfg(feature = "postgres")]
+mod postgres_store;
 mod problem;
+#[cfg(feature = "redis")]
+mod redis_store;
 mod schema;
 mod scope;
+mod store;
+
+pub use aliases::Aliases;
+#[cfg(feature = "tower")]
+pub use layer::{
+    Idempotency, IdempotencyLayer, InnerBody, Scope, ScopeResolver, DEFAULT_MAX_BODY, DEFAULT_TTL,
+    REPLAYED_HEADER,
+};
+pub use memory_store::MemoryStore;
+#[cfg(feature = "postgres")]
+pub use postgres_store::PgStore;
+#[cfg(feature = "redis")]
+pub use redis_store::RedisStore;
+pub use store::{ClaimToken, Claimed, Store, StoreError, StoredResponse};
 
 pub use decision::{decide, decide_at, Decision, Record, RecordState, DEFAULT_LEASE};
 pub use fingerprint::Fingerprint;

@@ -113,6 +113,50 @@ impl Problem {
         p
     }
 
+    /// 401: the caller's identity (tenant or principal) could not be
+    /// established, so the request has no scope. A scope resolver returns it
+    /// instead of falling back to a shared, global scope.
+    pub fn unauthenticated(detail: &str) -> Self {
+        Problem::new(
+            401,
+            "unauthenticated",
+            "No identity to scope the key by",
+            detail.to_owned(),
+        )
+    }
+
+    /// 413: the body is larger than the layer buffers to fingerprint it.
+    pub fn payload_too_large(max_bytes: usize) -> Self {
+        Problem::new(
+            413,
+            "payload-too-large",
+            "Request body too large",
+            format!("An idempotent request body may have at most {max_bytes} bytes."),
+        )
+    }
+
+    /// 503: the idempotency store could not be reached; nothing was executed.
+    pub fn store_unavailable() -> Self {
+        let mut p = Problem::new(
+            503,
+            "store-unavailable",
+            "Idempotency store unavailable",
+            "The request was not executed; retry with the same key.".to_owned(),
+        );
+        p.retry_after = Some(DEFAULT_RETRY_AFTER_SECS);
+        p
+    }
+
+    /// 500: the handler's response could not be read; the claim was released.
+    pub fn response_failed() -> Self {
+        Problem::new(
+            500,
+            "response-failed",
+            "The response could not be produced",
+            "The handler's response body failed; retry with the same key.".to_owned(),
+        )
+    }
+
     /// Overrides the `Retry-After` seconds (only meaningful on a 409).
     pub fn with_retry_after(mut self, secs: u64) -> Self {
         self.retry_after = Some(secs);

@@ -9,9 +9,12 @@
 /// leads the key so a `v2` scheme can coexist with `v1` rows.
 ///
 /// `claimed_at` feeds the lease check of [`crate::decide_at`]; `expires_at`
-/// is when the record may be purged (the draft suggests at least 24 hours);
-/// `response` holds the serialised response to replay. Bind the key columns
-/// from [`crate::ScopedKey::columns`].
+/// is when the record may be purged (the draft suggests at least 24 hours)
+/// or, while `in_progress`, when the claim's lease ends and it may be taken
+/// over; `claim_token` names the claim's owner, so a claimant whose claim was
+/// taken over cannot complete or delete the new one; `response` holds the
+/// serialised response to replay. Bind the key columns from
+/// [`crate::ScopedKey::columns`].
 ///
 /// ```
 /// assert!(idem_scope::POSTGRES_SCHEMA
@@ -27,6 +30,7 @@ CREATE TABLE idempotency_records (
     idem_key        text        NOT NULL CHECK (idem_key <> ''),
     fingerprint     bytea       NOT NULL CHECK (octet_length(fingerprint) = 32),
     status          text        NOT NULL CHECK (status IN ('in_progress', 'completed')),
+    claim_token     text,
     response_status integer,
     response        bytea,
     claimed_at      timestamptz NOT NULL DEFAULT now(),

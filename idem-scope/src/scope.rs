@@ -239,6 +239,31 @@ impl ScopedKey {
         Ok(ScopedKey { buf, starts })
     }
 
+    /// The storage-key prefix of every record of `tenant` under scope
+    /// `version`: `"<version>\0<tenant>\0"`, for selecting the keyspace an
+    /// identity move affects.
+    ///
+    /// In PostgreSQL the same selection is by columns:
+    /// `SELECT .. FROM idempotency_records WHERE scope_version = $1 AND tenant_id = $2`
+    /// (the primary key's leading columns serve it). In Redis (`RedisStore`
+    /// keys are `idem:` + storage key): `SCAN 0 MATCH idem:<prefix>* COUNT 1000`,
+    /// with `*`, `?`, `[`, `]` and `\` in the tenant escaped by a backslash.
+    ///
+    /// ```
+    /// use idem_scope::{scoped, ScopedKey};
+    ///
+    /// let prefix = ScopedKey::prefix(ScopedKey::VERSION, "acme")?;
+    /// assert_eq!(prefix, "v1\0acme\0");
+    /// assert!(scoped("acme", "u1", "POST /v1/charges", "k")?.storage_key().starts_with(&prefix));
+    /// assert!(!scoped("acme2", "u1", "POST /v1/charges", "k")?.storage_key().starts_with(&prefix));
+    /// assert!(ScopedKey::prefix("v1", "a\0b").is_err());
+    /// # Ok::<(), idem_scope::ScopeError>(())
+    /// ```
+    pub fn prefix(version: &str, tenant: &str) -> Result<String, ScopeError> {
+        check(Component::Tenant, tenant)?;
+        Ok(format!("{version}{SEPARATOR}{tenant}{SEPARATOR}"))
+    }
+
     fn field(&self, i: usize) -> &str {
         // Offsets come from `new`, which only ever places them at ASCII NUL
         // boundaries, so this slice is always on a char boundary.

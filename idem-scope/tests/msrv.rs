@@ -2,21 +2,30 @@
 //! build: on the workspace's declared minimum Rust version. Clippy's
 //! `incompatible_msrv` lint checks our own use of std against `rust-version`;
 //! this test checks the other half, that no dependency (normal or build, with
-//! every feature of this workspace) declares a newer `rust-version` than ours.
+//! every feature of idem-scope: `tower`, `postgres`, `redis`, `conformance`)
+//! declares a newer `rust-version` than ours.
 
 use std::process::Command;
 
 use serde_json::Value;
 
-fn version(text: &str) -> Vec<u64> {
-    text.split('.').map(|p| p.parse().unwrap_or(0)).collect()
+/// `1.85` and `1.85.0` are the same version: always three parts.
+fn version(text: &str) -> [u64; 3] {
+    let mut parts = text.split('.').map(|p| p.parse().unwrap_or(0));
+    [(); 3].map(|()| parts.next().unwrap_or(0))
 }
 
 #[test]
 fn no_dependency_needs_a_newer_rust_than_idem_scope() {
     let manifest = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
     let output = Command::new(env!("CARGO"))
-        .args(["metadata", "--format-version", "1", "--locked"])
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--locked",
+            "--all-features",
+        ])
         .args(["--manifest-path", manifest])
         .output()
         .expect("cargo metadata runs");
@@ -75,6 +84,12 @@ fn no_dependency_needs_a_newer_rust_than_idem_scope() {
         }
     }
     assert!(seen.len() > 5, "walked the dependency graph: {seen:?}");
+    for feature_dep in ["tower", "sqlx", "redis", "hyper"] {
+        assert!(
+            seen.iter().any(|id| package(id)["name"] == feature_dep),
+            "the walk covers the optional dependency {feature_dep}"
+        );
+    }
     assert!(
         too_new.is_empty(),
         "idem-scope declares Rust {ours}, but: {too_new:?}"

@@ -624,7 +624,12 @@ fn fix_and_relint(
         "fixed: {} applied, {} skipped (overlapping another fix)",
         done.applied, done.skipped
     );
-    lint_paths(paths, options).map_err(|e| e.to_string())
+    let after = lint_paths(paths, options).map_err(|e| e.to_string())?;
+    let hand = crate::fix::NeedsHand::of(&after.diagnostics);
+    if hand.total() > 0 {
+        eprintln!("note: {hand}");
+    }
+    Ok(after)
 }
 
 /// Whether to colour output: `auto` means on a terminal unless `NO_COLOR` is set.

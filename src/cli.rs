@@ -249,7 +249,7 @@ struct LintArgs {
     /// the workspace root).
     #[arg(long, conflicts_with = "paths")]
     workspace: bool,
-    /// Lint this workspace member's `src/` (repeatable).
+    /// Lint this workspace member's directory (repeatable).
     #[arg(
         long = "package",
         short = 'p',
@@ -418,10 +418,12 @@ fn stdout_or_failure(text: &str) -> i32 {
 }
 
 /// The paths to lint: those named; else, for `cargo idem-lint` or with a
-/// package option, the chosen packages' `src/` (see [`cargo_packages`]);
-/// else `.`, which is also the fallback when cargo or a manifest is missing
-/// and no package option asked for one. `Err` is the exit code.
-fn lint_paths_of(args: &LintArgs, cargo_mode: bool) -> Result<Vec<PathBuf>, i32> {
+/// package option, the chosen packages' directories (see
+/// [`cargo_packages`]), whose nested members that were not chosen are added
+/// to `args.exclude` and named on stderr; else `.`, which is also the
+/// fallback when cargo or a manifest is missing and no package option asked
+/// for one. `Err` is the exit code.
+fn lint_paths_of(args: &mut LintArgs, cargo_mode: bool) -> Result<Vec<PathBuf>, i32> {
     if !args.paths.is_empty() {
         return Ok(args.paths.clone());
     }
@@ -436,8 +438,15 @@ fn lint_paths_of(args: &LintArgs, cargo_mode: bool) -> Result<Vec<PathBuf>, i32>
     }
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     match cargo_packages::lint_roots(&selection, &cwd) {
-        Ok(roots) if roots.is_empty() => Ok(here),
-        Ok(roots) => Ok(roots),
+        Ok(roots) if roots.paths.is_empty() => Ok(here),
+        Ok(roots) => {
+            if let Some(note) = roots.skipped_note().filter(|_| !args.quiet) {
+                eprintln!("note: {note}");
+            }
+            let skipped = roots.skipped.iter().map(|p| p.display().to_string());
+            args.exclude.extend(skipped);
+            Ok(roots.paths)
+        }
         Err(PackagesError::NoCargo { .. } | PackagesError::NoManifest(_))
             if !selection.is_given() =>
         {
@@ -454,7 +463,7 @@ fn lint(mut args: LintArgs, cargo_mode: bool) -> i32 {
     if let Some(format) = message_format(&args.message_format) {
         args.format = format;
     }
-    let paths = match lint_paths_of(&args, cargo_mode) {
+    let paths = match lint_paths_of(&mut args, cargo_mode) {
         Ok(paths) => paths,
         Err(code) => return code,
     };

@@ -583,10 +583,13 @@ fn lint(mut args: LintArgs, cargo_mode: bool) -> i32 {
     let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
     let color = use_color(args.color, to_terminal);
     let width = output_width(to_terminal);
+    // Only named paths that failed: the error says so, a `0 errors in 0
+    // files` summary before it would read as a clean run.
+    let nothing_read = result.files_analyzed == 0 && !result.fatal.is_empty();
     let options = RenderOptions {
         color,
         width,
-        quiet: args.quiet,
+        quiet: args.quiet || nothing_read,
         statistics: args.statistics,
     };
     let format = args.format.into();
@@ -641,12 +644,13 @@ fn fix_and_relint(
     Ok(after)
 }
 
-/// Whether to colour output: `auto` means on a terminal unless `NO_COLOR` is set.
+/// Whether to colour output: `auto` asks the terminal and the environment
+/// (`NO_COLOR`, `CLICOLOR_FORCE`, `TERM=dumb`: [`crate::terminal`]).
 fn use_color(color: Color, to_terminal: bool) -> bool {
     match color {
         Color::Always => true,
         Color::Never => false,
-        Color::Auto => to_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+        Color::Auto => crate::terminal::auto_color(to_terminal, &crate::terminal::Env::current()),
     }
 }
 

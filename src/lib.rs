@@ -27,6 +27,7 @@ pub mod report;
 pub mod rules;
 pub mod source;
 pub mod suppress;
+pub mod terminal;
 
 /// The old home of the finding types, kept as a path: analysis, cache,
 /// configuration and suppression code name them `crate::diagnostic::…`.

@@ -87,7 +87,8 @@ pub fn write(
     }
 }
 
-/// `N errors, M warnings in K files`.
+/// `N errors, M warnings in F of K files`: F files have findings, K were
+/// analysed (`in K files` when nothing was found).
 pub fn summary_line(result: &LintResult) -> String {
     let errors = result
         .diagnostics
@@ -96,11 +97,17 @@ pub fn summary_line(result: &LintResult) -> String {
         .count();
     let warnings = result.diagnostics.len() - errors;
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    let mut with_findings: Vec<&str> = result.diagnostics.iter().map(|d| d.path.as_str()).collect();
+    with_findings.sort_unstable();
+    with_findings.dedup();
+    let files = match with_findings.len() {
+        0 => plural(result.files_analyzed, "file"),
+        n => format!("{n} of {}", plural(result.files_analyzed, "file")),
+    };
     let mut line = format!(
-        "{}, {} in {}",
+        "{}, {} in {files}",
         plural(errors, "error"),
         plural(warnings, "warning"),
-        plural(result.files_analyzed, "file")
     );
     if let Some(baseline) = &result.baseline {
         let stale = baseline.stale.len();

@@ -1,0 +1,75 @@
+//! What a newcomer meets first (issue 25): the summary's file counts, no
+//! summary before a missing path's error, colour by the environment's
+//! conventions, the short format coloured as rustc's.
+
+use std::process::Command;
+
+fn idem_lint(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_idem-lint"));
+    cmd.args(args).arg("--no-cache");
+    for var in ["NO_COLOR", "CLICOLOR_FORCE", "CLICOLOR", "COLUMNS"] {
+        cmd.env_remove(var);
+    }
+    cmd.envs(env.iter().copied());
+    let out = cmd.output().expect("idem-lint runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn the_summary_counts_files_with_findings_of_files_analysed() {
+    let (code, stdout, _) = idem_lint(&["fixtures/demo"], &[]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        stdout.lines().last(),
+        Some("9 errors, 0 warnings in 3 of 6 files")
+    );
+    let (code, stdout, _) = idem_lint(
+        &[
+            "fixtures/adhoc-key-concat/only_logged.rs",
+            "--format",
+            "short",
+        ],
+        &[],
+    );
+    assert_eq!(
+        (code, stdout.as_str()),
+        (0, "0 errors, 0 warnings in 1 file\n")
+    );
+}
+
+#[test]
+fn a_missing_path_prints_its_error_and_no_summary() {
+    let (code, stdout, stderr) = idem_lint(&["no/such/dir"], &[]);
+    assert_eq!(code, 2);
+    assert_eq!(stdout, "");
+    assert_eq!(stderr, "error: no/such/dir: no such file or directory\n");
+}
+
+#[test]
+fn clicolor_force_colours_piped_output_and_no_color_wins() {
+    let (_, plain, _) = idem_lint(&["fixtures/demo"], &[]);
+    assert!(!plain.contains('\u{1b}'), "{plain}");
+    let (_, forced, _) = idem_lint(&["fixtures/demo"], &[("CLICOLOR_FORCE", "1")]);
+    assert!(forced.contains("\u{1b}[31m"), "{forced}");
+    let (_, both, _) = idem_lint(
+        &["fixtures/demo"],
+        &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")],
+    );
+    assert!(!both.contains('\u{1b}'), "{both}");
+}
+
+#[test]
+fn short_format_is_coloured_like_rustc_when_asked() {
+    let (_, stdout, _) = idem_lint(
+        &["fixtures/demo", "--format", "short", "--color", "always"],
+        &[],
+    );
+    assert_eq!(
+        stdout.lines().next(),
+        Some("\u{1b}[1mfixtures/demo/migrations/0002_refund_dedup.sql:5:5:\u{1b}[0m \u{1b}[31;1merror[IDEM008]\u{1b}[0m single-column-key: idempotency table `refund_dedup` has a PRIMARY KEY on `idempotency_key` that lacks tenant, principal and route columns")
+    );
+}

@@ -129,6 +129,16 @@ fn message_format(values: &[MessageFormat]) -> Option<FormatArg> {
     }
 }
 
+/// The rustc JSON flavour the `--message-format` values ask for, as cargo
+/// combines them (`json-diagnostic-short,json-render-diagnostics`).
+fn rustc_style(values: &[MessageFormat]) -> crate::report::rustc_json::Style {
+    crate::report::rustc_json::Style {
+        short: values.contains(&MessageFormat::JsonDiagnosticShort),
+        ansi: values.contains(&MessageFormat::JsonDiagnosticRenderedAnsi),
+        render_diagnostics: values.contains(&MessageFormat::JsonRenderDiagnostics),
+    }
+}
+
 impl From<FormatArg> for Format {
     fn from(arg: FormatArg) -> Format {
         match arg {
@@ -137,7 +147,7 @@ impl From<FormatArg> for Format {
             FormatArg::Short => Format::Short,
             FormatArg::Sarif => Format::Sarif,
             FormatArg::Github => Format::Github,
-            FormatArg::RustcJson => Format::RustcJson,
+            FormatArg::RustcJson => Format::RustcJson(Default::default()),
         }
     }
 }
@@ -592,7 +602,16 @@ fn lint(mut args: LintArgs, cargo_mode: bool) -> i32 {
         quiet: args.quiet || nothing_read,
         statistics: args.statistics,
     };
-    let format = args.format.into();
+    let format = match Format::from(args.format) {
+        Format::RustcJson(_) => Format::RustcJson(rustc_style(&args.message_format)),
+        other => other,
+    };
+    if let Format::RustcJson(style) = format {
+        if style.render_diagnostics {
+            // cargo's `json-render-diagnostics`: rendered on stderr.
+            eprint!("{}", report::rustc_json::rendered_all(&result, style));
+        }
+    }
     let written = match &args.output {
         Some(path) => std::fs::File::create(path)
             .and_then(|file| {

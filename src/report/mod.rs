@@ -25,15 +25,16 @@ pub enum Format {
     Sarif,
     /// GitHub Actions `::error` annotations.
     Github,
-    /// rustc JSON diagnostics in cargo `compiler-message` lines (editors).
-    RustcJson,
+    /// rustc JSON diagnostics in cargo `compiler-message` lines (editors),
+    /// in one of cargo's `--message-format` flavours.
+    RustcJson(rustc_json::Style),
 }
 
 impl Format {
     /// Whether programs read this format: nothing else may be mixed into it
     /// (statistics, progress).
     pub fn is_machine(self) -> bool {
-        matches!(self, Format::Json | Format::Sarif | Format::RustcJson)
+        matches!(self, Format::Json | Format::Sarif | Format::RustcJson(_))
     }
 }
 
@@ -61,7 +62,7 @@ pub fn render(result: &LintResult, format: Format, options: &RenderOptions) -> S
         Format::Short => short::render(result, options),
         Format::Sarif => sarif::render(result),
         Format::Github => github::render(result, options),
-        Format::RustcJson => rustc_json::render(result),
+        Format::RustcJson(style) => rustc_json::render(result, style),
     };
     // Machine-readable documents must stay parseable.
     if options.statistics && !format.is_machine() {

@@ -73,3 +73,56 @@ fn short_format_is_coloured_like_rustc_when_asked() {
         Some("\u{1b}[1mfixtures/demo/migrations/0002_refund_dedup.sql:5:5:\u{1b}[0m \u{1b}[31;1merror[IDEM008]\u{1b}[0m single-column-key: idempotency table `refund_dedup` has a PRIMARY KEY on `idempotency_key` that lacks tenant, principal and route columns")
     );
 }
+
+#[test]
+fn a_level_spelt_warning_gets_did_you_mean_warn() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("idem-lint.toml"),
+        "[rules]\nIDEM001 = \"warning\"\n",
+    )
+    .expect("config");
+    std::fs::write(dir.path().join("a.rs"), "fn main() {}\n").expect("a.rs");
+    let path = dir.path().to_string_lossy().into_owned();
+    let (code, stdout, stderr) = idem_lint(&[&path], &[]);
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    assert!(
+        stderr.ends_with("idem-lint.toml:2:11: key `rules.IDEM001`: unknown level `warning`, expected one of `error`, `warn`, `off`; did you mean `warn`?\n"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn idem004_help_shows_the_async_release_pattern() {
+    let (_, stdout, _) = idem_lint(&["fixtures/missing-release", "--format", "json"], &[]);
+    let doc: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
+    let help = doc["diagnostics"][0]["help"].as_str().expect("help");
+    assert!(
+        help.contains("`ClaimGuard::new(move || { rt.spawn(async move { /* release */ }); })`"),
+        "{help}"
+    );
+}
+
+#[test]
+fn idem008_note_is_a_note_line_not_part_of_the_help() {
+    let (_, stdout, _) = idem_lint(&["fixtures/demo/migrations"], &[]);
+    assert!(
+        stdout.contains("response\n  note: the key also lacks a scope_version column"),
+        "{stdout}"
+    );
+}
+
+/// At `COLUMNS=80` help text (code included) and notes fit: a code span
+/// wider than the line is cut at the width instead of overflowing it.
+#[test]
+fn help_and_note_lines_fit_80_columns() {
+    let (_, stdout, _) = idem_lint(&["fixtures"], &[("COLUMNS", "80")]);
+    let snippet =
+        |l: &str| l.contains('│') || l.contains('·') || l.contains('╭') || l.contains('╰');
+    let wide: Vec<&str> = stdout
+        .lines()
+        .filter(|l| !snippet(l) && l.chars().count() > 80)
+        .collect();
+    assert!(wide.is_empty(), "{}", wide.join("\n"));
+    assert!(stdout.contains("\n  help: "), "{stdout}");
+}

@@ -275,6 +275,14 @@ struct LintArgs {
     /// placeholders are never applied.
     #[arg(long)]
     fix: bool,
+    /// With `-` as the path: the name of the file standard input holds
+    /// (for its configuration and the paths reported), as editors send it.
+    #[arg(long, value_name = "PATH")]
+    stdin_filename: Option<String>,
+    /// Print on stderr which configuration each path used and which Rust
+    /// and SQL files were skipped, and why.
+    #[arg(long, short = 'v')]
+    verbose: bool,
     /// Lint only shard I of N (`I/N` or `hash:I/N`, 1-based): units (crates,
     /// loose files) are shared out by a stable hash of their path, so N CI
     /// jobs cover everything once; `idem-lint merge` joins their reports.
@@ -540,13 +548,26 @@ fn lint(mut args: LintArgs, cargo_mode: bool) -> i32 {
             return EXIT_FAILURE;
         }
     };
-    let mut result = match lint_paths(&paths, &options) {
+    let from_stdin = paths.len() == 1 && paths[0].as_os_str() == "-";
+    if from_stdin && args.fix {
+        eprintln!("error: --fix cannot write its fixes back to standard input");
+        return EXIT_FAILURE;
+    }
+    let linted = if from_stdin {
+        lint_standard_input(args.stdin_filename.as_deref(), &options)
+    } else {
+        lint_paths(&paths, &options).map_err(|e| e.to_string())
+    };
+    let mut result = match linted {
         Ok(result) => result,
         Err(err) => {
             eprintln!("error: {err}");
             return EXIT_FAILURE;
         }
     };
+    if args.verbose {
+        print_verbose(&paths, &result, &args, &options);
+    }
     if args.fix {
         result = match fix_and_relint(&result, &paths, &options) {
             Ok(result) => result,
@@ -639,6 +660,32 @@ fn lint(mut args: LintArgs, cargo_mode: bool) -> i32 {
         EXIT_FINDINGS
     } else {
         EXIT_OK
+    }
+}
+
+/// `-`: standard input, linted as `--stdin-filename` (default `-`).
+fn lint_standard_input(name: Option<&str>, options: &LintOptions) -> Result<LintResult, String> {
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
+        .map_err(|e| format!("cannot read standard input: {e}"))?;
+    crate::lint::lint_stdin(name.unwrap_or("-"), &bytes, options).map_err(|e| e.to_string())
+}
+
+/// `--verbose`: the configuration of each path and the files skipped.
+fn print_verbose(paths: &[PathBuf], result: &LintResult, args: &LintArgs, options: &LintOptions) {
+    let named: Vec<PathBuf> = match (&args.stdin_filename, paths) {
+        (Some(name), [only]) if only.as_os_str() == "-" => vec![PathBuf::from(name)],
+        _ => paths.to_vec(),
+    };
+    if let Ok(mut resolver) = Resolver::new(&options.config, &options.vocab) {
+        for path in &named {
+            if let Ok(settings) = resolver.for_path(path) {
+                eprintln!("{}", crate::verbose::config_line(path, &settings));
+            }
+        }
+    }
+    for line in crate::verbose::skipped_lines(&named, &result.linted, &options.exclude) {
+        eprintln!("{line}");
     }
 }
 

@@ -126,3 +126,66 @@ fn help_and_note_lines_fit_80_columns() {
     assert!(wide.is_empty(), "{}", wide.join("\n"));
     assert!(stdout.contains("\n  help: "), "{stdout}");
 }
+
+#[test]
+fn standard_input_is_linted_as_the_stdin_filename() {
+    use std::io::Write;
+    let file = "fixtures/adhoc-key-concat/format_macro_forms.rs";
+    let (_, from_file, _) = idem_lint(&[file, "--format", "short"], &[]);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_idem-lint"))
+        .args([
+            "-",
+            "--stdin-filename",
+            "src/x.rs",
+            "--format",
+            "short",
+            "--no-cache",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let text = std::fs::read(file).expect("fixture");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(&text)
+        .expect("write");
+    let out = child.wait_with_output().expect("finishes");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        from_file.replace(file, "src/x.rs")
+    );
+}
+
+#[test]
+fn verbose_names_the_configuration_and_every_skipped_file_with_why() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for file in [
+        "a.rs",
+        ".hidden/b.rs",
+        "target/c.rs",
+        "gen/d.rs",
+        "vendor/e.sql",
+    ] {
+        let path = dir.path().join(file);
+        std::fs::create_dir_all(path.parent().expect("dir")).expect("mkdir");
+        std::fs::write(path, "fn a() {}\n").expect("write");
+    }
+    std::fs::write(dir.path().join(".ignore"), "gen/\n").expect("ignore");
+    let out = Command::new(env!("CARGO_BIN_EXE_idem-lint"))
+        .args(["-v", "--quiet", "--no-cache", ".", "--exclude", "vendor"])
+        .current_dir(dir.path())
+        .output()
+        .expect("runs");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "config: built-in defaults (no idem-lint.toml or Cargo.toml metadata found) for .\n\
+         skipped: .hidden/b.rs (hidden)\n\
+         skipped: gen/d.rs (ignored by .gitignore/.ignore, or by the configuration's exclude)\n\
+         skipped: target/c.rs (under target/)\n\
+         skipped: vendor/e.sql (excluded by --exclude)\n"
+    );
+}

@@ -13,6 +13,7 @@ mod options;
 mod output;
 mod parse;
 mod problems;
+mod stdin;
 #[cfg(feature = "test-hooks")]
 mod test_hooks;
 mod unit;
@@ -46,6 +47,7 @@ use unit::StatFiles;
 pub use crate::model::LintResult;
 pub use options::{enabled, LintOptions};
 pub use parse::MAX_NESTING;
+pub use stdin::lint_stdin;
 
 /// Stack size of analysis threads: deeply nested code must not overflow.
 const STACK_SIZE: usize = 256 * 1024 * 1024;

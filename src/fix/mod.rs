@@ -109,24 +109,28 @@ impl Resolved {
         let guessed = roles(Trust::Guessed);
         let mut parts = Vec::new();
         if !placeholders.is_empty() {
-            parts.push(format!("no {} in scope", english_or(&placeholders)));
+            parts.push(format!(
+                "no {} in scope",
+                english_joined(&placeholders, "or")
+            ));
         }
         if !guessed.is_empty() {
             parts.push(format!(
                 "{} guessed from a name in scope the key does not use",
-                crate::rules::english_list(&guessed)
+                english_joined(&guessed, "and")
             ));
         }
         (!parts.is_empty()).then(|| parts.join("; "))
     }
 }
 
-/// `a`, `a or b`, `a, b or c`.
-fn english_or(items: &[&str]) -> String {
+/// `a`, `a or b`, `a, b or c` (with `and` likewise). Not the rules'
+/// `english_list`: rules use this module, not the other way round.
+fn english_joined(items: &[&str], word: &str) -> String {
     match items {
         [] => String::new(),
         [one] => (*one).to_string(),
-        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+        [init @ .., last] => format!("{} {word} {last}", init.join(", ")),
     }
 }
 

@@ -189,3 +189,50 @@ fn verbose_names_the_configuration_and_every_skipped_file_with_why() {
          skipped: vendor/e.sql (excluded by --exclude)\n"
     );
 }
+
+/// Issue 25, unreadable paths: a link loop says so (and one on a name that
+/// is no Rust or SQL file is not a finding); a named one is in the JSON too;
+/// an unclosed delimiter says which opened where.
+#[cfg(unix)]
+#[test]
+fn link_loops_and_unclosed_delimiters_say_what_is_wrong() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    std::os::unix::fs::symlink("loop.rs", root.join("loop.rs")).expect("link");
+    std::os::unix::fs::symlink("notes.txt", root.join("notes.txt")).expect("link");
+    std::fs::write(root.join("un.rs"), "fn a() {\n    let x = (1, 2;\n}\n").expect("write");
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_idem-lint"))
+            .args(args)
+            .args(["--no-cache", "--no-prefilter", "--format", "short"])
+            .current_dir(root)
+            .output()
+            .expect("runs");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, stdout, _) = run(&["."]);
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        stdout,
+        "loop.rs:1:1: error[IDEM000] parse-error: cannot read: a symbolic link loop (the link leads back to itself)\n\
+         un.rs:3:1: error[IDEM000] parse-error: cannot parse Rust: mismatched closing delimiter: `}` does not close the `(` opened at 2:13\n\
+         2 errors, 0 warnings in 2 of 2 files\n"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_idem-lint"))
+        .args(["loop.rs", "--no-cache", "--format", "json"])
+        .current_dir(root)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(doc["diagnostics"][0]["code"], "IDEM000");
+    assert_eq!(doc["diagnostics"][0]["path"], "loop.rs");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: loop.rs: cannot read: a symbolic link loop (the link leads back to itself)\n"
+    );
+}

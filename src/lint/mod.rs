@@ -9,6 +9,7 @@
 //! for fuzzing.
 
 mod cached;
+mod delimiters;
 mod options;
 mod output;
 mod parse;
@@ -154,7 +155,15 @@ fn gather(
     fatal: Vec<WalkProblem>,
     outputs: Vec<UnitOutput>,
 ) -> LintResult {
+    // A named path that is there but cannot be read (a link loop, no
+    // permission) fails the run and is a finding too, so JSON and SARIF
+    // readers see it; one that does not exist is only the error.
+    let unreadable = fatal
+        .iter()
+        .filter(|p| std::path::Path::new(&p.display).symlink_metadata().is_ok())
+        .map(|p| file_problem(&p.display, &p.message, 1, 1));
     let mut result = LintResult {
+        diagnostics: unreadable.collect(),
         fatal,
         ..LintResult::default()
     };
@@ -173,6 +182,9 @@ fn gather(
     for output in outputs {
         for failure in output.read_failures {
             if explicit.contains(&failure.display) {
+                result
+                    .diagnostics
+                    .push(file_problem(&failure.display, &failure.message, 1, 1));
                 result.fatal.push(failure);
             } else {
                 result

@@ -101,9 +101,10 @@ pub fn summary_line(result: &LintResult) -> String {
     let mut with_findings: Vec<&str> = result.diagnostics.iter().map(|d| d.path.as_str()).collect();
     with_findings.sort_unstable();
     with_findings.dedup();
+    // Unreadable files have findings (IDEM000) without being analysed.
     let files = match with_findings.len() {
         0 => plural(result.files_analyzed, "file"),
-        n => format!("{n} of {}", plural(result.files_analyzed, "file")),
+        n => format!("{n} of {}", plural(result.files_analyzed.max(n), "file")),
     };
     let mut line = format!(
         "{}, {} in {files}",

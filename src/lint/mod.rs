@@ -86,9 +86,6 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintResult
     let prefilter = options.prefilter.then(|| Prefilter::new(&options.vocab));
     let cache = RunCache::open(options, &planned);
     let budget = Budget::default();
-    if let Some(progress) = &options.progress {
-        progress.start(planned.len());
-    }
     // Stated once, before anything is read: what each unit will hold in
     // memory decides when it runs (`memory_budget`), and its cache stamps.
     let stats: Vec<StatFiles> = pool.install(|| {
@@ -96,6 +93,9 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintResult
             .map(|plan| StatFiles::of(plan, options))
             .collect()
     });
+    if let Some(progress) = &options.progress {
+        progress.start(planned.len(), stats.iter().map(StatFiles::rust_bytes).sum());
+    }
     let units: Vec<(&PlannedUnit, StatFiles)> = planned.iter().zip(stats).collect();
     let mut outputs: Vec<UnitOutput> = memory_budget::run_largest_first(
         &budget,
@@ -106,7 +106,7 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintResult
             let cached = cache.as_ref().map(|cache| cache.for_unit(plan));
             let output = unit::lint_unit(plan, files, options, prefilter.as_ref(), cached, lease);
             if let Some(progress) = &options.progress {
-                progress.unit_done(plan.unit.files.len());
+                progress.unit_done(plan.unit.files.len(), files.rust_bytes());
             }
             output
         },

@@ -3,7 +3,10 @@
 //! `--manifest-path PATH`, resolved as cargo does with `cargo metadata
 //! --no-deps` (read with serde_json: the `cargo_metadata` crate would bring
 //! a dozen crates for three fields). Each chosen package contributes its
-//! `src/` directory. Without cargo the caller falls back to linting `.`.
+//! whole directory, as clippy covers the package: `src/`, `tests/`,
+//! `examples/`, `migrations/*.sql`; a member nested in a chosen package's
+//! directory that is not chosen itself is excluded and named as skipped.
+//! Without cargo the caller falls back to linting `.`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -75,10 +78,42 @@ struct Package {
     manifest_path: PathBuf,
 }
 
-/// The directories to lint for `selection`, run from `cwd`: each chosen
-/// package's `src/` (its directory when it has none), shown relative to
-/// `cwd` when under it.
-pub fn lint_roots(selection: &Selection, cwd: &Path) -> Result<Vec<PathBuf>, PackagesError> {
+/// What `cargo idem-lint` lints.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct LintRoots {
+    /// Each chosen package's directory, relative to `cwd` when under it; a
+    /// package inside another chosen one is covered by it, not repeated.
+    pub paths: Vec<PathBuf>,
+    /// Members inside a chosen package's directory that were not chosen:
+    /// excluded from the walk (as `--exclude` paths).
+    pub skipped: Vec<PathBuf>,
+}
+
+impl LintRoots {
+    /// The stderr note naming what was skipped (`None`: nothing was):
+    /// `skipped 3 packages inside the linted one: a, b, c (..)`.
+    pub fn skipped_note(&self) -> Option<String> {
+        const SHOWN: usize = 4;
+        let n = self.skipped.len();
+        if n == 0 {
+            return None;
+        }
+        let mut names: Vec<String> = (self.skipped.iter().take(SHOWN))
+            .map(|p| format!("{}/", p.display()))
+            .collect();
+        if n > SHOWN {
+            names.push(format!("and {} more", n - SHOWN));
+        }
+        Some(format!(
+            "skipped {n} package{} inside the linted ones (a `Cargo.toml` of their own): {} (a workspace member with `-p NAME` or `--workspace`, any directory with `idem-lint DIR`)",
+            if n == 1 { "" } else { "s" },
+            names.join(", ")
+        ))
+    }
+}
+
+/// The directories to lint for `selection`, run from `cwd`.
+pub fn lint_roots(selection: &Selection, cwd: &Path) -> Result<LintRoots, PackagesError> {
     let manifest = match &selection.manifest_path {
         Some(path) => cwd.join(path),
         None => nearest_manifest(cwd)
@@ -86,10 +121,53 @@ pub fn lint_roots(selection: &Selection, cwd: &Path) -> Result<Vec<PathBuf>, Pac
     };
     let metadata = cargo_metadata(&manifest)?;
     let chosen = choose(&metadata, &manifest, selection)?;
-    Ok(chosen
-        .iter()
-        .map(|package| relative(&source_dir(package), cwd))
-        .collect())
+    Ok(roots(&metadata, &chosen, cwd))
+}
+
+/// The chosen packages' directories, and the members nested in them that
+/// were not chosen.
+fn roots(metadata: &Metadata, chosen: &[&Package], cwd: &Path) -> LintRoots {
+    let dirs: Vec<PathBuf> = chosen.iter().map(|p| package_dir(p)).collect();
+    let inside = |dir: &Path, of: &Path| dir != of && dir.starts_with(of);
+    let mut out = LintRoots::default();
+    for dir in &dirs {
+        if !dirs.iter().any(|outer| inside(dir, outer)) {
+            out.paths.push(relative(dir, cwd));
+        }
+    }
+    // Members and other crates (fixtures, fuzz targets) with a manifest of
+    // their own inside a chosen package are not part of it, as `cargo
+    // package` leaves them out.
+    let members = metadata.packages.iter().map(package_dir);
+    let mut nested: Vec<PathBuf> = members
+        .chain(dirs.iter().flat_map(|d| nested_manifests(d)))
+        .collect();
+    nested.sort();
+    nested.dedup();
+    for dir in nested {
+        let within = dirs.iter().any(|outer| inside(&dir, outer));
+        let covered = dirs
+            .iter()
+            .any(|chosen| dir.starts_with(chosen) && !inside(&dir, chosen));
+        let under_skipped = out.skipped.iter().any(|s| dir.starts_with(cwd.join(s)));
+        if within && !covered && !under_skipped {
+            out.skipped.push(relative(&dir, cwd));
+        }
+    }
+    out
+}
+
+/// Directories below `dir` (not `dir` itself) holding a `Cargo.toml`, by
+/// the walk linting uses (`.gitignore`, no hidden directories, no
+/// `target/`).
+fn nested_manifests(dir: &Path) -> Vec<PathBuf> {
+    ignore::WalkBuilder::new(dir)
+        .filter_entry(|e| e.file_name() != "target")
+        .build()
+        .filter_map(Result::ok)
+        .filter(|e| e.depth() > 1 && e.file_name() == "Cargo.toml")
+        .filter_map(|e| e.path().parent().map(Path::to_path_buf))
+        .collect()
 }
 
 /// The nearest `Cargo.toml` at or above `dir`.
@@ -176,18 +254,12 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// A package's `src/`, or its directory when it keeps no `src/`.
-fn source_dir(package: &Package) -> PathBuf {
-    let dir = package
+/// A package's directory (where its manifest is).
+fn package_dir(package: &Package) -> PathBuf {
+    package
         .manifest_path
         .parent()
-        .map_or_else(PathBuf::new, Path::to_path_buf);
-    let src = dir.join("src");
-    if src.is_dir() {
-        src
-    } else {
-        dir
-    }
+        .map_or_else(PathBuf::new, Path::to_path_buf)
 }
 
 /// `path` relative to `cwd` (`../beta/src` from a sibling member): reports
@@ -254,6 +326,59 @@ mod tests {
         .expect("chosen");
         assert_eq!(one.len(), 1);
         assert_eq!(one[0].name, "beta");
+    }
+
+    #[test]
+    fn a_member_inside_a_chosen_package_is_covered_or_skipped() {
+        let meta = Metadata {
+            packages: vec![
+                Package {
+                    name: "root".into(),
+                    manifest_path: "/nonexistent/ws/Cargo.toml".into(),
+                },
+                Package {
+                    name: "inner".into(),
+                    manifest_path: "/nonexistent/ws/inner/Cargo.toml".into(),
+                },
+            ],
+            workspace_root: "/nonexistent/ws".into(),
+        };
+        let cwd = Path::new("/nonexistent/ws");
+        let all: Vec<&Package> = meta.packages.iter().collect();
+        assert_eq!(
+            roots(&meta, &all, cwd),
+            LintRoots {
+                paths: vec![PathBuf::from(".")],
+                skipped: vec![],
+            }
+        );
+        assert_eq!(
+            roots(&meta, &all[..1], cwd),
+            LintRoots {
+                paths: vec![PathBuf::from(".")],
+                skipped: vec![PathBuf::from("inner")],
+            }
+        );
+        assert_eq!(
+            roots(&meta, &all[1..], cwd),
+            LintRoots {
+                paths: vec![PathBuf::from("inner")],
+                skipped: vec![],
+            }
+        );
+    }
+
+    #[test]
+    fn the_skipped_note_names_a_few_and_counts_the_rest() {
+        let roots = |n: usize| LintRoots {
+            paths: vec![],
+            skipped: (1..=n).map(|i| PathBuf::from(format!("p{i}"))).collect(),
+        };
+        assert_eq!(roots(0).skipped_note(), None);
+        assert_eq!(
+            roots(6).skipped_note().as_deref(),
+            Some("skipped 6 packages inside the linted ones (a `Cargo.toml` of their own): p1/, p2/, p3/, p4/, and 2 more (a workspace member with `-p NAME` or `--workspace`, any directory with `idem-lint DIR`)")
+        );
     }
 
     #[test]

@@ -129,6 +129,16 @@ fn message_format(values: &[MessageFormat]) -> Option<FormatArg> {
     }
 }
 
+/// The rustc JSON flavour the `--message-format` values ask for, as cargo
+/// combines them (`json-diagnostic-short,json-render-diagnostics`).
+fn rustc_style(values: &[MessageFormat]) -> crate::report::rustc_json::Style {
+    crate::report::rustc_json::Style {
+        short: values.contains(&MessageFormat::JsonDiagnosticShort),
+        ansi: values.contains(&MessageFormat::JsonDiagnosticRenderedAnsi),
+        render_diagnostics: values.contains(&MessageFormat::JsonRenderDiagnostics),
+    }
+}
+
 impl From<FormatArg> for Format {
     fn from(arg: FormatArg) -> Format {
         match arg {
@@ -137,7 +147,7 @@ impl From<FormatArg> for Format {
             FormatArg::Short => Format::Short,
             FormatArg::Sarif => Format::Sarif,
             FormatArg::Github => Format::Github,
-            FormatArg::RustcJson => Format::RustcJson,
+            FormatArg::RustcJson => Format::RustcJson(Default::default()),
         }
     }
 }
@@ -271,7 +281,7 @@ struct LintArgs {
     /// the workspace root).
     #[arg(long, conflicts_with = "paths")]
     workspace: bool,
-    /// Lint this workspace member's `src/` (repeatable).
+    /// Lint this workspace member's directory (repeatable).
     #[arg(
         long = "package",
         short = 'p',
@@ -287,6 +297,14 @@ struct LintArgs {
     /// placeholders are never applied.
     #[arg(long)]
     fix: bool,
+    /// With `-` as the path: the name of the file standard input holds
+    /// (for its configuration and the paths reported), as editors send it.
+    #[arg(long, value_name = "PATH")]
+    stdin_filename: Option<String>,
+    /// Print on stderr which configuration each path used and which Rust
+    /// and SQL files were skipped, and why.
+    #[arg(long, short = 'v')]
+    verbose: bool,
     /// Lint only shard I of N (`I/N` or `hash:I/N`, 1-based): units (crates,
     /// loose files) are shared out by a stable hash of their path, so N CI
     /// jobs cover everything once; `idem-lint merge` joins their reports.
@@ -440,10 +458,12 @@ fn stdout_or_failure(text: &str) -> i32 {
 }
 
 /// The paths to lint: those named; else, for `cargo idem-lint` or with a
-/// package option, the chosen packages' `src/` (see [`cargo_packages`]);
-/// else `.`, which is also the fallback when cargo or a manifest is missing
-/// and no package option asked for one. `Err` is the exit code.
-fn lint_paths_of(args: &LintArgs, cargo_mode: bool) -> Result<Vec<PathBuf>, i32> {
+/// package option, the chosen packages' directories (see
+/// [`cargo_packages`]), whose nested members that were not chosen are added
+/// to `args.exclude` and named on stderr; else `.`, which is also the
+/// fallback when cargo or a manifest is missing and no package option asked
+/// for one. `Err` is the exit code.
+fn lint_paths_of(args: &mut LintArgs, cargo_mode: bool) -> Result<Vec<PathBuf>, i32> {
     if !args.paths.is_empty() {
         return Ok(args.paths.clone());
     }
@@ -458,8 +478,15 @@ fn lint_paths_of(args: &LintArgs, cargo_mode: bool) -> Result<Vec<PathBuf>, i32>
     }
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     match cargo_packages::lint_roots(&selection, &cwd) {
-        Ok(roots) if roots.is_empty() => Ok(here),
-        Ok(roots) => Ok(roots),
+        Ok(roots) if roots.paths.is_empty() => Ok(here),
+        Ok(roots) => {
+            if let Some(note) = roots.skipped_note().filter(|_| !args.quiet) {
+                eprintln!("note: {note}");
+            }
+            let skipped = roots.skipped.iter().map(|p| p.display().to_string());
+            args.exclude.extend(skipped);
+            Ok(roots.paths)
+        }
         Err(PackagesError::NoCargo { .. } | PackagesError::NoManifest(_))
             if !selection.is_given() =>
         {
@@ -476,7 +503,7 @@ fn lint(mut args: LintArgs, cargo_mode: bool) -> i32 {
     if let Some(format) = message_format(&args.message_format) {
         args.format = format;
     }
-    let paths = match lint_paths_of(&args, cargo_mode) {
+    let paths = match lint_paths_of(&mut args, cargo_mode) {
         Ok(paths) => paths,
         Err(code) => return code,
     };
@@ -551,13 +578,26 @@ fn lint(mut args: LintArgs, cargo_mode: bool) -> i32 {
             return EXIT_FAILURE;
         }
     };
-    let mut result = match lint_paths(&paths, &options) {
+    let from_stdin = paths.len() == 1 && paths[0].as_os_str() == "-";
+    if from_stdin && args.fix {
+        eprintln!("error: --fix cannot write its fixes back to standard input");
+        return EXIT_FAILURE;
+    }
+    let linted = if from_stdin {
+        lint_standard_input(args.stdin_filename.as_deref(), &options)
+    } else {
+        lint_paths(&paths, &options).map_err(|e| e.to_string())
+    };
+    let mut result = match linted {
         Ok(result) => result,
         Err(err) => {
             eprintln!("error: {err}");
             return EXIT_FAILURE;
         }
     };
+    if args.verbose {
+        print_verbose(&paths, &result, &args, &options);
+    }
     if args.fix {
         result = match fix_and_relint(&result, &paths, &options) {
             Ok(result) => result,
@@ -604,13 +644,25 @@ fn lint(mut args: LintArgs, cargo_mode: bool) -> i32 {
     let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
     let color = use_color(args.color, to_terminal);
     let width = output_width(to_terminal);
+    // Only named paths that failed: the error says so, a `0 errors in 0
+    // files` summary before it would read as a clean run.
+    let nothing_read = result.files_analyzed == 0 && !result.fatal.is_empty();
     let options = RenderOptions {
         color,
         width,
-        quiet: args.quiet,
+        quiet: args.quiet || nothing_read,
         statistics: args.statistics,
     };
-    let format = args.format.into();
+    let format = match Format::from(args.format) {
+        Format::RustcJson(_) => Format::RustcJson(rustc_style(&args.message_format)),
+        other => other,
+    };
+    if let Format::RustcJson(style) = format {
+        if style.render_diagnostics {
+            // cargo's `json-render-diagnostics`: rendered on stderr.
+            eprint!("{}", report::rustc_json::rendered_all(&result, style));
+        }
+    }
     let written = match &args.output {
         Some(path) => std::fs::File::create(path)
             .and_then(|file| {
@@ -646,6 +698,32 @@ fn lint(mut args: LintArgs, cargo_mode: bool) -> i32 {
     }
 }
 
+/// `-`: standard input, linted as `--stdin-filename` (default `-`).
+fn lint_standard_input(name: Option<&str>, options: &LintOptions) -> Result<LintResult, String> {
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
+        .map_err(|e| format!("cannot read standard input: {e}"))?;
+    crate::lint::lint_stdin(name.unwrap_or("-"), &bytes, options).map_err(|e| e.to_string())
+}
+
+/// `--verbose`: the configuration of each path and the files skipped.
+fn print_verbose(paths: &[PathBuf], result: &LintResult, args: &LintArgs, options: &LintOptions) {
+    let named: Vec<PathBuf> = match (&args.stdin_filename, paths) {
+        (Some(name), [only]) if only.as_os_str() == "-" => vec![PathBuf::from(name)],
+        _ => paths.to_vec(),
+    };
+    if let Ok(mut resolver) = Resolver::new(&options.config, &options.vocab) {
+        for path in &named {
+            if let Ok(settings) = resolver.for_path(path) {
+                eprintln!("{}", crate::verbose::config_line(path, &settings));
+            }
+        }
+    }
+    for line in crate::verbose::skipped_lines(&named, &result.linted, &options.exclude) {
+        eprintln!("{line}");
+    }
+}
+
 /// `--fix`: writes the machine-applicable fixes, says how many on stderr,
 /// and lints again so the report shows what remains.
 fn fix_and_relint(
@@ -659,15 +737,21 @@ fn fix_and_relint(
         "fixed: {} applied, {} skipped (overlapping another fix)",
         done.applied, done.skipped
     );
-    lint_paths(paths, options).map_err(|e| e.to_string())
+    let after = lint_paths(paths, options).map_err(|e| e.to_string())?;
+    let hand = crate::fix::NeedsHand::of(&after.diagnostics);
+    if hand.total() > 0 {
+        eprintln!("note: {hand}");
+    }
+    Ok(after)
 }
 
-/// Whether to colour output: `auto` means on a terminal unless `NO_COLOR` is set.
+/// Whether to colour output: `auto` asks the terminal and the environment
+/// (`NO_COLOR`, `CLICOLOR_FORCE`, `TERM=dumb`: [`crate::terminal`]).
 fn use_color(color: Color, to_terminal: bool) -> bool {
     match color {
         Color::Always => true,
         Color::Never => false,
-        Color::Auto => to_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+        Color::Auto => crate::terminal::auto_color(to_terminal, &crate::terminal::Env::current()),
     }
 }
 

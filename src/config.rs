@@ -27,7 +27,7 @@ use crate::rules;
 pub const CONFIG_FILE: &str = "idem-lint.toml";
 
 /// The level of a rule.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Level {
     /// Reported and fails the run.
@@ -55,6 +55,29 @@ impl Level {
             Level::Warn => "warn",
             Level::Off => "off",
         }
+    }
+}
+
+impl<'de> Deserialize<'de> for Level {
+    /// `error`, `warn`, `off`; other tools' spellings (`warning`, `deny`,
+    /// `allow`) get a "did you mean".
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Level, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        let level = [Level::Error, Level::Warn, Level::Off]
+            .into_iter()
+            .find(|l| l.as_str() == text);
+        level.ok_or_else(|| {
+            let meant = match text.to_ascii_lowercase().as_str() {
+                "warning" | "warnings" | "warn" => Some("warn"),
+                "deny" | "forbid" | "err" | "error" => Some("error"),
+                "allow" | "ignore" | "none" | "disabled" | "off" => Some("off"),
+                _ => None,
+            };
+            de::Error::custom(format!(
+                "unknown level `{text}`, expected one of `error`, `warn`, `off`{}",
+                hint(meant)
+            ))
+        })
     }
 }
 

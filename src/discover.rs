@@ -154,6 +154,9 @@ fn walk_dir(root: &Path, files: &mut Vec<FileEntry>, problems: &mut Vec<WalkProb
                         _ => return ignore::WalkState::Continue,
                     }
                 }
+                // Issue 25: a self-referential link named like no Rust or
+                // SQL file (`notes.txt`) holds nothing to lint; not a finding.
+                Err(err) if is_irrelevant_loop(&err) => return ignore::WalkState::Continue,
                 Err(err) => Err(walk_problem(err)),
             };
             // A poisoned lock only means another visitor panicked; its data is whole.
@@ -258,7 +261,42 @@ fn describe_io(err: &std::io::Error) -> String {
     match err.kind() {
         std::io::ErrorKind::NotFound => "no such file or directory".to_string(),
         std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        _ if is_link_loop(err) => {
+            "cannot read: a symbolic link loop (the link leads back to itself)".to_string()
+        }
         _ => err.to_string(),
+    }
+}
+
+// Issue 25 (unreadable paths), kept apart from the walk above.
+
+/// `ELOOP`, "too many levels of symbolic links" (std has no stable
+/// `ErrorKind` for it).
+fn is_link_loop(err: &std::io::Error) -> bool {
+    const ELOOP: i32 = if cfg!(target_os = "linux") { 40 } else { 62 };
+    cfg!(unix) && err.raw_os_error() == Some(ELOOP)
+}
+
+/// A walk error for a link that resolves back to itself (not a directory
+/// link into an ancestor: that one is reported as a loop) whose name is no
+/// `*.rs`/`*.sql` file.
+fn is_irrelevant_loop(err: &ignore::Error) -> bool {
+    let mut path = None;
+    let mut current = err;
+    loop {
+        match current {
+            ignore::Error::WithPath { path: p, err } => {
+                path.get_or_insert(p.clone());
+                current = err;
+            }
+            ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+                current = err;
+            }
+            ignore::Error::Io(io) => {
+                return is_link_loop(io) && path.is_some_and(|p| kind_of(&p).is_none())
+            }
+            _ => return false,
+        }
     }
 }
 

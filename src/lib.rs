@@ -28,6 +28,8 @@ pub mod report;
 pub mod rules;
 pub mod source;
 pub mod suppress;
+pub mod terminal;
+pub mod verbose;
 
 /// The old home of the finding types, kept as a path: analysis, cache,
 /// configuration and suppression code name them `crate::diagnostic::…`.

@@ -120,3 +120,45 @@ fn without_cargo_the_current_directory_is_linted() {
     let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert!(doc["summary"]["diagnostics"].as_u64().expect("count") > 0);
 }
+
+/// A package's directory, not only its `src/`: the demo's migration
+/// (IDEM008 in `migrations/*.sql`) is reported as `idem-lint DIR` reports it.
+#[test]
+fn the_package_directory_is_covered_with_its_sql_migrations() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("Cargo.toml"),
+        "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n",
+    )
+    .expect("write");
+    let demo = Path::new(MANIFEST_DIR).join("fixtures/demo");
+    copy_dir(&demo.join("src"), &dir.path().join("src"));
+    copy_dir(&demo.join("migrations"), &dir.path().join("migrations"));
+    let (code, tops, stderr) = cargo_idem_lint(dir.path(), &[]);
+    assert_eq!((code, tops), (1, set(&["migrations", "src"])), "{stderr}");
+    assert!(!stderr.contains("skipped"), "{stderr}");
+}
+
+/// A crate with a manifest of its own inside the package (a fixture, a
+/// member not selected) is no part of it: left out, and named on stderr.
+#[test]
+fn a_nested_package_is_skipped_and_named() {
+    let ws = workspace();
+    let nested = ws.path().join("alpha/fixtures/sample");
+    std::fs::create_dir_all(&nested).expect("mkdir");
+    std::fs::write(
+        nested.join("Cargo.toml"),
+        "[package]\nname = \"sample\"\nversion = \"0.1.0\"\n",
+    )
+    .expect("write");
+    copy_dir(
+        &Path::new(MANIFEST_DIR).join("fixtures/demo/src"),
+        &nested.join("src"),
+    );
+    let (code, tops, stderr) = cargo_idem_lint(&ws.path().join("alpha"), &[]);
+    assert_eq!((code, tops), (1, set(&["src"])), "{stderr}");
+    assert_eq!(
+        stderr,
+        "note: skipped 1 package inside the linted ones (a `Cargo.toml` of their own): fixtures/sample/ (a workspace member with `-p NAME` or `--workspace`, any directory with `idem-lint DIR`)\n"
+    );
+}

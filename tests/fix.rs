@@ -230,3 +230,220 @@ pub fn one(store: &Store, tenant_id: &str, user_id: &str, idem_key: Option<&str>
     let after = std::fs::read_to_string(dir.path().join("src/lib.rs")).expect("lib.rs");
     assert_eq!(before, after, "--fix wrote an edit it should not have");
 }
+
+/// The key expression a fix replaces, as written: `span` of `text`.
+fn span_text(text: &str, span: &Value) -> String {
+    let line = |p: &Value| p["line"].as_u64().unwrap_or(0) as usize;
+    let column = |p: &Value| p["column"].as_u64().unwrap_or(0) as usize;
+    let offset = |p: &Value| {
+        let start: usize = text
+            .split_inclusive('\n')
+            .take(line(p).saturating_sub(1))
+            .map(str::len)
+            .sum();
+        let rest = &text[start..];
+        start
+            + rest
+                .char_indices()
+                .nth(column(p).saturating_sub(1))
+                .map_or(rest.len(), |(i, _)| i)
+    };
+    text[offset(&span["start"])..offset(&span["end"])].to_string()
+}
+
+/// The four arguments of the `scoped(..)` call a fix inserts.
+fn scoped_args(insertion: &str) -> Vec<String> {
+    let call = insertion
+        .trim()
+        .strip_prefix("let scoped_key = ")
+        .and_then(|c| c.strip_suffix("?;"))
+        .unwrap_or_else(|| panic!("not a scoped binding: {insertion}"));
+    let expr: syn::ExprCall = syn::parse_str(call).expect("the call parses");
+    expr.args
+        .iter()
+        .map(|a| quote::ToTokens::to_token_stream(a).to_string())
+        .collect()
+}
+
+/// The property behind `--fix` never changing meaning: every argument of a
+/// machine-applicable fix is an expression the key already contains (a
+/// name, a field, or the route's word of a literal), so the scoped key has
+/// the same components as the key it replaces.
+fn keeps_each_component(key: &str, args: &[String]) -> Result<(), String> {
+    let words: Vec<&str> = key
+        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    for arg in args {
+        let bare = arg.trim_start_matches('&').trim().trim_matches('"');
+        let bare = bare.replace(' ', "");
+        if !words.iter().any(|w| *w == bare) && !key.replace(' ', "").contains(&bare) {
+            return Err(format!("argument `{arg}` is not in the key `{key}`"));
+        }
+        if arg.starts_with('"') && (arg.contains([':', '{', '|', '/']) || bare.is_empty()) {
+            return Err(format!("route `{arg}` is not one segment of `{key}`"));
+        }
+    }
+    Ok(())
+}
+
+/// Every fixture's fixes: the fixed text still parses, and each
+/// machine-applicable fix keeps each component's expression.
+#[test]
+fn every_fixture_fix_parses_and_machine_applicable_ones_keep_each_component() {
+    use idem_lint::diagnostic::Applicability;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let result =
+        idem_lint::lint_paths(&[root.join("fixtures")], &Default::default()).expect("lint runs");
+    let mut checked = 0;
+    let mut machine_applicable = 0;
+    let mut failures = Vec::new();
+    for d in &result.diagnostics {
+        let Some(fix) = &d.fix else { continue };
+        let path = Path::new(&d.path);
+        let text = std::fs::read_to_string(path).expect("fixture");
+        let (fixed, applied) = idem_lint::fix::apply_to_text(&text, &[fix]);
+        assert_eq!(applied.applied, 1, "{}:{}", d.path, d.span.start.line);
+        if let Err(err) = syn::parse_file(&fixed) {
+            failures.push(format!(
+                "{}:{}: fixed text does not parse: {err}",
+                d.path, d.span.start.line
+            ));
+        }
+        checked += 1;
+        // Every argument of these is the key's own (maybe-incorrect ones
+        // without a guess lack only a `Result` for `?`).
+        let own_args = match fix.applicability {
+            Applicability::MachineApplicable => true,
+            Applicability::MaybeIncorrect => !fix.description.contains("guessed"),
+            _ => false,
+        };
+        if !own_args {
+            continue;
+        }
+        machine_applicable += 1;
+        let span = serde_json::to_value(d.span).expect("span");
+        let key = span_text(&text, &span);
+        let args = scoped_args(&fix.edits[0].replacement);
+        if let Err(err) = keeps_each_component(&key, &args) {
+            failures.push(format!("{}:{}: {err}", d.path, d.span.start.line));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(
+        checked > 100 && machine_applicable >= 5,
+        "{checked} fixes, {machine_applicable} with the key's own arguments"
+    );
+}
+
+/// The property checked by compilation: every way the issue wrote a key
+/// (named and positional `format!`, `+`, a route variable), each separator
+/// and route, becomes one crate; `--fix` must apply every fix, each with
+/// exactly the key's tenant, principal, route and key, and the crate must
+/// build against idem-scope.
+#[test]
+fn every_key_form_is_fixed_with_its_own_components_and_compiles() {
+    const SIG: &str = "(store: &mut Store, tenant_id: &str, user_id: &str, idempotency_key: &str) -> Result<(), Box<dyn std::error::Error>>";
+    let mut lib = String::from(
+        "use std::collections::HashMap;\n\npub struct Store {\n    pub idem_store: HashMap<String, Vec<u8>>,\n}\n\n\
+         impl Store {\n    pub fn set(&mut self, key: String, v: Vec<u8>) {\n        self.idem_store.insert(key, v);\n    }\n}\n",
+    );
+    let mut expected = Vec::new();
+    let mut n = 0;
+    for sep in [":", "/"] {
+        for route in ["refund", "payments"] {
+            let forms = [
+                (format!("format!(\"{{tenant_id}}{sep}{{user_id}}{sep}{route}{sep}{{idempotency_key}}\")"), None, format!("\"{route}\"")),
+                (format!("format!(\"{{}}{sep}{{}}{sep}{route}{sep}{{}}\", tenant_id, user_id, idempotency_key)"), None, format!("\"{route}\"")),
+                (format!("tenant_id.to_string() + \"{sep}\" + user_id + \"{sep}{route}{sep}\" + idempotency_key"), None, format!("\"{route}\"")),
+                (format!("format!(\"{{}}{sep}{{}}{sep}{{}}{sep}{{}}\", tenant_id, user_id, route, idempotency_key)"), Some(route), "&route".to_string()),
+            ];
+            for (key, route_var, route_arg) in forms {
+                n += 1;
+                let bind =
+                    route_var.map_or(String::new(), |r| format!("    let route = \"{r}\";\n"));
+                lib.push_str(&format!(
+                    "\npub fn case_{n}{SIG} {{\n{bind}    store.set({key}, vec![]);\n    Ok(())\n}}\n"
+                ));
+                expected.push(format!(
+                    "let scoped_key = idem_scope::scoped(&tenant_id, &user_id, {route_arg}, &idempotency_key)?;"
+                ));
+            }
+        }
+    }
+    let dir = crate_with(&lib);
+    let report = json(dir.path());
+    let fixes: Vec<String> = report["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter(|d| d["code"] == "IDEM001")
+        .map(|d| {
+            assert_eq!(d["fix"]["applicability"], "machine-applicable", "{d:#}");
+            d["fix"]["edits"][0]["replacement"]
+                .as_str()
+                .unwrap_or("")
+                .trim()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(fixes, expected);
+    let (_, _, stderr) = lint(dir.path(), &["--fix", "."]);
+    assert!(stderr.contains(&format!("fixed: {n} applied")), "{stderr}");
+    let (ok, errors) = cargo_check(dir.path());
+    assert!(ok, "the fixed crate does not compile:\n{errors}");
+}
+
+/// A key whose components are not all in scope as the key names them gets
+/// no machine-applicable fix: a helper's parameter is not in scope at its
+/// caller, and a literal route with two words is for a human to split.
+#[test]
+fn components_out_of_scope_or_ambiguous_are_never_machine_applicable() {
+    let lib = r#"use std::collections::HashMap;
+
+pub struct Store {
+    pub idem_store: HashMap<String, Vec<u8>>,
+}
+
+pub struct AuthContext {
+    pub tenant_id: String,
+    pub user_id: String,
+}
+
+pub fn two_words(store: &Store, tenant_id: &str, user_id: &str, idem_key: &str) -> Result<Option<Vec<u8>>, Box<dyn std::error::Error>> {
+    Ok(store.idem_store.get(&format!("{tenant_id}:{user_id}:v1:refund:{idem_key}")).cloned())
+}
+
+pub fn raw(store: &Store, ctx: &AuthContext, idem_key: &str) -> Result<Option<Vec<u8>>, Box<dyn std::error::Error>> {
+    Ok(store.idem_store.get(idem_key).cloned())
+}
+"#;
+    let dir = crate_with(lib);
+    let report = json(dir.path());
+    let fixes: Vec<(String, String)> = report["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter_map(|d| {
+            let fix = d.get("fix")?;
+            Some((
+                fix["applicability"].as_str()?.to_string(),
+                fix["edits"][0]["replacement"].as_str()?.trim().to_string(),
+            ))
+        })
+        .collect();
+    assert_eq!(
+        fixes,
+        [
+            (
+                "has-placeholders".to_string(),
+                "let scoped_key = idem_scope::scoped(&tenant_id, &user_id, \"route\", &idem_key)?;".to_string()
+            ),
+            (
+                "has-placeholders".to_string(),
+                "let scoped_key = idem_scope::scoped(&ctx.tenant_id, &ctx.user_id, \"route\", &idem_key)?;".to_string()
+            ),
+        ],
+        "{report:#}"
+    );
+}

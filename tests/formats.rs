@@ -5,7 +5,7 @@
 
 mod common;
 use common::copy_dir;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -374,7 +374,7 @@ fn demo_findings() -> usize {
     demo_marker_codes().len()
 }
 
-/// `N errors, 0 warnings in K files` for the demo.
+/// `N errors, 0 warnings in F of K files` for the demo.
 fn demo_summary() -> String {
     let mut files = 0;
     let mut stack = vec![Path::new(MANIFEST_DIR).join("fixtures/demo")];
@@ -388,7 +388,20 @@ fn demo_summary() -> String {
             }
         }
     }
-    format!("{} errors, 0 warnings in {files} files", demo_findings())
+    // The files with findings are the paths of `expected.txt`'s rows.
+    let expected =
+        std::fs::read_to_string(Path::new(MANIFEST_DIR).join("fixtures/demo/expected.txt"))
+            .expect("expected.txt");
+    let with_findings: BTreeSet<&str> = expected
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .filter_map(|l| l.split(':').next())
+        .collect();
+    format!(
+        "{} errors, 0 warnings in {} of {files} files",
+        demo_findings(),
+        with_findings.len()
+    )
 }
 
 fn fingerprints_of(dir: &Path) -> BTreeMap<String, (u64, String)> {
@@ -622,8 +635,15 @@ fn colour_follows_the_terminal_no_color_and_the_flag() {
         tty.contains("IDEM001") && !tty.contains('\u{1b}'),
         "--color never"
     );
+    // rustc's short format is coloured too (issue 25).
     let (_, piped, _) = run(&["fixtures/demo", "--color", "always", "--format", "short"]);
-    assert!(!piped.contains('\u{1b}'), "the short format has no colour");
+    assert!(piped.contains('\u{1b}'), "the short format is coloured");
+    // A dumb terminal gets none (issue 25).
+    let tty = on_a_tty(&format!("TERM=dumb '{bin}' fixtures/demo"), false);
+    assert!(
+        tty.contains("IDEM001") && !tty.contains('\u{1b}'),
+        "TERM=dumb: {tty}"
+    );
 
     let explain = on_a_tty(&format!("'{bin}' explain IDEM001"), false);
     assert!(

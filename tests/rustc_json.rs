@@ -2,6 +2,7 @@
 //! the way rust-analyzer reads `check.overrideCommand` output: every line
 //! parsed as a cargo `Message` by the `cargo_metadata` crate.
 
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use cargo_metadata::diagnostic::DiagnosticLevel;
@@ -46,14 +47,22 @@ fn from_messages(stdout: &str) -> (Vec<Seen>, bool) {
                 assert!(finished.is_none(), "message after build-finished");
                 let d = msg.message;
                 let primary = d.spans.iter().find(|s| s.is_primary).expect("primary span");
-                check_bytes(primary);
+                // cargo names files from the workspace root, not from here.
+                let root = workspace_root(msg.target.src_path.as_std_path());
+                check_bytes(&root, primary);
+                let file = root.join(&primary.file_name);
+                let file = file
+                    .strip_prefix(MANIFEST_DIR)
+                    .unwrap_or(&file)
+                    .to_string_lossy()
+                    .into_owned();
                 let level = match d.level {
                     DiagnosticLevel::Error => "error",
                     DiagnosticLevel::Warning => "warning",
                     other => panic!("unexpected level {other:?}"),
                 };
                 seen.push((
-                    primary.file_name.clone(),
+                    file,
                     primary.line_start,
                     primary.column_start,
                     d.code.expect("code").code,
@@ -67,13 +76,28 @@ fn from_messages(stdout: &str) -> (Vec<Seen>, bool) {
     (seen, finished.expect("a build-finished line"))
 }
 
+/// The nearest directory above a target's source whose `Cargo.toml` has a
+/// `[workspace]` table (the package's own directory when none has).
+fn workspace_root(src_path: &Path) -> PathBuf {
+    let dir = src_path
+        .ancestors()
+        .find(|d| d.join("Cargo.toml").is_file())
+        .expect("a package");
+    dir.ancestors()
+        .find(|d| {
+            std::fs::read_to_string(d.join("Cargo.toml"))
+                .is_ok_and(|t| t.lines().any(|l| l.trim() == "[workspace]"))
+        })
+        .unwrap_or(dir)
+        .to_path_buf()
+}
+
 /// The bytes a single-line span names are the characters its text highlights.
-fn check_bytes(span: &cargo_metadata::diagnostic::DiagnosticSpan) {
+fn check_bytes(root: &Path, span: &cargo_metadata::diagnostic::DiagnosticSpan) {
     if span.line_start != span.line_end {
         return;
     }
-    let text = std::fs::read_to_string(std::path::Path::new(MANIFEST_DIR).join(&span.file_name))
-        .expect("source readable");
+    let text = std::fs::read_to_string(root.join(&span.file_name)).expect("source readable");
     let line = &span.text[0];
     let highlighted: String = line
         .text
@@ -116,19 +140,140 @@ fn rustc_json_is_what_cargo_metadata_reads_and_matches_json() {
 }
 
 #[test]
-fn cargo_message_format_json_variants_are_rustc_json() {
+fn cargo_message_format_json_is_rustc_json() {
     let rustc_json = idem_lint(&["fixtures/demo", "--format", "rustc-json"]);
-    for format in [
+    assert_eq!(
+        cargo_idem_lint(&["fixtures/demo", "--message-format=json"]),
+        rustc_json
+    );
+}
+
+/// The `rendered` text of the first compiler message.
+fn first_rendered(stdout: &str) -> String {
+    let first: Value = serde_json::from_str(stdout.lines().next().expect("a line")).expect("JSON");
+    first["message"]["rendered"]
+        .as_str()
+        .expect("rendered")
+        .to_string()
+}
+
+#[test]
+fn message_format_flavours_behave_as_cargo_does() {
+    let plain = first_rendered(&cargo_idem_lint(&[
+        "fixtures/demo",
         "--message-format=json",
+    ]));
+    assert!(
+        plain.starts_with("error[IDEM008]: idempotency table `refund_dedup` has a PRIMARY KEY"),
+        "{plain}"
+    );
+    let short = first_rendered(&cargo_idem_lint(&[
+        "fixtures/demo",
+        "--message-format=json-diagnostic-short",
+    ]));
+    assert_eq!(short, "fixtures/demo/migrations/0002_refund_dedup.sql:5:5: error[IDEM008]: idempotency table `refund_dedup` has a PRIMARY KEY on `idempotency_key` that lacks tenant, principal and route columns\n");
+    let ansi = first_rendered(&cargo_idem_lint(&[
+        "fixtures/demo",
         "--message-format=json-diagnostic-rendered-ansi",
-        "--message-format=json-diagnostic-short,json-render-diagnostics",
-    ] {
-        assert_eq!(
-            cargo_idem_lint(&["fixtures/demo", format]),
-            rustc_json,
-            "{format}"
-        );
+    ]));
+    assert!(
+        ansi.starts_with("\u{1b}[1;31merror[IDEM008]\u{1b}[0m\u{1b}[1m: idempotency table"),
+        "{ansi:?}"
+    );
+    // Rendered on stderr by "cargo"; the JSON keeps only what is not a
+    // diagnostic.
+    let out = Command::new(env!("CARGO_BIN_EXE_cargo-idem-lint"))
+        .args([
+            "idem-lint",
+            "fixtures/demo",
+            "--message-format=json-diagnostic-short,json-render-diagnostics",
+        ])
+        .current_dir(MANIFEST_DIR)
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stdout,
+        "{\"reason\":\"build-finished\",\"success\":false}\n"
+    );
+    assert!(
+        stderr.starts_with("fixtures/demo/migrations/0002_refund_dedup.sql:5:5: error[IDEM008]: "),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 9, "{stderr}");
+}
+
+#[test]
+fn file_names_are_relative_to_the_workspace_root_and_a_binary_crate_is_a_bin() {
+    // The demo is a workspace of its own with only `src/main.rs`.
+    let from_here = idem_lint(&["fixtures/demo", "--format", "rustc-json"]);
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_idem-lint"));
+    cmd.args(["demo", "--format", "rustc-json", "--no-cache"])
+        .current_dir(Path::new(MANIFEST_DIR).join("fixtures"));
+    let from_src = String::from_utf8(cmd.output().expect("runs").stdout).expect("UTF-8");
+    let handlers = |stdout: &str| -> Value {
+        stdout
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).expect("JSON"))
+            .find(|m| m["message"]["spans"][0]["file_name"] == "src/handlers.rs")
+            .unwrap_or_else(|| panic!("no src/handlers.rs finding in {stdout}"))
+    };
+    for stdout in [&from_here, &from_src] {
+        let message = handlers(stdout);
+        assert_eq!(message["target"]["kind"], serde_json::json!(["bin"]));
+        assert_eq!(message["target"]["crate_types"], serde_json::json!(["bin"]));
     }
+}
+
+#[test]
+fn machine_applicable_fixes_fill_suggested_replacement() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("Cargo.toml"),
+        "[package]\nname = \"handler\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n",
+    )
+    .expect("manifest");
+    std::fs::create_dir(dir.path().join("src")).expect("src");
+    std::fs::write(
+        dir.path().join("src/lib.rs"),
+        "use std::collections::HashMap;\n\npub fn lookup(store: &HashMap<String, Vec<u8>>, tenant_id: &str, user_id: &str, idem_key: &str) -> Result<Option<Vec<u8>>, Box<dyn std::error::Error>> {\n    let idem_store = store;\n    Ok(idem_store.get(&format!(\"{tenant_id}:{user_id}:refund:{idem_key}\")).cloned())\n}\n",
+    )
+    .expect("lib.rs");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_idem-lint"));
+    cmd.args([".", "--format", "rustc-json", "--no-cache"])
+        .current_dir(dir.path());
+    let stdout = String::from_utf8(cmd.output().expect("runs").stdout).expect("UTF-8");
+    let suggestions: Vec<(String, String)> = stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Message>(l).ok())
+        .filter_map(|m| match m {
+            Message::CompilerMessage(msg) => Some(msg.message),
+            _ => None,
+        })
+        .flat_map(|d| d.children)
+        .flat_map(|c| c.spans)
+        .filter_map(|s| {
+            Some((
+                s.suggested_replacement?,
+                format!("{:?}", s.suggestion_applicability?),
+            ))
+        })
+        .collect();
+    assert_eq!(
+        suggestions,
+        [
+            (
+                "let scoped_key = idem_scope::scoped(&tenant_id, &user_id, \"refund\", &idem_key)?;\n    ".to_string(),
+                "MachineApplicable".to_string()
+            ),
+            (
+                "scoped_key.storage_key().to_owned()".to_string(),
+                "MachineApplicable".to_string()
+            ),
+        ],
+        "{stdout}"
+    );
 }
 
 #[test]

@@ -9,10 +9,12 @@
 //! for fuzzing.
 
 mod cached;
+mod delimiters;
 mod options;
 mod output;
 mod parse;
 mod problems;
+mod stdin;
 #[cfg(feature = "test-hooks")]
 mod test_hooks;
 mod unit;
@@ -46,6 +48,7 @@ use unit::StatFiles;
 pub use crate::model::LintResult;
 pub use options::{enabled, LintOptions};
 pub use parse::MAX_NESTING;
+pub use stdin::lint_stdin;
 
 /// Stack size of analysis threads: deeply nested code must not overflow.
 const STACK_SIZE: usize = 256 * 1024 * 1024;
@@ -83,9 +86,6 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintResult
     let prefilter = options.prefilter.then(|| Prefilter::new(&options.vocab));
     let cache = RunCache::open(options, &planned);
     let budget = Budget::default();
-    if let Some(progress) = &options.progress {
-        progress.start(planned.len());
-    }
     // Stated once, before anything is read: what each unit will hold in
     // memory decides when it runs (`memory_budget`), and its cache stamps.
     let stats: Vec<StatFiles> = pool.install(|| {
@@ -93,6 +93,9 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintResult
             .map(|plan| StatFiles::of(plan, options))
             .collect()
     });
+    if let Some(progress) = &options.progress {
+        progress.start(planned.len(), stats.iter().map(StatFiles::rust_bytes).sum());
+    }
     let units: Vec<(&PlannedUnit, StatFiles)> = planned.iter().zip(stats).collect();
     let mut outputs: Vec<UnitOutput> = memory_budget::run_largest_first(
         &budget,
@@ -103,7 +106,7 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintResult
             let cached = cache.as_ref().map(|cache| cache.for_unit(plan));
             let output = unit::lint_unit(plan, files, options, prefilter.as_ref(), cached, lease);
             if let Some(progress) = &options.progress {
-                progress.unit_done(plan.unit.files.len());
+                progress.unit_done(plan.unit.files.len(), files.rust_bytes());
             }
             output
         },
@@ -152,7 +155,15 @@ fn gather(
     fatal: Vec<WalkProblem>,
     outputs: Vec<UnitOutput>,
 ) -> LintResult {
+    // A named path that is there but cannot be read (a link loop, no
+    // permission) fails the run and is a finding too, so JSON and SARIF
+    // readers see it; one that does not exist is only the error.
+    let unreadable = fatal
+        .iter()
+        .filter(|p| std::path::Path::new(&p.display).symlink_metadata().is_ok())
+        .map(|p| file_problem(&p.display, &p.message, 1, 1));
     let mut result = LintResult {
+        diagnostics: unreadable.collect(),
         fatal,
         ..LintResult::default()
     };
@@ -171,6 +182,9 @@ fn gather(
     for output in outputs {
         for failure in output.read_failures {
             if explicit.contains(&failure.display) {
+                result
+                    .diagnostics
+                    .push(file_problem(&failure.display, &failure.message, 1, 1));
                 result.fatal.push(failure);
             } else {
                 result

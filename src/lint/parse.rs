@@ -13,11 +13,37 @@ pub const MAX_NESTING: usize = 1000;
 /// not parse where the file does (a blanked range the scan got wrong), the
 /// file is parsed whole: blanking may save work, never change a result.
 pub(super) fn parse_planned(text: &str, blank: &[Range<usize>]) -> syn::Result<syn::File> {
-    if blank.is_empty() {
-        return syn::parse_file(text);
-    }
-    let blanked = crate::prefilter::blank(text, blank);
-    syn::parse_file(&blanked).or_else(|_| syn::parse_file(text))
+    let parsed = if blank.is_empty() {
+        syn::parse_file(text)
+    } else {
+        let blanked = crate::prefilter::blank(text, blank);
+        syn::parse_file(&blanked).or_else(|_| syn::parse_file(text))
+    };
+    // Only where proc-macro2 could not tokenize: a syntax error in balanced
+    // tokens is syn's to describe.
+    parsed.map_err(|err| {
+        if err.to_string() == "cannot parse string into token stream" {
+            delimiter_error(text).unwrap_or(err)
+        } else {
+            err
+        }
+    })
+}
+
+/// For a file proc-macro2 cannot tokenize ("cannot parse string into token
+/// stream"), the unbalanced delimiter as an error placed on it.
+fn delimiter_error(text: &str) -> Option<syn::Error> {
+    let problem = super::delimiters::find(text)?;
+    // A span at (line, column): the one token of a text holding only
+    // whitespace before it (span positions count per parsed text).
+    let padding = format!(
+        "{}{}x",
+        "\n".repeat(problem.line - 1),
+        " ".repeat(problem.column - 1)
+    );
+    let tokens: proc_macro2::TokenStream = padding.parse().ok()?;
+    let span = tokens.into_iter().next()?.span();
+    Some(syn::Error::new(span, problem.message))
 }
 
 /// How many bytes `ranges` (sorted by start, possibly overlapping) cover.

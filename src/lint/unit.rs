@@ -389,8 +389,8 @@ fn analyse_unit(
         let texts = (parsed.paths.iter())
             .map(|p| out.sources.get(p).map(|t| t.as_str()))
             .collect();
-        let mut sink =
-            Sink::new(&parsed.paths).with_fixes(crate::fix::Locator::new(&parsed.files, texts));
+        let mut sink = Sink::new(&parsed.paths)
+            .with_fixes(crate::fix::Locator::new(&parsed.files, texts).with_vocab(vocab));
         rules::run_all(&facts, &mut sink);
         sink.into_diagnostics()
     }));

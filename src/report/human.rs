@@ -305,6 +305,15 @@ fn report_of(d: &Diagnostic, source: Option<(&Arc<String>, &LineIndex)>, width: 
         }
         None => (Vec::new(), None),
     };
+    // A help's `note: ..` lines (IDEM008's) are notes: rendered after the
+    // help as rustc does, not indented inside it.
+    let (help, help_notes) = match d.help.as_deref().map(|h| h.split_once("\nnote: ")) {
+        Some(Some((help, rest))) => (Some(help.to_string()), Some(rest)),
+        _ => (d.help.clone(), None),
+    };
+    for note in help_notes.into_iter().flat_map(|n| n.split("\nnote: ")) {
+        notes.push_str(&format!("  note: {note}\n"));
+    }
     // Steps of the path in other files (a helper that builds the key, the
     // extractor that reads it): labels show only the finding's own file.
     for step in d.trace.iter().filter(|step| step.path != d.path) {
@@ -324,7 +333,7 @@ fn report_of(d: &Diagnostic, source: Option<(&Arc<String>, &LineIndex)>, width: 
             )
         },
         severity: d.severity,
-        help: d.help.clone(),
+        help,
         labels,
         source,
         notes,
@@ -341,8 +350,10 @@ pub fn render(result: &LintResult, options: &RenderOptions) -> String {
     let handler = GraphicalReportHandler::new_themed(theme)
         .with_width(options.width)
         .with_wrap_lines(options.width != super::NO_WRAP)
-        // Code in help text stays on one line (see `code_words`).
-        .with_break_words(false)
+        // Code in help text stays on one line (see `code_words`) unless it
+        // is wider than the whole line: then it is cut at the width, so no
+        // line is wider than the terminal.
+        .with_break_words(true)
         .with_word_splitter(textwrap::WordSplitter::NoHyphenation)
         .with_word_separator(textwrap::WordSeparator::Custom(super::code_words::words))
         .with_context_lines(1);
@@ -361,7 +372,7 @@ pub fn render(result: &LintResult, options: &RenderOptions) -> String {
         if handler.render_report(&mut out, &report).is_err() {
             out.push_str(&format!("{}: {}\n", d.code, d.message));
         }
-        out.push_str(&report.notes);
+        out.push_str(&wrap_notes(&report.notes, options.width));
         out.push('\n');
     }
     if !options.quiet {
@@ -371,9 +382,33 @@ pub fn render(result: &LintResult, options: &RenderOptions) -> String {
     out
 }
 
+/// `  note: ..` lines wrapped at `width`, continuations under the text.
+fn wrap_notes(notes: &str, width: usize) -> String {
+    if width == super::NO_WRAP {
+        return notes.to_string();
+    }
+    let options = textwrap::Options::new(width)
+        .subsequent_indent("        ")
+        .word_splitter(textwrap::WordSplitter::NoHyphenation);
+    notes
+        .lines()
+        .map(|line| format!("{}\n", textwrap::fill(line, &options)))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn notes_wrap_under_their_text() {
+        let notes = "  note: the key also lacks a scope_version column and a namespace column\n";
+        assert_eq!(
+            wrap_notes(notes, 40),
+            "  note: the key also lacks a\n        scope_version column and a\n        namespace column\n"
+        );
+        assert_eq!(wrap_notes(notes, super::super::NO_WRAP), notes);
+    }
 
     #[test]
     fn offsets_count_chars() {

@@ -25,15 +25,16 @@ pub enum Format {
     Sarif,
     /// GitHub Actions `::error` annotations.
     Github,
-    /// rustc JSON diagnostics in cargo `compiler-message` lines (editors).
-    RustcJson,
+    /// rustc JSON diagnostics in cargo `compiler-message` lines (editors),
+    /// in one of cargo's `--message-format` flavours.
+    RustcJson(rustc_json::Style),
 }
 
 impl Format {
     /// Whether programs read this format: nothing else may be mixed into it
     /// (statistics, progress).
     pub fn is_machine(self) -> bool {
-        matches!(self, Format::Json | Format::Sarif | Format::RustcJson)
+        matches!(self, Format::Json | Format::Sarif | Format::RustcJson(_))
     }
 }
 
@@ -61,7 +62,7 @@ pub fn render(result: &LintResult, format: Format, options: &RenderOptions) -> S
         Format::Short => short::render(result, options),
         Format::Sarif => sarif::render(result),
         Format::Github => github::render(result, options),
-        Format::RustcJson => rustc_json::render(result),
+        Format::RustcJson(style) => rustc_json::render(result, style),
     };
     // Machine-readable documents must stay parseable.
     if options.statistics && !format.is_machine() {
@@ -87,7 +88,8 @@ pub fn write(
     }
 }
 
-/// `N errors, M warnings in K files`.
+/// `N errors, M warnings in F of K files`: F files have findings, K were
+/// analysed (`in K files` when nothing was found).
 pub fn summary_line(result: &LintResult) -> String {
     let errors = result
         .diagnostics
@@ -96,11 +98,18 @@ pub fn summary_line(result: &LintResult) -> String {
         .count();
     let warnings = result.diagnostics.len() - errors;
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    let mut with_findings: Vec<&str> = result.diagnostics.iter().map(|d| d.path.as_str()).collect();
+    with_findings.sort_unstable();
+    with_findings.dedup();
+    // Unreadable files have findings (IDEM000) without being analysed.
+    let files = match with_findings.len() {
+        0 => plural(result.files_analyzed, "file"),
+        n => format!("{n} of {}", plural(result.files_analyzed.max(n), "file")),
+    };
     let mut line = format!(
-        "{}, {} in {}",
+        "{}, {} in {files}",
         plural(errors, "error"),
         plural(warnings, "warning"),
-        plural(result.files_analyzed, "file")
     );
     if let Some(baseline) = &result.baseline {
         let stale = baseline.stale.len();

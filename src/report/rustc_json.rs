@@ -14,14 +14,40 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Value};
 
 use super::human::LineIndex;
-use crate::model::{Diagnostic, LintResult, Position, Severity, Span};
+use crate::model::{Applicability, Diagnostic, LintResult, Position, Severity, Span};
 use crate::rules;
+
+/// cargo's `--message-format` flavours of JSON.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Style {
+    /// `json-diagnostic-short`: `rendered` is the one-line form.
+    pub short: bool,
+    /// `json-diagnostic-rendered-ansi`: `rendered` has ANSI colours.
+    pub ansi: bool,
+    /// `json-render-diagnostics`: diagnostics are rendered on stderr (see
+    /// [`rendered_all`]) and left out of the JSON, as cargo does.
+    pub render_diagnostics: bool,
+}
+
+/// The `rendered` text of every finding, for `json-render-diagnostics`
+/// (cargo prints them on stderr).
+pub fn rendered_all(result: &LintResult, style: Style) -> String {
+    result
+        .diagnostics
+        .iter()
+        .map(|d| rendered(d, style))
+        .collect()
+}
 
 /// Renders every finding as a cargo `compiler-message` line and a final
 /// `build-finished` line (success when no finding is an error).
-pub fn render(result: &LintResult) -> String {
+pub fn render(result: &LintResult, style: Style) -> String {
     let mut packages = Packages::default();
     let mut out = String::new();
+    if style.render_diagnostics {
+        let finished = json!({"reason": "build-finished", "success": !result.has_errors()});
+        return format!("{finished}\n");
+    }
     let mut index: Option<(&str, LineIndex)> = None;
     for d in &result.diagnostics {
         let text = result.sources.get(&d.path).map(|t| t.as_str());
@@ -32,12 +58,14 @@ pub fn render(result: &LintResult) -> String {
             }
         }
         let source = text.zip(index.as_ref().map(|(_, lines)| lines));
+        let package = packages.of(&d.path);
+        let file_name = package.file_name(&d.path);
         let line = json!({
             "reason": "compiler-message",
-            "package_id": packages.of(&d.path).id,
-            "manifest_path": packages.of(&d.path).manifest_path,
-            "target": packages.of(&d.path).target(),
-            "message": message(d, source),
+            "package_id": package.id,
+            "manifest_path": package.manifest_path,
+            "target": package.target(),
+            "message": message(d, &file_name, source, style),
         });
         out.push_str(&line.to_string());
         out.push('\n');
@@ -48,15 +76,21 @@ pub fn render(result: &LintResult) -> String {
     out
 }
 
-/// One finding as a rustc diagnostic.
-fn message(d: &Diagnostic, source: Option<(&str, &LineIndex)>) -> Value {
-    let mut spans = vec![span(&d.path, d.span, true, None, source)];
+/// One finding as a rustc diagnostic; `file_name` is its file relative to
+/// the workspace root, as cargo names files.
+fn message(
+    d: &Diagnostic,
+    file_name: &str,
+    source: Option<(&str, &LineIndex)>,
+    style: Style,
+) -> Value {
+    let mut spans = vec![span(file_name, d.span, true, None, source)];
     spans.extend(
         d.labels
             .iter()
-            .map(|l| span(&d.path, l.span, false, Some(&l.message), source)),
+            .map(|l| span(file_name, l.span, false, Some(&l.message), source)),
     );
-    let children: Vec<Value> = d
+    let mut children: Vec<Value> = d
         .help
         .iter()
         .map(|help| {
@@ -64,6 +98,7 @@ fn message(d: &Diagnostic, source: Option<(&str, &LineIndex)>) -> Value {
                    "children": [], "rendered": null})
         })
         .collect();
+    children.extend(suggestion(d, file_name, source));
     json!({
         "$message_type": "diagnostic",
         "message": d.message,
@@ -71,8 +106,36 @@ fn message(d: &Diagnostic, source: Option<(&str, &LineIndex)>) -> Value {
         "level": level(d.severity),
         "spans": spans,
         "children": children,
-        "rendered": rendered(d),
+        "rendered": rendered(d, style),
     })
+}
+
+/// A machine-applicable fix as rustc writes a suggestion: a `help` child
+/// whose spans carry `suggested_replacement`, which editors (rust-analyzer)
+/// offer as a quick fix. Other fixes stay in the help text only.
+fn suggestion(
+    d: &Diagnostic,
+    file_name: &str,
+    source: Option<(&str, &LineIndex)>,
+) -> Option<Value> {
+    let fix = d
+        .fix
+        .as_ref()
+        .filter(|f| f.applicability == Applicability::MachineApplicable)?;
+    let spans: Vec<Value> = fix
+        .edits
+        .iter()
+        .map(|edit| {
+            let mut span = span(file_name, edit.span, true, None, source);
+            span["suggested_replacement"] = json!(edit.replacement);
+            span["suggestion_applicability"] = json!("MachineApplicable");
+            span
+        })
+        .collect();
+    Some(
+        json!({"message": fix.description, "code": null, "level": "help",
+                "spans": spans, "children": [], "rendered": null}),
+    )
 }
 
 fn level(severity: Severity) -> &'static str {
@@ -133,14 +196,33 @@ fn span_lines(text: &str, lines: &LineIndex, span: Span) -> Vec<Value> {
         .collect()
 }
 
-/// rustc's short rendering: what editors show as the full message.
-fn rendered(d: &Diagnostic) -> String {
+/// rustc's rendering: what editors show as the full message; one line in
+/// the short style, coloured as rustc colours it in the ANSI style.
+fn rendered(d: &Diagnostic, style: Style) -> String {
     let Position { line, column } = d.span.start;
+    let paint = |text: String, code: &str| {
+        if style.ansi {
+            format!("\u{1b}[{code}m{text}\u{1b}[0m")
+        } else {
+            text
+        }
+    };
+    let level_code = match d.severity {
+        Severity::Error => "1;31",
+        Severity::Warning => "1;33",
+    };
+    let header = paint(format!("{}[{}]", level(d.severity), d.code), level_code);
+    if style.short {
+        return format!(
+            "{}:{line}:{column}: {header}{}\n",
+            d.path,
+            paint(format!(": {}", d.message), "1")
+        );
+    }
     let mut text = format!(
-        "{}[{}]: {}\n --> {}:{line}:{column}\n",
-        level(d.severity),
-        d.code,
-        d.message,
+        "{header}{}\n{} {}:{line}:{column}\n",
+        paint(format!(": {}", d.message), "1"),
+        paint(" -->".to_string(), "1;34"),
         d.path
     );
     for label in &d.labels {
@@ -161,17 +243,36 @@ struct Package {
     manifest_path: String,
     name: String,
     src_path: String,
+    /// `lib`, or `bin` for a package with `src/main.rs` and no `src/lib.rs`.
+    kind: &'static str,
+    /// The workspace root cargo names files from (`None`: a loose file,
+    /// named as given).
+    root: Option<PathBuf>,
 }
 
 impl Package {
-    /// A library target named after the package: rust-analyzer only needs
-    /// the message, but cargo's schema requires a target.
+    /// The package's main target: rust-analyzer only needs the message,
+    /// but cargo's schema requires a target.
     fn target(&self) -> Value {
         json!({
-            "kind": ["lib"], "crate_types": ["lib"], "name": self.name.replace('-', "_"),
+            "kind": [self.kind], "crate_types": [self.kind], "name": self.name.replace('-', "_"),
             "src_path": self.src_path, "edition": "2021",
-            "doc": true, "doctest": false, "test": false,
+            "doc": self.kind == "lib", "doctest": false, "test": false,
         })
+    }
+
+    /// `path` relative to the workspace root, as cargo and rustc name files
+    /// (rust-analyzer resolves them from there), whatever the current
+    /// directory; as given outside any workspace.
+    fn file_name(&self, path: &str) -> String {
+        let Some(root) = &self.root else {
+            return path.to_string();
+        };
+        let file = absolute(Path::new(path));
+        file.strip_prefix(root).map_or_else(
+            |_| path.to_string(),
+            |rel| rel.to_string_lossy().replace('\\', "/"),
+        )
     }
 }
 
@@ -206,16 +307,19 @@ fn package_of(dir: &Path, file: &Path) -> Package {
             continue;
         };
         let lib = ancestor.join("src/lib.rs");
-        let src = if lib.is_file() {
-            lib
+        let main = ancestor.join("src/main.rs");
+        let (src, kind) = if !lib.is_file() && main.is_file() {
+            (main, "bin")
         } else {
-            ancestor.join("src/main.rs")
+            (lib, "lib")
         };
         return Package {
             id: format!("path+file://{}#{name}@{version}", ancestor.display()),
             manifest_path: manifest.display().to_string(),
             name,
             src_path: src.display().to_string(),
+            kind,
+            root: Some(workspace_root(ancestor)),
         };
     }
     let name = file.file_stem().map_or_else(
@@ -227,7 +331,24 @@ fn package_of(dir: &Path, file: &Path) -> Package {
         manifest_path: dir.join("Cargo.toml").display().to_string(),
         name,
         src_path: file.display().to_string(),
+        kind: "lib",
+        root: None,
     }
+}
+
+/// The root of the workspace `package_dir` belongs to: the nearest manifest
+/// at or above it with a `[workspace]` table, else the package itself.
+fn workspace_root(package_dir: &Path) -> PathBuf {
+    package_dir
+        .ancestors()
+        .find(|dir| {
+            std::fs::read_to_string(dir.join("Cargo.toml"))
+                .ok()
+                .and_then(|text| toml::from_str::<toml::Value>(&text).ok())
+                .is_some_and(|v| v.get("workspace").is_some())
+        })
+        .unwrap_or(package_dir)
+        .to_path_buf()
 }
 
 /// `package.name` and `package.version` of a manifest (a version inherited

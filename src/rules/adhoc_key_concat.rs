@@ -5,7 +5,7 @@ use super::{Finding, Rule, Sink};
 use crate::analysis::vocab::Component;
 use crate::analysis::UnitFacts;
 use crate::diagnostic::Severity;
-use crate::fix::{ScopedCall, BINDING};
+use crate::fix::{ScopedCall, BINDING, BINDING_SLOT};
 
 /// The rule.
 pub const RULE: Rule = Rule {
@@ -36,8 +36,7 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
             Some(key),
         ]);
         let help = format!(
-            "bind the scoped key first, `{}`, then use `{BINDING}.storage_key()`: scoped(..) rejects separators inside components instead of letting two tuples collide",
-            call.binding(),
+            "bind the scoped key first, `{BINDING_SLOT}`, then use `{BINDING}.storage_key()`: scoped(..) rejects separators inside components instead of letting two tuples collide",
         );
         let message = "idempotency key built by ad-hoc concatenation of the client key: components can collide across the separator";
         sink.add(

@@ -74,7 +74,10 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
         let help = format!(
             "hold the claim in `idem_scope::ClaimGuard` so that every exit releases it: right after the claim, \
              `let guard = ClaimGuard::new(move || /* release the claim on {plain} */);`, and after storing the response, \
-             `guard.complete();`. Or release the claim on every error path (an `Err` arm, `map_err(|e| {{ /* release */ e }})?`)",
+             `guard.complete();`. When the release is async (`.await`, as with most stores), `Drop` cannot await: take \
+             `let rt = tokio::runtime::Handle::current();` before the guard and spawn the release from it, \
+             `ClaimGuard::new(move || {{ rt.spawn(async move {{ /* release */ }}); }})` (ClaimGuard's docs, \"Async stores\"). \
+             Or release the claim on every error path (an `Err` arm, `map_err(|e| {{ /* release */ e }})?`)",
             plain = finding.key_text.chars().take(40).collect::<String>()
         );
         let message = format!(

@@ -6,7 +6,7 @@ use crate::analysis::value::KeySource;
 use crate::analysis::vocab::Component;
 use crate::analysis::UnitFacts;
 use crate::diagnostic::Severity;
-use crate::fix::{ScopedCall, BINDING};
+use crate::fix::{ScopedCall, BINDING, BINDING_SLOT};
 
 /// The rule.
 pub const RULE: Rule = Rule {
@@ -83,8 +83,7 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
             })
             .collect();
         let help = format!(
-            "scope the key: bind it first, `{}`, then use `{BINDING}.storage_key()`; a key shared across {} lets one caller replay another's response",
-            call.binding(),
+            "scope the key: bind it first, `{BINDING_SLOT}`, then use `{BINDING}.storage_key()`; a key shared across {} lets one caller replay another's response",
             english_list(&shared),
         );
         sink.add(

@@ -301,7 +301,19 @@ mod sink {
                     span: s.span,
                 })
                 .collect();
-            let fix = fix
+            // The help shows the call the fix makes, resolved against the
+            // finding's scope (`crate::fix::BINDING_SLOT`).
+            let resolved = fix.map(|call| match &self.locator {
+                Some(locator) => locator.resolve(site.file, site.span, &call),
+                None => call.unscoped(),
+            });
+            let help = match (help, &resolved) {
+                (Some(help), Some(call)) => {
+                    Some(help.replace(crate::fix::BINDING_SLOT, &call.binding()))
+                }
+                (help, _) => help,
+            };
+            let fix = resolved
                 .zip(self.locator.as_ref())
                 .and_then(|(call, locator)| locator.fix(site.file, site.span, &call));
             self.out.push(Diagnostic {

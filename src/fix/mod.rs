@@ -9,7 +9,10 @@
 //! edits with the parsed file and its text; [`apply`] writes the
 //! machine-applicable ones back (`idem-lint --fix`).
 
-use std::collections::BTreeMap;
+mod args;
+mod scope;
+
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use syn::spanned::Spanned;
@@ -18,58 +21,66 @@ use syn::visit::Visit;
 use crate::analysis::index::ParsedFile;
 use crate::analysis::syntax::span_of;
 use crate::analysis::value::Origin;
+use crate::analysis::vocab::Vocabulary;
 use crate::model::{Applicability, Diagnostic, Edit, Fix, Position, Span};
+
+pub use args::{route_segment, Arg, Trust};
 
 /// The name the inserted `let` binds.
 pub const BINDING: &str = "scoped_key";
 
-/// The longest component text put into a suggestion; longer expressions
-/// (a whole header-parsing chain) are better named by hand.
-const MAX_COMPONENT: usize = 60;
-
-/// Text for a component found in scope (`&ctx.tenant_id`, `"refund"`), or
-/// `None` when there is no usable expression.
-pub fn component_text(origin: Option<&Origin>) -> Option<String> {
-    let o = origin?;
-    if o.text.is_empty() || o.text.len() > MAX_COMPONENT {
-        return None;
-    }
-    let text = o.text.trim_start_matches('&');
-    Some(if text.starts_with('"') {
-        text.to_string()
-    } else {
-        format!("&{text}")
-    })
-}
+/// Where a rule's help text shows the suggested `let scoped_key = ..;`:
+/// the sink puts the call resolved against the finding's scope there, so
+/// the help and the fix never disagree.
+pub const BINDING_SLOT: &str = "\u{1}scoped-binding\u{1}";
 
 /// The `idem_scope::scoped(tenant, principal, route, key)` call a finding
-/// suggests: in-scope values where the analysis found them, placeholders
-/// (`&principal`) elsewhere.
+/// suggests, as the origins of its components (tenant, principal, route,
+/// key) the analysis found; [`Locator::resolve`] turns them into arguments.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ScopedCall {
-    args: [String; 4],
-    complete: bool,
+    origins: [Option<Origin>; 4],
 }
 
 impl ScopedCall {
-    /// The call from each component's origin (tenant, principal, route,
-    /// key); a missing one becomes its placeholder.
+    /// The call from each component's origin (tenant, principal, route, key).
     pub fn new(components: [Option<&Origin>; 4]) -> ScopedCall {
-        const PLACEHOLDERS: [&str; 4] = ["&tenant", "&principal", "\"route\"", "&key"];
-        let texts = components.map(component_text);
-        let complete = texts.iter().all(Option::is_some);
-        let mut args = PLACEHOLDERS.map(str::to_string);
-        for (arg, text) in args.iter_mut().zip(texts) {
-            if let Some(text) = text {
-                *arg = text;
-            }
+        ScopedCall {
+            origins: components.map(|o| o.cloned()),
         }
-        ScopedCall { args, complete }
     }
 
+    /// The arguments from the origins' texts alone, where the finding's
+    /// scope is unknown: never better than a guess.
+    pub fn unscoped(&self) -> Resolved {
+        let mut resolved = self.resolve(0, None);
+        for arg in &mut resolved.args {
+            arg.trust = arg.trust.max(Trust::Guessed);
+        }
+        resolved
+    }
+
+    fn resolve(&self, file: u32, at: Option<&args::At<'_>>) -> Resolved {
+        let mut roles = args::ROLES.iter();
+        let args = self.origins.each_ref().map(|origin| {
+            let role = roles.next().copied().unwrap_or(args::Role::Key);
+            args::resolve(role, origin.as_ref(), file, at)
+        });
+        Resolved { args }
+    }
+}
+
+/// A [`ScopedCall`] with its arguments chosen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resolved {
+    args: [Arg; 4],
+}
+
+impl Resolved {
     /// `idem_scope::scoped(a, b, c, d)`.
     pub fn call(&self) -> String {
-        format!("idem_scope::scoped({})", self.args.join(", "))
+        let texts: Vec<&str> = self.args.iter().map(|a| a.text.as_str()).collect();
+        format!("idem_scope::scoped({})", texts.join(", "))
     }
 
     /// `let scoped_key = idem_scope::scoped(a, b, c, d)?;`
@@ -77,9 +88,49 @@ impl ScopedCall {
         format!("let {BINDING} = {}?;", self.call())
     }
 
-    /// Whether every component is a value found in scope.
-    pub fn complete(&self) -> bool {
-        self.complete
+    /// The least trusted argument's trust.
+    pub fn trust(&self) -> Trust {
+        self.args
+            .iter()
+            .map(|a| a.trust)
+            .max()
+            .unwrap_or(Trust::Known)
+    }
+
+    /// Why a human must look: the placeholders and guesses, by role.
+    fn reason(&self) -> Option<String> {
+        let roles = |trust: Trust| -> Vec<&str> {
+            (args::ROLES.iter().zip(&self.args))
+                .filter(|(_, a)| a.trust == trust)
+                .map(|(r, _)| r.as_str())
+                .collect()
+        };
+        let placeholders = roles(Trust::Placeholder);
+        let guessed = roles(Trust::Guessed);
+        let mut parts = Vec::new();
+        if !placeholders.is_empty() {
+            parts.push(format!(
+                "no {} in scope",
+                english_joined(&placeholders, "or")
+            ));
+        }
+        if !guessed.is_empty() {
+            parts.push(format!(
+                "{} guessed from a name in scope the key does not use",
+                english_joined(&guessed, "and")
+            ));
+        }
+        (!parts.is_empty()).then(|| parts.join("; "))
+    }
+}
+
+/// `a`, `a or b`, `a, b or c` (with `and` likewise). Not the rules'
+/// `english_list`: rules use this module, not the other way round.
+fn english_joined(items: &[&str], word: &str) -> String {
+    match items {
+        [] => String::new(),
+        [one] => (*one).to_string(),
+        [init @ .., last] => format!("{} {word} {last}", init.join(", ")),
     }
 }
 
@@ -88,6 +139,10 @@ impl ScopedCall {
 pub struct Locator<'a> {
     files: &'a [ParsedFile],
     texts: Vec<Option<&'a str>>,
+    /// Names roles in guesses (`ctx.tenant_id`); none: no guesses.
+    vocab: Option<&'a Vocabulary>,
+    /// Struct fields by struct name over the unit, computed on the first fix.
+    fields: std::cell::OnceCell<HashMap<String, Vec<String>>>,
     /// Where each text's lines start, computed on its first fix: finding a
     /// line by scanning from the top would make many findings quadratic.
     line_starts: Vec<std::cell::OnceCell<Vec<usize>>>,
@@ -106,21 +161,67 @@ impl<'a> Locator<'a> {
         Locator {
             files,
             texts,
+            vocab: None,
+            fields: std::cell::OnceCell::new(),
             line_starts,
             item_ends,
         }
     }
 
+    /// Lets missing components be suggested from the names in scope that
+    /// `vocab` gives their role.
+    pub fn with_vocab(mut self, vocab: &'a Vocabulary) -> Locator<'a> {
+        self.vocab = Some(vocab);
+        self
+    }
+
+    fn item_ends(&self, index: usize) -> &[Position] {
+        let ast = &self.files[index].ast;
+        self.item_ends[index].get_or_init(|| ast.items.iter().map(item_end).collect())
+    }
+
+    /// The arguments of `call` for a finding at `span` of file `file`: what
+    /// is in scope there decides each one (see `args`).
+    pub fn resolve(&self, file: u32, span: Span, call: &ScopedCall) -> Resolved {
+        let Some(index) = self.files.iter().position(|f| f.id == file) else {
+            return call.unscoped();
+        };
+        let scope = scope::Scope::at(&self.files[index].ast, self.item_ends(index), span);
+        let fields = self
+            .fields
+            .get_or_init(|| scope::struct_fields(self.files.iter().map(|f| &f.ast)));
+        let default_vocab;
+        let vocab = match self.vocab {
+            Some(vocab) => vocab,
+            None => {
+                default_vocab = Vocabulary::default();
+                &default_vocab
+            }
+        };
+        let key_text = self
+            .texts
+            .get(file as usize)
+            .copied()
+            .flatten()
+            .map_or(String::new(), |text| self.slice(file, text, span));
+        let at = args::At {
+            key: span,
+            key_text: &key_text,
+            scope: &scope,
+            fields,
+            vocab,
+        };
+        call.resolve(file, Some(&at))
+    }
+
     /// The fix replacing the key expression at `span` of file `file` with
-    /// the scoped key, or `None` when `span` is not an expression the fix
-    /// knows how to replace.
-    pub fn fix(&self, file: u32, span: Span, call: &ScopedCall) -> Option<Fix> {
+    /// the scoped key `call` builds, or `None` when `span` is not an
+    /// expression the fix knows how to replace.
+    pub fn fix(&self, file: u32, span: Span, call: &Resolved) -> Option<Fix> {
         let index = self.files.iter().position(|f| f.id == file)?;
         let ast = &self.files[index].ast;
         let text = self.texts.get(file as usize).copied().flatten()?;
-        let item_ends =
-            self.item_ends[index].get_or_init(|| ast.items.iter().map(item_end).collect());
-        let target = Target::find(ast, item_ends, span)?;
+        let target = Target::find(ast, self.item_ends(index), span)?;
         if target.binds_between {
             // The `let` would land outside the closure or match arm that
             // binds names the key may use: no edit, the help text stays.
@@ -144,15 +245,24 @@ impl<'a> Locator<'a> {
                 )
             ),
         };
-        let applicability = match (call.complete(), target.returns_result) {
-            (false, _) => Applicability::HasPlaceholders,
-            (true, false) => Applicability::MaybeIncorrect,
-            (true, true) => Applicability::MachineApplicable,
+        let applicability = match (call.trust(), target.returns_result) {
+            (Trust::Placeholder, _) => Applicability::HasPlaceholders,
+            (Trust::Guessed, _) | (Trust::Known, false) => Applicability::MaybeIncorrect,
+            (Trust::Known, true) => Applicability::MachineApplicable,
+        };
+        let mut reasons: Vec<String> = call.reason().into_iter().collect();
+        if !target.returns_result {
+            reasons.push("the function does not return a `Result` for `?`".to_string());
+        }
+        let why = if reasons.is_empty() {
+            String::new()
+        } else {
+            format!(" (needs a hand: {})", reasons.join("; "))
         };
         Some(Fix {
             applicability,
             description: format!(
-                "bind the scoped key first (`{}`), then use `{replacement}`",
+                "bind the scoped key first (`{}`), then use `{replacement}`{why}",
                 call.binding()
             ),
             edits: vec![insertion, Edit { span, replacement }],
@@ -161,6 +271,27 @@ impl<'a> Locator<'a> {
 }
 
 impl Locator<'_> {
+    /// The text of `span` in file `file`, whose text is `text`.
+    fn slice(&self, file: u32, text: &str, span: Span) -> String {
+        let mut out = String::new();
+        for line in span.start.line..=span.end.line {
+            let chars = self.line(file, text, line).chars();
+            let from = if line == span.start.line {
+                span.start.column.saturating_sub(1)
+            } else {
+                out.push('\n');
+                0
+            };
+            if line == span.end.line {
+                let to = span.end.column.saturating_sub(1);
+                out.extend(chars.skip(from).take(to.saturating_sub(from)));
+            } else {
+                out.extend(chars.skip(from));
+            }
+        }
+        out
+    }
+
     /// Line `line` (1-based) of file `file`, whose text is `text`.
     fn line<'t>(&self, file: u32, text: &'t str, line: usize) -> &'t str {
         let Some(cell) = self.line_starts.get(file as usize) else {
@@ -370,6 +501,87 @@ pub struct Applied {
     pub skipped: usize,
 }
 
+/// The findings `--fix` leaves for a human, by why.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct NeedsHand {
+    /// Fixes with a placeholder: a component has no value in scope.
+    pub placeholders: usize,
+    /// Fixes with a guessed component or no `Result` for `?`.
+    pub maybe_incorrect: usize,
+    /// Findings without a suggested edit.
+    pub no_edit: usize,
+}
+
+impl NeedsHand {
+    /// Counts the findings of `diagnostics` that `--fix` does not apply.
+    pub fn of(diagnostics: &[Diagnostic]) -> NeedsHand {
+        let mut out = NeedsHand::default();
+        for d in diagnostics {
+            match d.fix.as_ref().map(|f| f.applicability) {
+                Some(Applicability::MachineApplicable) => {}
+                Some(Applicability::HasPlaceholders) => out.placeholders += 1,
+                Some(Applicability::MaybeIncorrect) => out.maybe_incorrect += 1,
+                None => out.no_edit += 1,
+            }
+        }
+        out
+    }
+
+    /// How many in all.
+    pub fn total(&self) -> usize {
+        self.placeholders + self.maybe_incorrect + self.no_edit
+    }
+}
+
+impl std::fmt::Display for NeedsHand {
+    /// `9 findings need a hand: 7 fixes have placeholders (..), 2 have no edit (..)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let total = self.total();
+        let plural =
+            |n: usize, one: &'static str, many: &'static str| if n == 1 { one } else { many };
+        write!(
+            f,
+            "{total} finding{} need{} a hand",
+            plural(total, "", "s"),
+            plural(total, "s", "")
+        )?;
+        let parts = [
+            (
+                self.placeholders,
+                "fix has a placeholder",
+                "fixes have placeholders",
+                "a scope component has no value in scope",
+            ),
+            (
+                self.maybe_incorrect,
+                "fix may be incorrect",
+                "fixes may be incorrect",
+                "a component guessed from a name in scope, or no `Result` for `?`",
+            ),
+            (
+                self.no_edit,
+                "has no suggested edit",
+                "have no suggested edit",
+                "the rule suggests none, or the key is built inside a call, closure or match arm",
+            ),
+        ];
+        let mut first = true;
+        for (n, one, many, why) in parts {
+            if n == 0 {
+                continue;
+            }
+            write!(
+                f,
+                "{} {n} {} ({why})",
+                if first { ":" } else { ";" },
+                plural(n, one, many)
+            )?;
+            first = false;
+        }
+        Ok(())
+    }
+}
+
 /// Writes every machine-applicable fix of `diagnostics` into its file;
 /// `root` resolves the display paths. A file that cannot be read or
 /// written is an error naming it; files before it stay fixed.
@@ -539,6 +751,27 @@ mod tests {
                 applied: 1,
                 skipped: 1
             }
+        );
+    }
+
+    #[test]
+    fn needs_hand_says_how_many_and_why() {
+        let hand = NeedsHand {
+            placeholders: 7,
+            maybe_incorrect: 0,
+            no_edit: 2,
+        };
+        assert_eq!(
+            hand.to_string(),
+            "9 findings need a hand: 7 fixes have placeholders (a scope component has no value in scope); 2 have no suggested edit (the rule suggests none, or the key is built inside a call, closure or match arm)"
+        );
+        let one = NeedsHand {
+            maybe_incorrect: 1,
+            ..NeedsHand::default()
+        };
+        assert_eq!(
+            one.to_string(),
+            "1 finding needs a hand: 1 fix may be incorrect (a component guessed from a name in scope, or no `Result` for `?`)"
         );
     }
 

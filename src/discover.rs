@@ -132,11 +132,7 @@ fn walk_dir(root: &Path, files: &mut Vec<FileEntry>, problems: &mut Vec<WalkProb
         .parents(true)
         .require_git(false)
         .follow_links(true)
-        .filter_entry(|entry| {
-            !(entry.depth() > 0
-                && entry.file_type().is_some_and(|t| t.is_dir())
-                && entry.file_name() == "target")
-        })
+        .filter_entry(|entry| !is_build_output(entry))
         .build_parallel();
     let found = std::sync::Mutex::new((Vec::new(), Vec::new()));
     walker.run(|| {
@@ -196,11 +192,7 @@ fn add_crate_context(files: &mut Vec<FileEntry>, packages: &mut Packages) {
                 .standard_filters(false)
                 .hidden(true)
                 .follow_links(true)
-                .filter_entry(|entry| {
-                    !(entry.depth() > 0
-                        && entry.file_type().is_some_and(|t| t.is_dir())
-                        && entry.file_name() == "target")
-                })
+                .filter_entry(|entry| !is_build_output(entry))
                 .build();
             for entry in walker.flatten() {
                 let is_file = entry.file_type().is_some_and(|t| t.is_file());
@@ -224,6 +216,13 @@ fn add_crate_context(files: &mut Vec<FileEntry>, packages: &mut Packages) {
             }
         }
     }
+}
+
+/// A `target/` directory below a walk's root: cargo's build output, never sources.
+fn is_build_output(entry: &ignore::DirEntry) -> bool {
+    entry.depth() > 0
+        && entry.file_type().is_some_and(|t| t.is_dir())
+        && entry.file_name() == "target"
 }
 
 fn walk_problem(err: ignore::Error) -> WalkProblem {

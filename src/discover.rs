@@ -132,7 +132,7 @@ fn walk_dir(root: &Path, files: &mut Vec<FileEntry>, problems: &mut Vec<WalkProb
         .parents(true)
         .require_git(false)
         .follow_links(true)
-        .filter_entry(|entry| !is_build_output(entry))
+        .filter_entry(|entry| !is_build_output(entry) && !is_test_support_dir(entry))
         .build_parallel();
     let found = std::sync::Mutex::new((Vec::new(), Vec::new()));
     walker.run(|| {
@@ -223,6 +223,15 @@ fn is_build_output(entry: &ignore::DirEntry) -> bool {
     entry.depth() > 0
         && entry.file_type().is_some_and(|t| t.is_dir())
         && entry.file_name() == "target"
+}
+
+/// A `tests/` or `benches/` directory below a walk's root: integration tests
+/// and benchmarks are test support, not analysed (rules.md). A file there
+/// named explicitly is still linted.
+fn is_test_support_dir(entry: &ignore::DirEntry) -> bool {
+    entry.depth() > 0
+        && entry.file_type().is_some_and(|t| t.is_dir())
+        && (entry.file_name() == "tests" || entry.file_name() == "benches")
 }
 
 fn walk_problem(err: ignore::Error) -> WalkProblem {

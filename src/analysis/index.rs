@@ -5,7 +5,6 @@ use std::collections::HashMap;
 use syn::visit::Visit;
 
 use super::header_holders::{HeaderHolders, Holder, HolderCollector};
-use super::syntax::last_ident;
 pub use super::syntax::ConstDef;
 use super::vocab::Vocabulary;
 
@@ -231,24 +230,8 @@ struct Collector<'i, 'a> {
     self_ty: Vec<Option<String>>,
 }
 
-/// Test code never serves traffic: `#[test]`, `#[tokio::test]`, `#[cfg(test)]`…
-pub(crate) fn is_test(attrs: &[syn::Attribute]) -> bool {
-    attrs.iter().any(|attr| {
-        let path = attr.path();
-        let last = last_ident(path);
-        if matches!(
-            last.as_str(),
-            "test" | "rstest" | "gtest" | "test_case" | "quickcheck" | "proptest"
-        ) {
-            return true;
-        }
-        path.is_ident("cfg")
-            && attr
-                .parse_args::<syn::Meta>()
-                .map(|meta| meta.path().is_ident("test"))
-                .unwrap_or(false)
-    })
-}
+pub(crate) use super::test_support::is_test;
+use super::test_support::is_test_module;
 
 fn type_name(ty: &syn::Type) -> Option<String> {
     match ty {
@@ -273,7 +256,7 @@ impl<'ast> Collector<'_, 'ast> {
 
 impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
     fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
-        if !is_test(&item.attrs) {
+        if !is_test_module(item) {
             syn::visit::visit_item_mod(self, item);
         }
     }

@@ -18,6 +18,7 @@ pub mod sql;
 pub mod sql_literals;
 pub mod sql_source;
 pub mod syntax;
+pub mod test_support;
 pub mod value;
 pub mod vocab;
 

@@ -10,9 +10,9 @@
 use proc_macro2::{TokenStream, TokenTree};
 use syn::visit::Visit;
 
-use super::index::is_test;
 use super::sql_source::SqlSource;
 use super::syntax::span_of;
+use super::test_support::is_test;
 use crate::diagnostic::Position;
 
 /// A string literal whose value looks like DDL.

@@ -20,6 +20,9 @@ pub struct Origin {
     pub site: Site,
     /// The source text of the expression (for labels and help).
     pub text: String,
+    /// Known only by a name there (a parameter called `body`): a finding
+    /// resting on it is `possible`.
+    pub by_name: bool,
 }
 
 /// How a client key value was obtained.
@@ -33,13 +36,27 @@ pub enum KeySource {
     /// `.idempotency_key()`), with no header read seen: findings on it are
     /// `possible` (rules.md, "Evidence and confidence").
     Named,
+    /// A value only named like a request id (`request_id`): `possible`.
+    NamedRequestId,
 }
 
 impl KeySource {
+    /// The source once the value is known to come from the request (a
+    /// field of its payload): a name then only says which value it is.
+    pub fn by_flow(self) -> KeySource {
+        match self {
+            KeySource::Named => KeySource::IdempotencyKey,
+            KeySource::NamedRequestId => KeySource::RequestId,
+            other => other,
+        }
+    }
+
     /// The confidence of a finding whose client key came from here.
     pub fn confidence(self) -> crate::model::diagnostic::Confidence {
         match self {
-            KeySource::Named => crate::model::diagnostic::Confidence::Possible,
+            KeySource::Named | KeySource::NamedRequestId => {
+                crate::model::diagnostic::Confidence::Possible
+            }
             KeySource::IdempotencyKey | KeySource::RequestId => {
                 crate::model::diagnostic::Confidence::Certain
             }
@@ -294,7 +311,15 @@ impl Value {
         // longer alone (`union` sets the flag for alternatives).
         let hash_alone =
             (self.hash_alone && !other.carries_key()) || (other.hash_alone && !self.carries_key());
-        if self.client_key.is_none() {
+        let named = |v: &Value| {
+            matches!(
+                v.client_key,
+                Some((_, KeySource::Named | KeySource::NamedRequestId))
+            )
+        };
+        if self.client_key.is_none() || (named(self) && other.client_key.is_some() && !named(other))
+        {
+            // A key known by flow is better evidence than one known by name.
             self.client_key.clone_from(&other.client_key);
             self.key_by_name = other.key_by_name;
         } else if other.client_key.is_some() {
@@ -350,10 +375,20 @@ impl Value {
 
     /// The IDEM003/IDEM007 part of [`Value::join`].
     fn join_payload_and_server(&mut self, other: &Value) {
-        if self.payload.is_none() {
+        // A payload known by flow is better evidence than one known by name.
+        let by_name = |p: &Option<Box<Origin>>| p.as_ref().is_some_and(|o| o.by_name);
+        if self.payload.is_none()
+            || (by_name(&self.payload) && other.payload.is_some() && !by_name(&other.payload))
+        {
             self.payload.clone_from(&other.payload);
         }
-        if self.payload_hash.is_none() {
+        let hash_by_name =
+            |h: &Option<Box<PayloadHash>>| h.as_ref().is_some_and(|h| h.payload.by_name);
+        if self.payload_hash.is_none()
+            || (hash_by_name(&self.payload_hash)
+                && other.payload_hash.is_some()
+                && !hash_by_name(&other.payload_hash))
+        {
             self.payload_hash.clone_from(&other.payload_hash);
         }
         if self.hash_keyed.is_none() {
@@ -604,6 +639,11 @@ impl KeyEvent {
     /// How the finding on this event is known: `possible` when its only
     /// client key is a name and nothing scoped it.
     pub fn confidence(&self) -> crate::model::diagnostic::Confidence {
+        // A position known only by its name (`let cache_key = ..`, a `*_key`
+        // field) is a sink by name, not by use.
+        if !self.raw_ok {
+            return crate::model::diagnostic::Confidence::Possible;
+        }
         match self.client_key() {
             Some((_, source)) if !self.value.scoped => source.confidence(),
             _ => crate::model::diagnostic::Confidence::Certain,
@@ -614,7 +654,8 @@ impl KeyEvent {
     /// is a client key only where it reaches an idempotency store.
     pub fn client_key(&self) -> Option<(&Origin, KeySource)> {
         let (origin, source) = self.value.client_key.as_ref()?;
-        (*source != KeySource::RequestId || self.strong).then_some((origin, *source))
+        let request_id = matches!(source, KeySource::RequestId | KeySource::NamedRequestId);
+        (!request_id || self.strong).then_some((origin, *source))
     }
 }
 

@@ -15,6 +15,7 @@ use rustc_hash::FxHashMap as HashMap;
 use crate::analysis;
 use crate::analysis::index::ParsedFile;
 use crate::analysis::sql::SqlFile;
+use crate::analysis::test_support::is_test_support_file;
 use crate::analysis::vocab::Vocabulary;
 use crate::cache::{Remembered, Stamp};
 use crate::config::PlannedUnit;
@@ -315,6 +316,8 @@ fn parse_files(work: &[FileToParse], out: &mut UnitOutput) -> Result<Parsed, Exc
             continue;
         }
         match catch_unwind(AssertUnwindSafe(|| parse_planned(text, blank))) {
+            // Test support is not analysed (mocks, `#![cfg(test)]` files).
+            Ok(Ok(ast)) if is_test_support_file(&entry.display, &ast) => {}
             Ok(Ok(ast)) => {
                 parsed.files.push(ParsedFile {
                     id: parsed.paths.len() as u32,

@@ -38,7 +38,9 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
                 KeySource::IdempotencyKey => {
                     "client key from the Idempotency-Key header".to_string()
                 }
-                KeySource::RequestId => "request id used as an idempotency key".to_string(),
+                KeySource::RequestId | KeySource::NamedRequestId => {
+                    "request id used as an idempotency key".to_string()
+                }
                 KeySource::Named => {
                     "a value named like a client key (no header read seen)".to_string()
                 }
@@ -91,7 +93,7 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
                 .labels(labels)
                 .help(help)
                 .fix(call)
-                .confidence(source.confidence()),
+                .confidence(event.confidence()),
         );
     }
 }

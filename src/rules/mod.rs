@@ -156,7 +156,7 @@ mod sink {
     //! labels, help) and hands it to the unit's [`Sink`], which turns sites into
     //! file paths and keeps one finding per rule and span.
 
-    use std::collections::HashSet;
+    use std::collections::HashMap;
 
     use crate::analysis::value::Site;
     use crate::fix::{Locator, ScopedCall};
@@ -233,7 +233,8 @@ mod sink {
         /// (rule code, file, span) of every finding so far: a hash lookup keeps
         /// `add` constant-time, where a scan of `out` made a unit with many
         /// findings quadratic in their number.
-        seen: HashSet<(&'static str, u32, Span)>,
+        /// The index in `out` of each.
+        seen: HashMap<(&'static str, u32, Span), usize>,
         /// Turns suggested calls into edits (none: findings get no `fix`).
         locator: Option<Locator<'a>>,
     }
@@ -244,7 +245,7 @@ mod sink {
             Sink {
                 paths,
                 out: Vec::new(),
-                seen: HashSet::new(),
+                seen: HashMap::new(),
                 locator: None,
             }
         }
@@ -269,9 +270,19 @@ mod sink {
             } = finding;
             // The path is a function of `site.file`, so the file index stands in
             // for it in the identity.
-            if !self.seen.insert((rule.code, site.file, site.span)) {
-                return;
-            }
+            // A second finding of the same rule on the same span replaces the
+            // first only when its path is known by flow and the first's by a
+            // name: the reported path is the best evidence found.
+            let replaces = match self.seen.get(&(rule.code, site.file, site.span)) {
+                None => None,
+                Some(&i)
+                    if confidence == Confidence::Certain
+                        && self.out[i].confidence == Confidence::Possible =>
+                {
+                    Some(i)
+                }
+                Some(_) => return,
+            };
             let path = self
                 .paths
                 .get(site.file as usize)
@@ -316,7 +327,7 @@ mod sink {
             let fix = resolved
                 .zip(self.locator.as_ref())
                 .and_then(|(call, locator)| locator.fix(site.file, site.span, &call));
-            self.out.push(Diagnostic {
+            let diagnostic = Diagnostic {
                 code: rule.code,
                 name: rule.name,
                 severity: rule.level,
@@ -328,7 +339,15 @@ mod sink {
                 fix,
                 confidence,
                 trace,
-            });
+            };
+            match replaces {
+                Some(i) => self.out[i] = diagnostic,
+                None => {
+                    self.seen
+                        .insert((rule.code, site.file, site.span), self.out.len());
+                    self.out.push(diagnostic);
+                }
+            }
         }
 
         /// The findings, in the order they were added.

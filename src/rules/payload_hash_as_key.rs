@@ -4,6 +4,7 @@
 use super::{covers, Finding, Rule, Sink};
 use crate::analysis::UnitFacts;
 use crate::diagnostic::Severity;
+use crate::model::diagnostic::Confidence;
 
 /// The rule.
 pub const RULE: Rule = Rule {
@@ -48,6 +49,18 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
         }
         let message = "a hash of the request payload is used as the idempotency key: a second, legitimate request with the same payload is swallowed as a duplicate";
         let help = "key the record by the client's Idempotency-Key, scoped with idem_scope::scoped(&tenant, &principal, \"route\", &key), and store the payload hash beside it as a fingerprint (idem_scope::Fingerprint::of) to answer 422 when a key is reused with a different payload";
-        sink.add(Finding::new(&RULE, site, message).labels(labels).help(help));
+        // A payload known only by a name (a parameter called `bytes`) or a
+        // key position known only by one make the path `possible`.
+        let confidence = if hash.payload.by_name {
+            Confidence::Possible
+        } else {
+            event.confidence()
+        };
+        sink.add(
+            Finding::new(&RULE, site, message)
+                .labels(labels)
+                .help(help)
+                .confidence(confidence),
+        );
     }
 }

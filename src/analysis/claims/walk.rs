@@ -23,6 +23,9 @@ impl Walker<'_> {
         let tail = std::mem::replace(&mut self.tail, false);
         let count = block.stmts.len();
         for (i, stmt) in block.stmts.iter().enumerate() {
+            if crate::analysis::test_support::stmt_is_test(stmt) {
+                continue;
+            }
             match stmt {
                 Stmt::Local(local) => self.local(local),
                 Stmt::Item(_) => {}

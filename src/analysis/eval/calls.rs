@@ -31,6 +31,25 @@ const HEADER_SETTERS: &[&str] = &[
     "set_header",
 ];
 
+/// Methods whose result carries no text of their arguments: comparisons,
+/// searches and predicates.
+const NO_TEXT_FLOW: &[&str] = &[
+    "eq",
+    "ne",
+    "cmp",
+    "partial_cmp",
+    "contains",
+    "contains_key",
+    "starts_with",
+    "ends_with",
+    "is_match",
+    "matches",
+    "find",
+    "position",
+    "len",
+    "is_empty",
+];
+
 const CLOSURE_METHODS: &[&str] = &[
     "map",
     "and_then",
@@ -369,7 +388,23 @@ impl Evaluator<'_> {
             return self.closure_method(&method, recv, &exprs);
         }
 
-        let args: Vec<Value> = m.args.iter().map(|a| self.eval(a)).collect();
+        // A closure handed to any other method of a value carrying a client
+        // key receives that value (`stream.try_for_each(|k| ..)`,
+        // `fut.and_then(|k| ..)` of a futures combinator).
+        let args: Vec<Value> = m
+            .args
+            .iter()
+            .map(|a| match a {
+                // `map_err(|e| ..)` sees the error, never the key.
+                Expr::Closure(c)
+                    if recv.client_key.is_some()
+                        && !matches!(method.as_str(), "map_err" | "inspect_err") =>
+                {
+                    self.eval_closure(c, Some(recv.clone()))
+                }
+                _ => self.eval(a),
+            })
+            .collect();
         let call = MethodCall {
             m,
             expr,
@@ -486,6 +521,17 @@ impl Evaluator<'_> {
         value.concat = None;
         value.concat_params.clear();
         value.sql = None;
+        // By default what a call the analysis does not know is given flows
+        // on to its result (`RE.replace_all(&key, "_")`, a builder's
+        // `.key(k)`), except through calls that answer a question about
+        // their input instead of passing its text on.
+        if !NO_TEXT_FLOW.contains(&method) {
+            for arg in &call.args {
+                if arg.client_key.is_some() {
+                    value.join_as_part(arg);
+                }
+            }
+        }
         if self.vocab.is_client_key_name(method) && !method.starts_with("set") {
             value
                 .client_key
@@ -588,6 +634,11 @@ fn substitute(
         // caller's arguments show where the value comes from.
         out.client_key = None;
         out.key_by_name = false;
+    }
+    // A key named inside the callee (`req.idempotency_key`) of an argument
+    // that is the request's payload is the client's key by flow.
+    if bits(value.params).any(|p| args.get(p).is_some_and(|a| a.payload.is_some())) {
+        out.client_key = out.client_key.take().map(|(o, s)| (o, s.by_flow()));
     }
     let intrinsic_key = out.client_key.is_some();
     let mut key_arg_site = None;

@@ -160,7 +160,9 @@ impl Evaluator<'_> {
     ) -> ControlFlow<Value, Value> {
         let (m, args) = (call.m, &call.args);
         match call.method.as_str() {
-            "push_str" | "extend_from_slice" | "extend" | "insert_str" | "write_str" | "append" => {
+            // `bytes::BufMut::put_slice`/`put` and `io::Write::write_all` append bytes.
+            "push_str" | "extend_from_slice" | "extend" | "insert_str" | "write_str" | "append"
+            | "put_slice" | "put" | "write_all" => {
                 if let (Some(arg), Some(var)) = (args.last(), place_name(&m.receiver)) {
                     let site = self.site(call.expr);
                     self.update(&var, |v| {

@@ -169,6 +169,7 @@ impl Evaluator<'_> {
                 span: Span { start, end },
             },
             text: format!("{}({})", m.method, short_text(&m.args)),
+            by_name: false,
         }
     }
 

@@ -304,6 +304,7 @@ impl<'a> Evaluator<'a> {
         Origin {
             site: self.site(node),
             text: short_text(node),
+            by_name: false,
         }
     }
 
@@ -395,7 +396,7 @@ impl<'a> Evaluator<'a> {
                 return;
             }
             if self.vocab.is_request_id_name(name) {
-                value.client_key = Some((self.origin(node), KeySource::RequestId));
+                value.client_key = Some((self.origin(node), KeySource::NamedRequestId));
                 value.key_by_name = value.params != 0;
                 return;
             }
@@ -541,6 +542,9 @@ impl<'a> Evaluator<'a> {
         let mut last = Value::empty();
         for stmt in stmts {
             last = Value::empty();
+            if super::test_support::stmt_is_test(stmt) {
+                continue;
+            }
             match stmt {
                 Stmt::Local(local) => self.eval_local(local),
                 Stmt::Item(_) => {}
@@ -673,7 +677,14 @@ impl<'a> Evaluator<'a> {
                         value.sql = None;
                         value.hasher = false;
                         let had_key = value.client_key.is_some();
+                        let of_payload = value.payload.is_some();
                         self.enrich_by_name(&mut value, &name.to_string(), f);
+                        // A field of the request's payload named like the
+                        // key is the client's key by flow, not by name alone.
+                        if of_payload && !had_key {
+                            value.client_key =
+                                value.client_key.take().map(|(o, s)| (o, s.by_flow()));
+                        }
                         if !had_key && self.field_holds_no_key(&name.to_string()) {
                             value.client_key = None;
                         }

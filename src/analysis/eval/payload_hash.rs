@@ -28,6 +28,7 @@ impl Evaluator<'_> {
         Box::new(Origin {
             site: self.site(node),
             text: String::new(),
+            by_name: false,
         })
     }
 
@@ -55,7 +56,9 @@ impl Evaluator<'_> {
             && !has_component
             && self.vocab.is_payload_name(name)
         {
-            value.payload = Some(self.fact_origin(node));
+            let mut origin = self.fact_origin(node);
+            origin.by_name = true;
+            value.payload = Some(origin);
         }
         self.server_id_by_name(value, name, node);
     }
@@ -144,6 +147,18 @@ impl Evaluator<'_> {
                 && of_request());
         if reads_body {
             value.payload = Some(self.fact_origin(expr));
+        }
+        // `let (parts, body) = req.into_parts();`: the second part is the body.
+        if method == "into_parts"
+            && m.args.is_empty()
+            && of_request()
+            && !names_response(&m.receiver)
+        {
+            let body = Value {
+                payload: Some(self.fact_origin(expr)),
+                ..Value::default()
+            };
+            value.elems = Some(vec![value.clone(), body]);
         }
         value
     }

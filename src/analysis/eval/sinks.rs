@@ -10,7 +10,7 @@ use syn::Expr;
 use super::sql_binds::{client_key_lookup, key_binds};
 use super::{Evaluator, MethodCall};
 use crate::analysis::sql::sql_tables;
-use crate::analysis::syntax::{last_ident, strip_ref};
+use crate::analysis::syntax::{last_ident, path_string, strip_ref};
 use crate::analysis::value::{is_store_by_use, KeyEvent, Site, SqlChain, Value, SQL_BY_USE};
 use crate::analysis::vocab::{
     is_claim_api_method, is_dynamo_key_attribute, names_request_extensions, names_strong_store,
@@ -244,7 +244,13 @@ impl Evaluator<'_> {
         call: &MethodCall<'_>,
         recv: Value,
     ) -> ControlFlow<Value, Value> {
-        if call.method != "arg" || !is_redis_cmd(&call.m.receiver) {
+        // `cmd("SET").arg(&key)`, and a Lua script's `Script::new(..).key(&key)`.
+        let redis_key = match call.method.as_str() {
+            "arg" => is_redis_cmd(&call.m.receiver),
+            "key" => is_redis_script(&call.m.receiver),
+            _ => false,
+        };
+        if !redis_key {
             return ControlFlow::Continue(recv);
         }
         if let (Some(key), Some(e)) = (call.args.first(), call.exprs.first()) {
@@ -407,7 +413,9 @@ fn stores_under_fixed_name(args: &[Value], exprs: &[&Expr]) -> bool {
             .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'),
         _ => false,
     };
-    fixed && !name.carries_key() && value.carries_key()
+    // `digests.insert("sha256", digest)`: a value under a fixed name, too.
+    let keyish = |v: &Value| v.carries_key() || v.payload_hash.is_some() || v.server_id.is_some();
+    fixed && !keyish(name) && keyish(value)
 }
 
 /// The key of a storage call and the index of its key argument. The key
@@ -518,6 +526,24 @@ pub(super) fn is_self(expr: &Expr) -> bool {
         Expr::Path(p) => p.path.is_ident("self"),
         Expr::Reference(r) => is_self(&r.expr),
         Expr::Paren(p) => is_self(&p.expr),
+        _ => false,
+    }
+}
+
+/// `redis::Script::new(SRC)`, `script.prepare_invoke()`, or a chain of
+/// `.key(..)`/`.arg(..)` on one.
+fn is_redis_script(expr: &Expr) -> bool {
+    match expr {
+        Expr::Call(c) => {
+            matches!(&*c.func, Expr::Path(p) if path_string(&p.path).ends_with("Script::new"))
+        }
+        Expr::MethodCall(m) => match m.method.to_string().as_str() {
+            "prepare_invoke" => true,
+            "key" | "arg" => is_redis_script(&m.receiver),
+            _ => false,
+        },
+        Expr::Paren(p) => is_redis_script(&p.expr),
+        Expr::Reference(r) => is_redis_script(&r.expr),
         _ => false,
     }
 }

@@ -19,7 +19,7 @@ use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::vocab::{Vocabulary, VocabularyExtension};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Confidence, Diagnostic, Severity};
 use crate::discover::{display_path, Unit};
 use crate::rules;
 
@@ -79,6 +79,26 @@ impl<'de> Deserialize<'de> for Level {
             ))
         })
     }
+}
+
+/// `confidence = "certain" | "possible"`; other words get a "did you mean".
+fn deserialize_confidence<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<Confidence>, D::Error> {
+    let text = String::deserialize(deserializer)?;
+    let tiers = [Confidence::Certain, Confidence::Possible];
+    if let Some(tier) = tiers.into_iter().find(|t| t.as_str() == text) {
+        return Ok(Some(tier));
+    }
+    let meant = match text.to_ascii_lowercase().as_str() {
+        "high" | "sure" | "definite" => Some("certain"),
+        "medium" | "maybe" | "probable" | "all" => Some("possible"),
+        _ => did_you_mean(&text, tiers.map(Confidence::as_str)),
+    };
+    Err(de::Error::custom(format!(
+        "unknown confidence `{text}`, expected `certain` or `possible`{}",
+        hint(meant)
+    )))
 }
 
 /// A rule code (`IDEM001`), name (`adhoc-key-concat`) or code prefix
@@ -232,6 +252,13 @@ pub struct ConfigFile {
     pub ignore: Vec<RuleRef>,
     /// Paths not linted at all.
     pub exclude: Vec<PathPattern>,
+    /// The least certain findings reported (`--confidence` wins); `certain`
+    /// when absent.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "deserialize_confidence"
+    )]
+    pub confidence: Option<Confidence>,
     /// Rule levels: `IDEM001 = "warn"`, `missing-scope-component = "off"`.
     pub rules: BTreeMap<RuleRef, Level>,
     /// Rules ignored in matching files: `"src/legacy/*.rs" = ["IDEM001"]`.
@@ -351,6 +378,11 @@ impl Settings {
     /// The largest file analysed, when configured.
     pub fn max_file_size(&self) -> Option<u64> {
         self.config.max_file_size
+    }
+
+    /// The least certain findings reported, when configured.
+    pub fn confidence(&self) -> Option<Confidence> {
+        self.config.confidence
     }
 
     /// The severity of `code` in the file at `path` (`None`: off). Command-line
@@ -750,14 +782,16 @@ struct Metadata {
     idem_lint: Option<ConfigFile>,
 }
 
-/// Applies each file's levels, `select`/`ignore` and `per-file-ignores` to
-/// `diagnostics`: findings of rules that are off are dropped, the others get
-/// their configured severity.
+/// Applies each file's levels, `select`/`ignore`, `per-file-ignores` and
+/// confidence to `diagnostics`: findings of rules that are off, or less
+/// certain than `floor` says for their file's settings, are dropped; the
+/// others get their configured severity.
 pub fn apply_levels(
     diagnostics: &mut Vec<Diagnostic>,
     resolver: &mut Resolver,
     known: &HashMap<String, Arc<Settings>>,
     cli_select: bool,
+    floor: impl Fn(&Settings) -> Confidence,
 ) -> Result<(), ConfigError> {
     let mut kept = Vec::with_capacity(diagnostics.len());
     for mut d in std::mem::take(diagnostics) {
@@ -765,6 +799,9 @@ pub fn apply_levels(
             Some(settings) => settings.clone(),
             None => resolver.for_path(Path::new(&d.path))?,
         };
+        if d.confidence < floor(&settings) {
+            continue;
+        }
         if let Some(severity) = settings.severity(d.code, Path::new(&d.path), cli_select) {
             d.severity = severity;
             kept.push(d);
@@ -783,6 +820,7 @@ struct Shown<'a> {
     select: Option<&'a Vec<RuleRef>>,
     ignore: &'a [RuleRef],
     exclude: &'a [PathPattern],
+    confidence: Confidence,
     rules: BTreeMap<String, Level>,
     per_file_ignores: &'a BTreeMap<PathPattern, Vec<RuleRef>>,
     vocabulary: &'a VocabularyExtension,
@@ -808,6 +846,7 @@ pub fn show(settings: &Settings, path: &Path, default_max_file_size: u64) -> Str
         select: settings.config.select.as_ref(),
         ignore: &settings.config.ignore,
         exclude: &settings.config.exclude,
+        confidence: settings.confidence().unwrap_or(Confidence::Certain),
         rules,
         per_file_ignores: &settings.config.per_file_ignores,
         vocabulary: &settings.config.vocabulary,
@@ -945,6 +984,20 @@ key-constructors = ["acme::keys::scoped_key"]
         assert_eq!(config.max_file_size, Some(1000));
         assert_eq!(config.vocabulary.tenant, vec!["shop".to_string()]);
         assert_eq!(config.rules.len(), 2);
+    }
+
+    #[test]
+    fn confidence_parses_and_defaults_to_none() {
+        let config = parse("confidence = \"possible\"\n").expect("valid");
+        assert_eq!(config.confidence, Some(Confidence::Possible));
+        let defaults = parse("").expect("valid");
+        assert_eq!(defaults.confidence, None);
+        let err = parse("confidence = \"maybe\"\n").expect_err("no such tier");
+        assert!(
+            err.message().contains("did you mean `possible`?"),
+            "{}",
+            err.message()
+        );
     }
 
     #[test]

@@ -578,6 +578,11 @@ fn unknown_rules_and_keys_get_a_did_you_mean() {
         ),
         ("exlude = [\"gen\"]\n", "did you mean `exclude`?"),
         ("[vocabulary]\ntennant = [\"shop\"]\n", "did you mean `tenant`?"),
+        (
+            "confidence = \"posible\"\n",
+            "unknown confidence `posible`, expected `certain` or `possible`; did you mean `possible`?",
+        ),
+        ("confidence = \"high\"\n", "did you mean `certain`?"),
     ] {
         write(dir.path(), "idem-lint.toml", config);
         let (code, _, stderr) = run(dir.path(), &["a.rs"]);

@@ -33,7 +33,8 @@ impl RunCache {
         let cache = Cache::open(options.cache_dir.as_deref()?)?;
         // Everything that can change a unit's findings, by its `Debug` form
         // so that new options are covered by default. Filters applied after
-        // the analysis (select, ignore, exclude) and `jobs` are left out.
+        // the analysis (select, ignore, exclude, confidence) and `jobs` are
+        // left out.
         let normalized = LintOptions {
             jobs: 0,
             select: Vec::new(),
@@ -41,6 +42,8 @@ impl RunCache {
             exclude: Vec::new(),
             cache_dir: None,
             progress: None,
+            confidence: Default::default(),
+            confidence_fixed: false,
             ..options.clone()
         };
         let config = cache::config_hash(&format!("{normalized:?}"));

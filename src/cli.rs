@@ -239,7 +239,7 @@ struct LintArgs {
     /// The least certain findings to report: `certain` reports only paths
     /// established by flow; `possible` adds those whose source is only a
     /// name (JSON `confidence`, SARIF `precision` medium). Wins over the
-    /// configuration's `confidence` [default: possible, for now].
+    /// configuration's `confidence` [default: certain].
     #[arg(long, value_enum, value_name = "TIER")]
     confidence: Option<ConfidenceArg>,
     /// Stop analysing one crate (or loose file) after this many seconds; it is
@@ -536,8 +536,8 @@ fn lint(mut args: LintArgs, cargo_mode: bool) -> i32 {
             .map_or(ConfigSource::Discover, ConfigSource::File),
         prefilter: !args.no_prefilter,
         confidence: match args.confidence {
-            Some(ConfidenceArg::Possible) | None => crate::model::diagnostic::Confidence::Possible,
-            Some(ConfidenceArg::Certain) => crate::model::diagnostic::Confidence::Certain,
+            Some(ConfidenceArg::Possible) => crate::model::diagnostic::Confidence::Possible,
+            Some(ConfidenceArg::Certain) | None => crate::model::diagnostic::Confidence::Certain,
         },
         confidence_fixed: args.confidence.is_some(),
         unit_limits: crate::limits::Limits {

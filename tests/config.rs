@@ -5,11 +5,12 @@
 use std::path::Path;
 use std::process::Command;
 
-/// A key built by concatenating the client key with the tenant only:
-/// IDEM001 and IDEM002 on line 4.
+/// A key built by concatenating the client key (read from its header) with
+/// the tenant only: IDEM001 and IDEM002 on line 5.
 const BAD: &str = r#"use std::collections::HashMap;
 pub struct Ctx { pub tenant_id: String }
-pub fn lookup(ctx: &Ctx, idem_key: &str, cache: &HashMap<String, Vec<u8>>) -> Option<Vec<u8>> {
+pub fn lookup(ctx: &Ctx, headers: &HeaderMap, cache: &HashMap<String, Vec<u8>>) -> Option<Vec<u8>> {
+    let idem_key = headers.get("Idempotency-Key")?.to_str().ok()?;
     let cache_key = format!("{}:{}", ctx.tenant_id, idem_key);
     cache.get(&cache_key).cloned()
 }
@@ -472,14 +473,16 @@ fn max_file_size_from_config_and_the_command_line_wins() {
 fn vocabulary_extension_changes_findings() {
     let dir = tempdir();
     let tenant = r#"use std::collections::HashMap;
-pub fn lookup(shop_id: &str, user_id: &str, idem_key: &str, cache: &HashMap<(String, String, String, String), Vec<u8>>) -> Option<Vec<u8>> {
+pub fn lookup(shop_id: &str, user_id: &str, headers: &HeaderMap, cache: &HashMap<(String, String, String, String), Vec<u8>>) -> Option<Vec<u8>> {
+    let idem_key = headers.get("Idempotency-Key")?.to_str().ok()?;
     let key = (shop_id.to_string(), user_id.to_string(), "charge".to_string(), idem_key.to_string());
     cache.get(&key).cloned()
 }
 "#;
     let wrapper = r#"use std::collections::HashMap;
 pub struct Ctx { pub shop: String, pub user_id: String }
-pub fn lookup(ctx: &Ctx, idem_key: &str, cache: &HashMap<String, Vec<u8>>) -> Option<Vec<u8>> {
+pub fn lookup(ctx: &Ctx, headers: &HeaderMap, cache: &HashMap<String, Vec<u8>>) -> Option<Vec<u8>> {
+    let idem_key = headers.get("Idempotency-Key")?.to_str().ok()?;
     let k = acme_keys::scoped_key(&ctx.shop, &ctx.user_id, "charge", idem_key);
     cache.get(&k).cloned()
 }
@@ -641,4 +644,34 @@ fn misspelt_metadata_table_is_a_warning() {
     );
     let (_, _, stderr) = run(dir.path(), &["--format", "short", "--no-cache", "."]);
     assert!(!stderr.contains("warning"), "{stderr}");
+}
+
+/// `confidence` applies per file like the other settings (the nearest
+/// configuration wins) and `--confidence` wins over it.
+#[test]
+fn confidence_is_configured_per_file_and_the_command_line_wins() {
+    let dir = tempdir();
+    // The client key is known only by its name: a `possible` finding.
+    let named =
+        "pub fn remember(cache: &mut Cache, idem_key: &str) {\n    cache.insert(idem_key, 1);\n}\n";
+    write(dir.path(), "a.rs", named);
+    write(dir.path(), "sub/b.rs", named);
+    write(
+        dir.path(),
+        "sub/idem-lint.toml",
+        "confidence = \"possible\"\n",
+    );
+    let (code, found) = findings(dir.path(), &["."]);
+    assert_eq!(found, vec![f("sub/b.rs", "IDEM002", "error")]);
+    assert_eq!(code, 1);
+    let (_, found) = findings(dir.path(), &[".", "--confidence", "certain"]);
+    assert_eq!(found, vec![]);
+    let (_, found) = findings(dir.path(), &[".", "--confidence", "possible"]);
+    assert_eq!(
+        found,
+        vec![
+            f("a.rs", "IDEM002", "error"),
+            f("sub/b.rs", "IDEM002", "error")
+        ]
+    );
 }

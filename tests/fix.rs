@@ -272,13 +272,20 @@ fn scoped_args(insertion: &str) -> Vec<String> {
 /// The property behind `--fix` never changing meaning: every argument of a
 /// machine-applicable fix is an expression the key already contains (a
 /// name, a field, or the route's word of a literal), so the scoped key has
-/// the same components as the key it replaces.
+/// the same components as the key it replaces. The one exception is the
+/// constant passed for a component the service does not have (`[scope]
+/// tenant = false`), in that component's place: it is the same for every
+/// key, so it separates nothing the key did not.
 fn keeps_each_component(key: &str, args: &[String]) -> Result<(), String> {
     let words: Vec<&str> = key
         .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
         .filter(|w| !w.is_empty())
         .collect();
-    for arg in args {
+    let absent = ["\"single-tenant\"", "\"single-principal\""];
+    for (i, arg) in args.iter().enumerate() {
+        if absent.get(i) == Some(&arg.as_str()) {
+            continue;
+        }
         let bare = arg.trim_start_matches('&').trim().trim_matches('"');
         let bare = bare.replace(' ', "");
         if !words.iter().any(|w| *w == bare) && !key.replace(' ', "").contains(&bare) {

@@ -99,7 +99,7 @@ pub(super) struct Cached<'a> {
 }
 
 /// A unit's cache key: the configuration, and per file its path, size
-/// limit and content hash (`None`: unreadable).
+/// limit, service scope and content hash (`None`: unreadable).
 pub(super) fn unit_key(
     plan: &PlannedUnit,
     cached: Cached,
@@ -113,6 +113,8 @@ pub(super) fn unit_key(
             Some(limit) => key.add(&limit.to_le_bytes()),
             None => key.add(b"\0unlimited"),
         }
+        let scope = settings.scope();
+        key.add(&[u8::from(scope.tenant), u8::from(scope.principal)]);
         match hash_of(entry) {
             Some(hash) => key.add(&hash.to_le_bytes()),
             None => key.add(b"\0unreadable"),

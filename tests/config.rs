@@ -798,3 +798,30 @@ pub fn by_user(ctx: &Ctx, headers: &HeaderMap, cache: &HashMap<(String, String, 
     );
     assert_eq!(both.len(), 3, "{both:?}");
 }
+
+/// `[scope]` applies to IDEM008 too: the DDL of a single-tenant service's
+/// migration needs no tenant column, and the message never asks for one.
+#[test]
+fn scope_applies_to_single_column_keys_in_sql() {
+    let dir = tempdir();
+    let ddl = "CREATE TABLE idempotency_keys (user_id text NOT NULL, route text NOT NULL, idempotency_key text NOT NULL, response jsonb, PRIMARY KEY (user_id, route, idempotency_key));\nCREATE TABLE idempotency_cache (idempotency_key text PRIMARY KEY, response jsonb);\n";
+    write(dir.path(), "single/0001.sql", ddl);
+    write(
+        dir.path(),
+        "single/idem-lint.toml",
+        "[scope]\ntenant = false\n",
+    );
+    write(dir.path(), "multi/0001.sql", ddl);
+    let (code, stdout, stderr) = run(dir.path(), &["--format", "short", "--no-cache", "."]);
+    assert_eq!(code, 1, "{stderr}");
+    let lines: Vec<&str> = stdout.lines().filter(|l| l.contains("IDEM008")).collect();
+    assert_eq!(
+        lines,
+        [
+            "multi/0001.sql:1:123: error[IDEM008] single-column-key: idempotency table `idempotency_keys` has a PRIMARY KEY on (user_id, route, idempotency_key) that lacks a tenant column",
+            "multi/0001.sql:2:33: error[IDEM008] single-column-key: idempotency table `idempotency_cache` has a PRIMARY KEY on `idempotency_key` that lacks tenant, principal and route columns",
+            "single/0001.sql:2:33: error[IDEM008] single-column-key: idempotency table `idempotency_cache` has a PRIMARY KEY on `idempotency_key` that lacks principal and route columns",
+        ],
+        "{stdout}"
+    );
+}

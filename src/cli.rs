@@ -237,10 +237,11 @@ struct LintArgs {
     #[arg(long, value_name = "BYTES")]
     max_file_size: Option<u64>,
     /// The least certain findings to report: `certain` reports only paths
-    /// established by flow; `possible` (for now the default) adds those whose
-    /// source is only a name (JSON `confidence`, SARIF `precision` medium).
-    #[arg(long, value_enum, default_value_t = ConfidenceArg::Possible)]
-    confidence: ConfidenceArg,
+    /// established by flow; `possible` adds those whose source is only a
+    /// name (JSON `confidence`, SARIF `precision` medium). Wins over the
+    /// configuration's `confidence` [default: certain].
+    #[arg(long, value_enum, value_name = "TIER")]
+    confidence: Option<ConfidenceArg>,
     /// Stop analysing one crate (or loose file) after this many seconds; it is
     /// reported as IDEM000 "analysis budget exceeded" and the run exits 2.
     #[arg(long, value_name = "SECONDS", default_value_t = 120)]
@@ -535,9 +536,10 @@ fn lint(mut args: LintArgs, cargo_mode: bool) -> i32 {
             .map_or(ConfigSource::Discover, ConfigSource::File),
         prefilter: !args.no_prefilter,
         confidence: match args.confidence {
-            ConfidenceArg::Certain => crate::model::diagnostic::Confidence::Certain,
-            ConfidenceArg::Possible => crate::model::diagnostic::Confidence::Possible,
+            Some(ConfidenceArg::Possible) => crate::model::diagnostic::Confidence::Possible,
+            Some(ConfidenceArg::Certain) | None => crate::model::diagnostic::Confidence::Certain,
         },
+        confidence_fixed: args.confidence.is_some(),
         unit_limits: crate::limits::Limits {
             time: std::time::Duration::from_secs(args.unit_time_limit),
             memory: args.unit_memory_limit.saturating_mul(1 << 20),

@@ -19,9 +19,9 @@ use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::vocab::{Vocabulary, VocabularyExtension};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Confidence, Diagnostic, Severity};
 use crate::discover::{display_path, Unit};
-use crate::rules;
+use crate::rules::{self, ServiceScope};
 
 /// The name of the dedicated configuration file.
 pub const CONFIG_FILE: &str = "idem-lint.toml";
@@ -79,6 +79,26 @@ impl<'de> Deserialize<'de> for Level {
             ))
         })
     }
+}
+
+/// `confidence = "certain" | "possible"`; other words get a "did you mean".
+fn deserialize_confidence<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<Confidence>, D::Error> {
+    let text = String::deserialize(deserializer)?;
+    let tiers = [Confidence::Certain, Confidence::Possible];
+    if let Some(tier) = tiers.into_iter().find(|t| t.as_str() == text) {
+        return Ok(Some(tier));
+    }
+    let meant = match text.to_ascii_lowercase().as_str() {
+        "high" | "sure" | "definite" => Some("certain"),
+        "medium" | "maybe" | "probable" | "all" => Some("possible"),
+        _ => did_you_mean(&text, tiers.map(Confidence::as_str)),
+    };
+    Err(de::Error::custom(format!(
+        "unknown confidence `{text}`, expected `certain` or `possible`{}",
+        hint(meant)
+    )))
 }
 
 /// A rule code (`IDEM001`), name (`adhoc-key-concat`) or code prefix
@@ -232,12 +252,21 @@ pub struct ConfigFile {
     pub ignore: Vec<RuleRef>,
     /// Paths not linted at all.
     pub exclude: Vec<PathPattern>,
+    /// The least certain findings reported (`--confidence` wins); `certain`
+    /// when absent.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "deserialize_confidence"
+    )]
+    pub confidence: Option<Confidence>,
     /// Rule levels: `IDEM001 = "warn"`, `missing-scope-component = "off"`.
     pub rules: BTreeMap<RuleRef, Level>,
     /// Rules ignored in matching files: `"src/legacy/*.rs" = ["IDEM001"]`.
     pub per_file_ignores: BTreeMap<PathPattern, Vec<RuleRef>>,
     /// Names added to the built-in vocabulary.
     pub vocabulary: VocabularyExtension,
+    /// The scope components the service has (`[scope] tenant = false`).
+    pub scope: ServiceScope,
 }
 
 /// Where configuration comes from.
@@ -351,6 +380,16 @@ impl Settings {
     /// The largest file analysed, when configured.
     pub fn max_file_size(&self) -> Option<u64> {
         self.config.max_file_size
+    }
+
+    /// The least certain findings reported, when configured.
+    pub fn confidence(&self) -> Option<Confidence> {
+        self.config.confidence
+    }
+
+    /// The scope components the service has.
+    pub fn scope(&self) -> ServiceScope {
+        self.config.scope
     }
 
     /// The severity of `code` in the file at `path` (`None`: off). Command-line
@@ -750,14 +789,16 @@ struct Metadata {
     idem_lint: Option<ConfigFile>,
 }
 
-/// Applies each file's levels, `select`/`ignore` and `per-file-ignores` to
-/// `diagnostics`: findings of rules that are off are dropped, the others get
-/// their configured severity.
+/// Applies each file's levels, `select`/`ignore`, `per-file-ignores` and
+/// confidence to `diagnostics`: findings of rules that are off, or less
+/// certain than `floor` says for their file's settings, are dropped; the
+/// others get their configured severity.
 pub fn apply_levels(
     diagnostics: &mut Vec<Diagnostic>,
     resolver: &mut Resolver,
     known: &HashMap<String, Arc<Settings>>,
     cli_select: bool,
+    floor: impl Fn(&Settings) -> Confidence,
 ) -> Result<(), ConfigError> {
     let mut kept = Vec::with_capacity(diagnostics.len());
     for mut d in std::mem::take(diagnostics) {
@@ -765,6 +806,9 @@ pub fn apply_levels(
             Some(settings) => settings.clone(),
             None => resolver.for_path(Path::new(&d.path))?,
         };
+        if d.confidence < floor(&settings) {
+            continue;
+        }
         if let Some(severity) = settings.severity(d.code, Path::new(&d.path), cli_select) {
             d.severity = severity;
             kept.push(d);
@@ -783,9 +827,11 @@ struct Shown<'a> {
     select: Option<&'a Vec<RuleRef>>,
     ignore: &'a [RuleRef],
     exclude: &'a [PathPattern],
+    confidence: Confidence,
     rules: BTreeMap<String, Level>,
     per_file_ignores: &'a BTreeMap<PathPattern, Vec<RuleRef>>,
     vocabulary: &'a VocabularyExtension,
+    scope: ServiceScope,
 }
 
 /// Renders the configuration that applies to `path` as TOML: where it comes
@@ -808,9 +854,11 @@ pub fn show(settings: &Settings, path: &Path, default_max_file_size: u64) -> Str
         select: settings.config.select.as_ref(),
         ignore: &settings.config.ignore,
         exclude: &settings.config.exclude,
+        confidence: settings.confidence().unwrap_or(Confidence::Certain),
         rules,
         per_file_ignores: &settings.config.per_file_ignores,
         vocabulary: &settings.config.vocabulary,
+        scope: settings.scope(),
     };
     let shown_file = shown_path;
     let origin = match (&settings.source, settings.table) {
@@ -828,7 +876,7 @@ pub fn show(settings: &Settings, path: &Path, default_max_file_size: u64) -> Str
         ""
     };
     format!(
-        "# idem-lint configuration for {}\n# from: {origin}\n{excluded}# [rules] shows the effective level of every rule in this path;\n# [vocabulary] lists the names added to the built-in vocabulary.\n\n{body}",
+        "# idem-lint configuration for {}\n# from: {origin}\n{excluded}# [rules] shows the effective level of every rule in this path;\n# [vocabulary] lists the names added to the built-in vocabulary;\n# [scope] says which scope components the service has.\n\n{body}",
         display_path(path)
     )
 }
@@ -945,6 +993,35 @@ key-constructors = ["acme::keys::scoped_key"]
         assert_eq!(config.max_file_size, Some(1000));
         assert_eq!(config.vocabulary.tenant, vec!["shop".to_string()]);
         assert_eq!(config.rules.len(), 2);
+    }
+
+    #[test]
+    fn confidence_and_scope_parse_and_default() {
+        let config = parse("confidence = \"possible\"\n[scope]\ntenant = false\n").expect("valid");
+        assert_eq!(config.confidence, Some(Confidence::Possible));
+        assert_eq!(
+            config.scope,
+            ServiceScope {
+                tenant: false,
+                principal: true
+            }
+        );
+        let defaults = parse("").expect("valid");
+        assert_eq!(defaults.confidence, None);
+        assert_eq!(defaults.scope, ServiceScope::default());
+        assert!(defaults.scope.tenant && defaults.scope.principal);
+        let err = parse("[scope]\nroute = false\n").expect_err("the route always exists");
+        assert!(
+            err.message().contains("unknown field `route`"),
+            "{}",
+            err.message()
+        );
+        let err = parse("confidence = \"maybe\"\n").expect_err("no such tier");
+        assert!(
+            err.message().contains("did you mean `possible`?"),
+            "{}",
+            err.message()
+        );
     }
 
     #[test]

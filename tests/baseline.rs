@@ -11,7 +11,8 @@ pub struct Ctx {
     pub tenant_id: String,
 }
 
-pub fn create_charge(ctx: &Ctx, idem_key: &str, cache: &HashMap<String, Vec<u8>>) -> Option<Vec<u8>> {
+pub fn create_charge(ctx: &Ctx, headers: &HeaderMap, cache: &HashMap<String, Vec<u8>>) -> Option<Vec<u8>> {
+    let idem_key = headers.get("Idempotency-Key")?.to_str().ok()?;
     let cache_key = format!("{}:{}", ctx.tenant_id, idem_key);
     cache.get(&cache_key).cloned()
 }
@@ -185,7 +186,7 @@ fn a_new_finding_is_reported() {
     let (code, codes, _) = check(dir.path());
     assert_eq!(
         codes,
-        vec!["IDEM001@17".to_string(), "IDEM002@17".to_string()]
+        vec!["IDEM001@19".to_string(), "IDEM002@19".to_string()]
     );
     assert_eq!(code, 1);
 }
@@ -202,7 +203,7 @@ fn repeats_are_counted() {
     let (code, codes, _) = check(dir.path());
     assert_eq!(
         codes,
-        vec!["IDEM001@9".to_string(), "IDEM002@9".to_string()]
+        vec!["IDEM001@10".to_string(), "IDEM002@10".to_string()]
     );
     assert_eq!(code, 1);
 }

@@ -4,8 +4,10 @@
 use std::path::Path;
 use std::process::Command;
 
-const HELPER: &str = "pub fn make(idempotency_key: &str) -> String {\n    format!(\"idem:{}\", idempotency_key)\n}\n";
-const HANDLER: &str = "pub fn handle(store: &Store, idempotency_key: &str) {\n    let k = crate::helper::make(idempotency_key);\n    store.set(k, 1);\n}\n";
+/// The key is read from its header in the handler and built into a store
+/// key by the helper in another file: the findings cross files.
+const HELPER: &str = "pub fn make(raw: &str) -> String {\n    format!(\"idem:{}\", raw)\n}\n";
+const HANDLER: &str = "pub fn handle(store: &Store, headers: &HeaderMap) {\n    let idempotency_key = headers.get(\"Idempotency-Key\").unwrap();\n    let k = crate::helper::make(idempotency_key);\n    store.set(k, 1);\n}\n";
 
 fn run(dir: &Path, extra: &[&str]) -> (i32, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_idem-lint"))
@@ -69,7 +71,7 @@ fn warm_runs_match_cold_runs_and_edits_invalidate_the_unit() {
     // every file of the unit, not only the file with the finding.
     std::fs::write(
         dir.path().join("src/helper.rs"),
-        "pub fn make(idempotency_key: &str) -> String {\n    idem_scope::scoped(&t, &p, \"charge\", idempotency_key)\n}\n",
+        "pub fn make(raw: &str) -> String {\n    idem_scope::scoped(&t, &p, \"charge\", raw)\n}\n",
     )
     .expect("write");
     let (_, edited) = run(dir.path(), &[]);

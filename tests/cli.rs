@@ -49,9 +49,11 @@ fn short_output_on_the_demo() {
 
 #[test]
 fn output_is_identical_for_any_number_of_jobs() {
-    let (_, one, _) = run(&["fixtures", "--format", "json", "--jobs", "1"]);
-    let (_, two, _) = run(&["fixtures", "--format", "json", "--jobs", "2"]);
-    let (_, many, _) = run(&["fixtures", "--format", "json", "--jobs", "7"]);
+    // Every fixture finding, `possible` ones too.
+    let all = ["fixtures", "--format", "json", "--confidence", "possible"];
+    let (_, one, _) = run(&[&all[..], &["--jobs", "1"]].concat());
+    let (_, two, _) = run(&[&all[..], &["--jobs", "2"]].concat());
+    let (_, many, _) = run(&[&all[..], &["--jobs", "7"]].concat());
     assert_eq!(one, two);
     assert_eq!(one, many);
 }

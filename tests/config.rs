@@ -5,11 +5,12 @@
 use std::path::Path;
 use std::process::Command;
 
-/// A key built by concatenating the client key with the tenant only:
-/// IDEM001 and IDEM002 on line 4.
+/// A key built by concatenating the client key (read from its header) with
+/// the tenant only: IDEM001 and IDEM002 on line 5.
 const BAD: &str = r#"use std::collections::HashMap;
 pub struct Ctx { pub tenant_id: String }
-pub fn lookup(ctx: &Ctx, idem_key: &str, cache: &HashMap<String, Vec<u8>>) -> Option<Vec<u8>> {
+pub fn lookup(ctx: &Ctx, headers: &HeaderMap, cache: &HashMap<String, Vec<u8>>) -> Option<Vec<u8>> {
+    let idem_key = headers.get("Idempotency-Key")?.to_str().ok()?;
     let cache_key = format!("{}:{}", ctx.tenant_id, idem_key);
     cache.get(&cache_key).cloned()
 }
@@ -472,14 +473,16 @@ fn max_file_size_from_config_and_the_command_line_wins() {
 fn vocabulary_extension_changes_findings() {
     let dir = tempdir();
     let tenant = r#"use std::collections::HashMap;
-pub fn lookup(shop_id: &str, user_id: &str, idem_key: &str, cache: &HashMap<(String, String, String, String), Vec<u8>>) -> Option<Vec<u8>> {
+pub fn lookup(shop_id: &str, user_id: &str, headers: &HeaderMap, cache: &HashMap<(String, String, String, String), Vec<u8>>) -> Option<Vec<u8>> {
+    let idem_key = headers.get("Idempotency-Key")?.to_str().ok()?;
     let key = (shop_id.to_string(), user_id.to_string(), "charge".to_string(), idem_key.to_string());
     cache.get(&key).cloned()
 }
 "#;
     let wrapper = r#"use std::collections::HashMap;
 pub struct Ctx { pub shop: String, pub user_id: String }
-pub fn lookup(ctx: &Ctx, idem_key: &str, cache: &HashMap<String, Vec<u8>>) -> Option<Vec<u8>> {
+pub fn lookup(ctx: &Ctx, headers: &HeaderMap, cache: &HashMap<String, Vec<u8>>) -> Option<Vec<u8>> {
+    let idem_key = headers.get("Idempotency-Key")?.to_str().ok()?;
     let k = acme_keys::scoped_key(&ctx.shop, &ctx.user_id, "charge", idem_key);
     cache.get(&k).cloned()
 }
@@ -578,6 +581,15 @@ fn unknown_rules_and_keys_get_a_did_you_mean() {
         ),
         ("exlude = [\"gen\"]\n", "did you mean `exclude`?"),
         ("[vocabulary]\ntennant = [\"shop\"]\n", "did you mean `tenant`?"),
+        (
+            "confidence = \"posible\"\n",
+            "unknown confidence `posible`, expected `certain` or `possible`; did you mean `possible`?",
+        ),
+        ("confidence = \"high\"\n", "did you mean `certain`?"),
+        ("[scope]\ntenat = false\n", "unknown field `tenat`"),
+        ("[scope]\ntenat = false\n", "did you mean `tenant`?"),
+        ("[scope]\nprincipals = false\n", "did you mean `principal`?"),
+        ("[scope]\ntenant = \"no\"\n", "scope.tenant"),
     ] {
         write(dir.path(), "idem-lint.toml", config);
         let (code, _, stderr) = run(dir.path(), &["a.rs"]);
@@ -636,4 +648,180 @@ fn misspelt_metadata_table_is_a_warning() {
     );
     let (_, _, stderr) = run(dir.path(), &["--format", "short", "--no-cache", "."]);
     assert!(!stderr.contains("warning"), "{stderr}");
+}
+
+/// `confidence` applies per file like the other settings (the nearest
+/// configuration wins) and `--confidence` wins over it.
+#[test]
+fn confidence_is_configured_per_file_and_the_command_line_wins() {
+    let dir = tempdir();
+    // The client key is known only by its name: a `possible` finding.
+    let named =
+        "pub fn remember(cache: &mut Cache, idem_key: &str) {\n    cache.insert(idem_key, 1);\n}\n";
+    write(dir.path(), "a.rs", named);
+    write(dir.path(), "sub/b.rs", named);
+    write(
+        dir.path(),
+        "sub/idem-lint.toml",
+        "confidence = \"possible\"\n",
+    );
+    let (code, found) = findings(dir.path(), &["."]);
+    assert_eq!(found, vec![f("sub/b.rs", "IDEM002", "error")]);
+    assert_eq!(code, 1);
+    let (_, found) = findings(dir.path(), &[".", "--confidence", "certain"]);
+    assert_eq!(found, vec![]);
+    let (_, found) = findings(dir.path(), &[".", "--confidence", "possible"]);
+    assert_eq!(
+        found,
+        vec![
+            f("a.rs", "IDEM002", "error"),
+            f("sub/b.rs", "IDEM002", "error")
+        ]
+    );
+}
+
+/// `idem-lint config` shows the tier and the service's scope components,
+/// and its output, given back with `--config`, means the same.
+#[test]
+fn config_subcommand_shows_confidence_and_scope() {
+    let dir = tempdir();
+    let (_, stdout, _) = run(dir.path(), &["config"]);
+    let shown: toml::Table = toml::from_str(&stdout).expect("TOML");
+    assert_eq!(shown["confidence"].as_str(), Some("certain"), "{stdout}");
+    assert_eq!(shown["scope"]["tenant"].as_bool(), Some(true), "{stdout}");
+    assert_eq!(
+        shown["scope"]["principal"].as_bool(),
+        Some(true),
+        "{stdout}"
+    );
+    write(
+        dir.path(),
+        "idem-lint.toml",
+        "confidence = \"possible\"\n[scope]\ntenant = false\n",
+    );
+    let (code, stdout, stderr) = run(dir.path(), &["config"]);
+    assert_eq!(code, 0, "{stderr}");
+    let shown: toml::Table = toml::from_str(&stdout).expect("TOML");
+    assert_eq!(shown["confidence"].as_str(), Some("possible"), "{stdout}");
+    assert_eq!(shown["scope"]["tenant"].as_bool(), Some(false), "{stdout}");
+    assert_eq!(
+        shown["scope"]["principal"].as_bool(),
+        Some(true),
+        "{stdout}"
+    );
+    write(dir.path(), "shown.toml", &stdout);
+    let (code, again, stderr) = run(dir.path(), &["config", "--config", "shown.toml"]);
+    assert_eq!(code, 0, "{stderr}");
+    let again: toml::Table = toml::from_str(&again).expect("TOML");
+    assert_eq!(again["confidence"], shown["confidence"]);
+    assert_eq!(again["scope"], shown["scope"]);
+}
+
+/// `[scope] tenant = false` (a single-tenant service): a key scoped by
+/// principal and route is silent and no message or fix asks for a tenant;
+/// `principal = false` likewise. Files under another configuration keep
+/// every component.
+#[test]
+fn scope_without_tenant_or_principal_never_asks_for_it() {
+    let dir = tempdir();
+    let source = r#"use std::collections::HashMap;
+pub struct Ctx { pub user_id: String }
+pub fn raw(headers: &HeaderMap, cache: &HashMap<String, Vec<u8>>) -> Option<Vec<u8>> {
+    let key = headers.get("Idempotency-Key")?.to_str().ok()?;
+    cache.get(key).cloned()
+}
+pub fn by_user(ctx: &Ctx, headers: &HeaderMap, cache: &HashMap<(String, String, String), Vec<u8>>) -> Option<Vec<u8>> {
+    let key = headers.get("Idempotency-Key")?.to_str().ok()?.to_string();
+    let record = (ctx.user_id.clone(), "refund".to_string(), key);
+    cache.get(&record).cloned()
+}
+"#;
+    write(dir.path(), "single/a.rs", source);
+    write(dir.path(), "multi/a.rs", source);
+    let messages = |scope: &str| -> Vec<(u64, String, String)> {
+        write(
+            dir.path(),
+            "single/idem-lint.toml",
+            &format!("[scope]\n{scope}"),
+        );
+        let (code, stdout, stderr) = run(dir.path(), &["--format", "json", "--no-cache", "."]);
+        assert_eq!(code, 1, "{stderr}");
+        let json: serde_json::Value = serde_json::from_str(&stdout).expect("json");
+        let mut out: Vec<(u64, String, String)> = (json["diagnostics"].as_array().expect("array"))
+            .iter()
+            .map(|d| {
+                let fix = d["fix"]["edits"][0]["replacement"].as_str().unwrap_or("");
+                (
+                    d["span"]["start"]["line"].as_u64().unwrap_or(0),
+                    format!(
+                        "{} {}",
+                        d["path"].as_str().unwrap_or(""),
+                        d["message"].as_str().unwrap_or("")
+                    ),
+                    fix.trim().to_string(),
+                )
+            })
+            .collect();
+        out.sort();
+        out
+    };
+    let raw_fix = |tenant: &str, principal: &str| {
+        format!("let scoped_key = idem_scope::scoped({tenant}, {principal}, \"route\", &key)?;")
+    };
+    let full = raw_fix("&tenant", "&principal");
+    assert_eq!(
+        messages("tenant = false\n"),
+        vec![
+            (5, "multi/a.rs the raw client key is used as the storage key: its scope lacks tenant, principal and route".to_string(), full.clone()),
+            (5, "single/a.rs the raw client key is used as the storage key: its scope lacks principal and route".to_string(), raw_fix("\"single-tenant\"", "&principal")),
+            (9, "multi/a.rs idempotency key scope lacks tenant".to_string(), String::new()),
+        ]
+    );
+    assert_eq!(
+        messages("principal = false\n"),
+        vec![
+            (5, "multi/a.rs the raw client key is used as the storage key: its scope lacks tenant, principal and route".to_string(), full.clone()),
+            (5, "single/a.rs the raw client key is used as the storage key: its scope lacks tenant and route".to_string(), raw_fix("&tenant", "\"single-principal\"")),
+            (9, "multi/a.rs idempotency key scope lacks tenant".to_string(), String::new()),
+            (9, "single/a.rs idempotency key scope lacks tenant".to_string(), String::new()),
+        ]
+    );
+    let both = messages("tenant = false\nprincipal = false\n");
+    assert_eq!(
+        both[1],
+        (
+            5,
+            "single/a.rs the raw client key is used as the storage key: its scope lacks route"
+                .to_string(),
+            raw_fix("\"single-tenant\"", "\"single-principal\"")
+        ),
+    );
+    assert_eq!(both.len(), 3, "{both:?}");
+}
+
+/// `[scope]` applies to IDEM008 too: the DDL of a single-tenant service's
+/// migration needs no tenant column, and the message never asks for one.
+#[test]
+fn scope_applies_to_single_column_keys_in_sql() {
+    let dir = tempdir();
+    let ddl = "CREATE TABLE idempotency_keys (user_id text NOT NULL, route text NOT NULL, idempotency_key text NOT NULL, response jsonb, PRIMARY KEY (user_id, route, idempotency_key));\nCREATE TABLE idempotency_cache (idempotency_key text PRIMARY KEY, response jsonb);\n";
+    write(dir.path(), "single/0001.sql", ddl);
+    write(
+        dir.path(),
+        "single/idem-lint.toml",
+        "[scope]\ntenant = false\n",
+    );
+    write(dir.path(), "multi/0001.sql", ddl);
+    let (code, stdout, stderr) = run(dir.path(), &["--format", "short", "--no-cache", "."]);
+    assert_eq!(code, 1, "{stderr}");
+    let lines: Vec<&str> = stdout.lines().filter(|l| l.contains("IDEM008")).collect();
+    assert_eq!(
+        lines,
+        [
+            "multi/0001.sql:1:123: error[IDEM008] single-column-key: idempotency table `idempotency_keys` has a PRIMARY KEY on (user_id, route, idempotency_key) that lacks a tenant column",
+            "multi/0001.sql:2:33: error[IDEM008] single-column-key: idempotency table `idempotency_cache` has a PRIMARY KEY on `idempotency_key` that lacks tenant, principal and route columns",
+            "single/0001.sql:2:33: error[IDEM008] single-column-key: idempotency table `idempotency_cache` has a PRIMARY KEY on `idempotency_key` that lacks principal and route columns",
+        ],
+        "{stdout}"
+    );
 }

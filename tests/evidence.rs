@@ -1,7 +1,9 @@
 //! Evidence in every format (rules.md "Evidence and confidence"): each
 //! finding carries its confidence and its path, JSON as `trace`, SARIF as
-//! `codeFlows` and `properties.precision`; `--confidence certain` keeps only
-//! findings whose source is a flow, not a name.
+//! `codeFlows` and `properties.precision`. Only findings whose source is a
+//! flow (`certain`) are reported by default; `--confidence possible` or the
+//! configuration's `confidence = "possible"` adds those whose source is a
+//! name, and the command line wins over the configuration.
 
 use std::path::Path;
 use std::process::Command;
@@ -50,7 +52,10 @@ fn found(json: &Value) -> Vec<(u64, String, String)> {
 #[test]
 fn json_findings_carry_confidence_and_a_trace_from_source_to_sink() {
     let dir = setup();
-    let json = lint(dir.path(), &["--format", "json"]);
+    let json = lint(
+        dir.path(),
+        &["--format", "json", "--confidence", "possible"],
+    );
     assert_eq!(
         found(&json),
         [
@@ -77,19 +82,51 @@ fn json_findings_carry_confidence_and_a_trace_from_source_to_sink() {
 }
 
 #[test]
-fn certain_keeps_only_flows() {
+fn certain_keeps_only_flows_and_is_the_default() {
     let dir = setup();
+    let certain = [(3, "IDEM002".to_string(), "certain".to_string())];
     let json = lint(dir.path(), &["--format", "json", "--confidence", "certain"]);
-    assert_eq!(
-        found(&json),
-        [(3, "IDEM002".to_string(), "certain".to_string())]
+    assert_eq!(found(&json), certain);
+    let json = lint(dir.path(), &["--format", "json"]);
+    assert_eq!(found(&json), certain);
+}
+
+#[test]
+fn configuration_chooses_the_tier_and_the_command_line_wins() {
+    let dir = setup();
+    let both = [
+        (3, "IDEM002".to_string(), "certain".to_string()),
+        (7, "IDEM002".to_string(), "possible".to_string()),
+    ];
+    let certain = &both[..1];
+    std::fs::write(
+        dir.path().join("idem-lint.toml"),
+        "confidence = \"possible\"\n",
+    )
+    .expect("write");
+    assert_eq!(found(&lint(dir.path(), &["--format", "json"])), both);
+    let json = lint(dir.path(), &["--format", "json", "--confidence", "certain"]);
+    assert_eq!(found(&json), certain);
+    std::fs::write(
+        dir.path().join("idem-lint.toml"),
+        "confidence = \"certain\"\n",
+    )
+    .expect("write");
+    assert_eq!(found(&lint(dir.path(), &["--format", "json"])), certain);
+    let json = lint(
+        dir.path(),
+        &["--format", "json", "--confidence", "possible"],
     );
+    assert_eq!(found(&json), both);
 }
 
 #[test]
 fn sarif_results_have_code_flows_and_precision() {
     let dir = setup();
-    let sarif = lint(dir.path(), &["--format", "sarif"]);
+    let sarif = lint(
+        dir.path(),
+        &["--format", "sarif", "--confidence", "possible"],
+    );
     let results = sarif["runs"][0]["results"].as_array().expect("results");
     let precisions: Vec<&str> = results
         .iter()

@@ -1,21 +1,33 @@
-//! The fixture harness: every `fixtures/<folder>` is linted and the exact
-//! set of (file, line, code) findings must equal the `//~ CODE` markers (for
-//! the demo: the rows of `fixtures/demo/expected.txt`).
+//! The fixture harness: every `fixtures/<folder>` is linted (at
+//! `--confidence possible`, so every finding counts) and the exact set of
+//! (file, line, code, confidence) findings must equal the `//~ CODE`
+//! markers (for the demo: the rows of `fixtures/demo/expected.txt`). A
+//! marker `//~ IDEM002 possible` expects a finding whose client key is known
+//! only by a name; a bare code expects a `certain` one, which the default
+//! `--confidence certain` reports.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use idem_lint::model::diagnostic::Confidence;
 use idem_lint::{lint_paths, Diagnostic, LintOptions};
 
 /// The file beside a folder's code that lists its expected findings, for
-/// folders users read (the demo): `path:line CODE` rows, paths relative to
-/// the folder, `#` comments.
+/// folders users read (the demo): `path:line CODE` rows (`path:line CODE
+/// possible` for the `possible` tier), paths relative to the folder, `#`
+/// comments.
 const EXPECTED_FILE: &str = "expected.txt";
 
-/// Expected findings: `(path, line, code)` from the folder's [`EXPECTED_FILE`]
-/// when it has one, else from `//~ IDEM001 IDEM002` markers (or `--~ IDEM008`
-/// in SQL).
-fn markers(folder: &Path) -> BTreeSet<(String, usize, String)> {
+/// The word after a code that expects the `possible` tier.
+const POSSIBLE: &str = "possible";
+
+/// One expected finding: file, line, code and tier.
+type Expected = (String, usize, String, Confidence);
+
+/// Expected findings from the folder's [`EXPECTED_FILE`] when it has one,
+/// else from `//~ IDEM001 IDEM002 possible` markers (or `--~ IDEM008` in
+/// SQL): each code, followed by `possible` when that is its tier.
+fn markers(folder: &Path) -> BTreeSet<Expected> {
     if let Ok(text) = std::fs::read_to_string(folder.join(EXPECTED_FILE)) {
         return expected_rows(folder, &text);
     }
@@ -27,14 +39,22 @@ fn markers(folder: &Path) -> BTreeSet<(String, usize, String)> {
         let display = entry.to_string_lossy().replace('\\', "/");
         for (i, line) in text.lines().enumerate() {
             let marker = line.find("//~").or_else(|| line.find("--~"));
-            if let Some(pos) = marker {
-                for code in line[pos + 3..].split_whitespace() {
-                    if code.starts_with("IDEM") {
-                        out.insert((display.clone(), i + 1, code.to_string()));
-                    } else {
-                        break;
-                    }
+            let Some(pos) = marker else {
+                continue;
+            };
+            let mut codes: Vec<(String, Confidence)> = Vec::new();
+            for word in line[pos + 3..].split_whitespace() {
+                if word.starts_with("IDEM") {
+                    codes.push((word.to_string(), Confidence::Certain));
+                    continue;
                 }
+                match codes.last_mut() {
+                    Some((_, tier)) if word == POSSIBLE => *tier = Confidence::Possible,
+                    _ => break,
+                }
+            }
+            for (code, tier) in codes {
+                out.insert((display.clone(), i + 1, code, tier));
             }
         }
     }
@@ -42,26 +62,32 @@ fn markers(folder: &Path) -> BTreeSet<(String, usize, String)> {
 }
 
 /// The rows of an [`EXPECTED_FILE`]; a malformed row fails the test.
-fn expected_rows(folder: &Path, text: &str) -> BTreeSet<(String, usize, String)> {
+fn expected_rows(folder: &Path, text: &str) -> BTreeSet<Expected> {
     let mut out = BTreeSet::new();
     for (i, row) in text.lines().enumerate() {
         let row = row.trim();
         if row.is_empty() || row.starts_with('#') {
             continue;
         }
-        let parsed = row.split_once(' ').and_then(|(place, code)| {
+        let parsed = row.split_once(' ').and_then(|(place, rest)| {
             let (path, line) = place.rsplit_once(':')?;
-            Some((path, line.parse::<usize>().ok()?, code.trim()))
+            let (code, tier) = match rest.trim().split_once(' ') {
+                Some((code, tier)) if tier.trim() == POSSIBLE => (code, Confidence::Possible),
+                Some(_) => return None,
+                None => (rest.trim(), Confidence::Certain),
+            };
+            Some((path, line.parse::<usize>().ok()?, code, tier))
         });
-        let Some((path, line, code)) = parsed.filter(|(_, _, c)| c.starts_with("IDEM")) else {
+        let Some((path, line, code, tier)) = parsed.filter(|(_, _, c, _)| c.starts_with("IDEM"))
+        else {
             panic!(
-                "{}:{}: expected `path:line CODE`, found {row:?}",
+                "{}:{}: expected `path:line CODE` or `path:line CODE possible`, found {row:?}",
                 folder.join(EXPECTED_FILE).display(),
                 i + 1
             );
         };
         let display = folder.join(path).to_string_lossy().replace('\\', "/");
-        out.insert((display, line, code.to_string()));
+        out.insert((display, line, code.to_string(), tier));
     }
     out
 }
@@ -86,62 +112,99 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
+/// What a folder's findings say against its markers.
+#[derive(Debug, Default)]
+struct Mismatches {
+    /// Markers without a finding.
+    missing: Vec<String>,
+    /// Findings without a marker.
+    extra: Vec<String>,
+    /// Findings whose marker expects the other tier.
+    tier: Vec<String>,
+}
+
 /// Pairs findings with markers: a finding matches a marker of the same file
-/// and code whose line lies within its primary span (start line first).
-fn compare(
-    expected: &BTreeSet<(String, usize, String)>,
-    found: &[Diagnostic],
-) -> (Vec<String>, Vec<String>) {
-    let mut unmatched: Vec<&(String, usize, String)> = expected.iter().collect();
-    let mut extra = Vec::new();
+/// and code whose line lies within its primary span (start line first);
+/// a matched pair whose tiers differ is a mismatch of its own.
+fn compare(expected: &BTreeSet<Expected>, found: &[Diagnostic]) -> Mismatches {
+    let mut unmatched: Vec<&Expected> = expected.iter().collect();
+    let mut out = Mismatches::default();
     let mut order: Vec<&Diagnostic> = found.iter().collect();
     // Single-line spans first so multi-line ones cannot steal their markers.
     order.sort_by_key(|d| d.span.end.line - d.span.start.line);
     for d in order {
-        let pick = unmatched
-            .iter()
-            .position(|(p, l, c)| *p == d.path && c == d.code && *l == d.span.start.line)
-            .or_else(|| {
-                unmatched
-                    .iter()
-                    .position(|(p, l, c)| *p == d.path && c == d.code && d.span.contains_line(*l))
-            });
+        let place = |e: &Expected| e.0 == d.path && e.2 == d.code;
+        let at_start = |e: &Expected| e.1 == d.span.start.line;
+        let within = |e: &Expected| d.span.contains_line(e.1);
+        let same_tier = |e: &Expected| e.3 == d.confidence;
+        let find =
+            |fits: &dyn Fn(&Expected) -> bool| unmatched.iter().position(|e| place(e) && fits(e));
+        // A marker of the finding's own tier first, so that two findings
+        // on one line are paired by tier.
+        let pick = find(&|e| at_start(e) && same_tier(e))
+            .or_else(|| find(&at_start))
+            .or_else(|| find(&|e| within(e) && same_tier(e)))
+            .or_else(|| find(&within));
+        let shown = format!(
+            "{}:{}:{}: {} {}",
+            d.path, d.span.start.line, d.span.start.column, d.code, d.message
+        );
         match pick {
             Some(i) => {
-                unmatched.remove(i);
+                let marker = unmatched.remove(i);
+                if marker.3 != d.confidence {
+                    out.tier.push(format!(
+                        "{shown}\n    is {}, its marker expects {}",
+                        d.confidence.as_str(),
+                        marker.3.as_str()
+                    ));
+                }
             }
-            None => extra.push(format!(
-                "{}:{}:{}: {} {}",
-                d.path, d.span.start.line, d.span.start.column, d.code, d.message
-            )),
+            None => out
+                .extra
+                .push(format!("{shown} ({})", d.confidence.as_str())),
         }
     }
-    let missing = unmatched
+    out.missing = unmatched
         .into_iter()
-        .map(|(p, l, c)| format!("{p}:{l}: {c}"))
+        .map(|(p, l, c, t)| match t {
+            Confidence::Possible => format!("{p}:{l}: {c} {POSSIBLE}"),
+            Confidence::Certain => format!("{p}:{l}: {c}"),
+        })
         .collect();
-    (missing, extra)
+    out
 }
 
-/// Lints `fixtures/<name>` and compares its findings with its markers.
+/// Lints `fixtures/<name>` at `--confidence possible` and compares its
+/// findings with its markers.
 fn check_folder(name: &str) -> Result<(), String> {
     let folder = PathBuf::from("fixtures").join(name);
-    let result =
-        lint_paths(std::slice::from_ref(&folder), &LintOptions::default()).expect("lint runs");
+    let options = LintOptions {
+        confidence: Confidence::Possible,
+        confidence_fixed: true,
+        ..LintOptions::default()
+    };
+    let result = lint_paths(std::slice::from_ref(&folder), &options).expect("lint runs");
     if !result.fatal.is_empty() {
         return Err(format!("fixtures/{name}: fatal: {:?}", result.fatal));
     }
     let expected = markers(&folder);
-    let (missing, extra) = compare(&expected, &result.diagnostics);
-    if missing.is_empty() && extra.is_empty() {
+    let Mismatches {
+        missing,
+        extra,
+        tier,
+    } = compare(&expected, &result.diagnostics);
+    if missing.is_empty() && extra.is_empty() && tier.is_empty() {
         return Ok(());
     }
     Err(format!(
-        "fixtures/{name}: {} expected finding(s) missing, {} unexpected\n\nMISSING (marker without finding):\n  {}\n\nUNEXPECTED (finding without marker):\n  {}\n",
+        "fixtures/{name}: {} expected finding(s) missing, {} unexpected, {} of the other tier\n\nMISSING (marker without finding):\n  {}\n\nUNEXPECTED (finding without marker):\n  {}\n\nTIER (`//~ CODE` expects certain, `//~ CODE possible` possible):\n  {}\n",
         missing.len(),
         extra.len(),
+        tier.len(),
         missing.join("\n  "),
-        extra.join("\n  ")
+        extra.join("\n  "),
+        tier.join("\n  ")
     ))
 }
 
@@ -215,28 +278,77 @@ fn every_folder_is_checked() {
     );
 }
 
-/// The harness itself must be able to fail: a marker on a silent line and
-/// a finding without a marker are both reported.
+/// The harness itself must be able to fail: a marker on a silent line, a
+/// finding without a marker and a finding of the other tier are all reported.
 #[test]
-fn harness_detects_missing_and_extra() {
-    let expected: BTreeSet<_> = [("a.rs".to_string(), 3, "IDEM001".to_string())].into();
-    let found = vec![Diagnostic {
+fn harness_detects_missing_extra_and_tier() {
+    let expected: BTreeSet<Expected> = [
+        (
+            "a.rs".to_string(),
+            3,
+            "IDEM001".to_string(),
+            Confidence::Certain,
+        ),
+        (
+            "a.rs".to_string(),
+            7,
+            "IDEM002".to_string(),
+            Confidence::Certain,
+        ),
+        (
+            "a.rs".to_string(),
+            9,
+            "IDEM002".to_string(),
+            Confidence::Possible,
+        ),
+    ]
+    .into();
+    let finding = |line: usize, confidence: Confidence| Diagnostic {
         code: "IDEM002",
         name: "missing-scope-component",
         severity: idem_lint::Severity::Error,
         message: "m".into(),
         path: "a.rs".into(),
         span: idem_lint::Span {
-            start: idem_lint::Position { line: 3, column: 1 },
-            end: idem_lint::Position { line: 3, column: 5 },
+            start: idem_lint::Position { line, column: 1 },
+            end: idem_lint::Position { line, column: 5 },
         },
         labels: vec![],
         help: None,
         fix: None,
-        confidence: Default::default(),
+        confidence,
         trace: Vec::new(),
-    }];
-    let (missing, extra) = compare(&expected, &found);
-    assert_eq!(missing, vec!["a.rs:3: IDEM001"]);
-    assert_eq!(extra.len(), 1);
+    };
+    let found = vec![
+        finding(3, Confidence::Certain),
+        finding(7, Confidence::Possible),
+        finding(9, Confidence::Possible),
+    ];
+    let out = compare(&expected, &found);
+    assert_eq!(out.missing, vec!["a.rs:3: IDEM001"]);
+    assert_eq!(out.extra.len(), 1);
+    assert_eq!(out.tier.len(), 1, "{out:?}");
+    assert!(out.tier[0].starts_with("a.rs:7:1: IDEM002"), "{out:?}");
+}
+
+/// `possible` after a code sets that code's tier only.
+#[test]
+fn markers_read_the_tier_of_each_code() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let text =
+        "fn a() {} //~ IDEM001 IDEM002 possible\nfn b() {} //~ IDEM002 possible IDEM001 why\n";
+    std::fs::write(dir.path().join("a.rs"), text).expect("write");
+    let found: Vec<(usize, String, Confidence)> = markers(dir.path())
+        .into_iter()
+        .map(|(_, line, code, tier)| (line, code, tier))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (1, "IDEM001".to_string(), Confidence::Certain),
+            (1, "IDEM002".to_string(), Confidence::Possible),
+            (2, "IDEM001".to_string(), Confidence::Certain),
+            (2, "IDEM002".to_string(), Confidence::Possible),
+        ]
+    );
 }

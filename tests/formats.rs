@@ -299,9 +299,21 @@ fn problems(found: &[(String, String)], level: &str) -> Vec<String> {
 #[test]
 fn sarif_passes_microsofts_validator() {
     let dir = scratch_project();
-    let (code, stdout, stderr) = run_in(dir.path(), &["--format", "sarif"]);
+    // Both tiers, so that the validator sees `precision` high and medium.
+    let (code, stdout, stderr) = run_in(
+        dir.path(),
+        &["--format", "sarif", "--confidence", "possible"],
+    );
     assert_eq!(code, 1, "{stderr}");
     let sarif = json(&stdout);
+    let precisions: Vec<&str> = results(&sarif)
+        .iter()
+        .filter_map(|r| r["properties"]["precision"].as_str())
+        .collect();
+    assert!(
+        precisions.contains(&"high") && precisions.contains(&"medium"),
+        "{precisions:?}"
+    );
     let levels: Vec<&str> = results(&sarif)
         .iter()
         .filter_map(|r| r["level"].as_str())
@@ -488,13 +500,13 @@ fn github_annotations_on_the_demo() {
 
 #[test]
 fn github_summary_counts_what_github_hides() {
-    let (_, all, _) = run(&["fixtures", "--format", "json"]);
+    let (_, all, _) = run(&["fixtures", "--format", "json", "--confidence", "possible"]);
     let total = json(&all)["diagnostics"].as_array().expect("array").len();
     assert!(
         total > 10,
         "the fixtures have more findings than GitHub shows"
     );
-    let (code, stdout, _) = run(&["fixtures", "--format", "github"]);
+    let (code, stdout, _) = run(&["fixtures", "--format", "github", "--confidence", "possible"]);
     assert_eq!(code, 1);
     let annotations = stdout.lines().filter(|l| l.starts_with("::")).count();
     assert_eq!(annotations, total);

@@ -116,7 +116,8 @@ fn idem008_note_is_a_note_line_not_part_of_the_help() {
 /// wider than the line is cut at the width instead of overflowing it.
 #[test]
 fn help_and_note_lines_fit_80_columns() {
-    let (_, stdout, _) = idem_lint(&["fixtures"], &[("COLUMNS", "80")]);
+    let all = ["fixtures", "--confidence", "possible"];
+    let (_, stdout, _) = idem_lint(&all, &[("COLUMNS", "80")]);
     let snippet =
         |l: &str| l.contains('│') || l.contains('·') || l.contains('╭') || l.contains('╰');
     let wide: Vec<&str> = stdout
@@ -127,36 +128,47 @@ fn help_and_note_lines_fit_80_columns() {
     assert!(stdout.contains("\n  help: "), "{stdout}");
 }
 
+/// Standard input is linted as the file would be, at the default tier and
+/// with `--confidence possible` (the fixture has findings of both).
 #[test]
 fn standard_input_is_linted_as_the_stdin_filename() {
     use std::io::Write;
     let file = "fixtures/adhoc-key-concat/format_macro_forms.rs";
-    let (_, from_file, _) = idem_lint(&[file, "--format", "short"], &[]);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_idem-lint"))
-        .args([
-            "-",
-            "--stdin-filename",
-            "src/x.rs",
-            "--format",
-            "short",
-            "--no-cache",
-        ])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("runs");
-    let text = std::fs::read(file).expect("fixture");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(&text)
-        .expect("write");
-    let out = child.wait_with_output().expect("finishes");
-    assert_eq!(out.status.code(), Some(1));
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout),
-        from_file.replace(file, "src/x.rs")
+    let mut outputs = Vec::new();
+    for tier in [&[][..], &["--confidence", "possible"][..]] {
+        let mut args = vec![file, "--format", "short"];
+        args.extend_from_slice(tier);
+        let (_, from_file, _) = idem_lint(&args, &[]);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_idem-lint"))
+            .args([
+                "-",
+                "--stdin-filename",
+                "src/x.rs",
+                "--format",
+                "short",
+                "--no-cache",
+            ])
+            .args(tier)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("runs");
+        let text = std::fs::read(file).expect("fixture");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(&text)
+            .expect("write");
+        let out = child.wait_with_output().expect("finishes");
+        assert_eq!(out.status.code(), Some(1));
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert_eq!(stdout, from_file.replace(file, "src/x.rs"));
+        outputs.push(stdout);
+    }
+    assert!(
+        outputs[0].lines().count() < outputs[1].lines().count(),
+        "{outputs:?}"
     );
 }
 

@@ -10,27 +10,34 @@ use idem_lint::Diagnostic;
 
 fn key(d: &Diagnostic) -> String {
     format!(
-        "{} {}:{}:{}-{}:{} {}",
+        "{} {}:{}:{}-{}:{} {} ({})",
         d.code,
         d.path,
         d.span.start.line,
         d.span.start.column,
         d.span.end.line,
         d.span.end.column,
-        d.message
+        d.message,
+        d.confidence.as_str()
     )
 }
 
-/// Lints `paths` both ways and compares. IDEM000 about parsing can only be
-/// reported for parsed files, so the filtered run's IDEM000 must be a subset;
-/// everything else must be identical. Returns (findings, files) compared.
+/// Lints `paths` both ways and compares every finding, `possible` ones too,
+/// with its tier. IDEM000 about parsing can only be reported for parsed
+/// files, so the filtered run's IDEM000 must be a subset; everything else
+/// must be identical. Returns (findings, files) compared.
 fn compare(paths: &[PathBuf]) -> (usize, usize) {
-    let with = lint_paths(paths, &LintOptions::default()).expect("lint runs");
+    let every = LintOptions {
+        confidence: idem_lint::diagnostic::Confidence::Possible,
+        confidence_fixed: true,
+        ..LintOptions::default()
+    };
+    let with = lint_paths(paths, &every).expect("lint runs");
     let without = lint_paths(
         paths,
         &LintOptions {
             prefilter: false,
-            ..LintOptions::default()
+            ..every.clone()
         },
     )
     .expect("lint runs");

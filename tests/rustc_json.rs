@@ -132,9 +132,13 @@ fn from_json(stdout: &str) -> Vec<Seen> {
 
 #[test]
 fn rustc_json_is_what_cargo_metadata_reads_and_matches_json() {
-    let expected = from_json(&idem_lint(&["fixtures", "--format", "json"]));
+    // Every fixture finding, `possible` ones too.
+    let all = ["fixtures", "--confidence", "possible"];
+    let expected = from_json(&idem_lint(&[&all[..], &["--format", "json"]].concat()));
     assert!(expected.len() > 20, "the fixtures have findings");
-    let (seen, success) = from_messages(&idem_lint(&["fixtures", "--format", "rustc-json"]));
+    let (seen, success) = from_messages(&idem_lint(
+        &[&all[..], &["--format", "rustc-json"]].concat(),
+    ));
     assert_eq!(seen, expected);
     assert!(!success, "error findings: the build did not succeed");
 }
@@ -237,7 +241,7 @@ fn machine_applicable_fixes_fill_suggested_replacement() {
     std::fs::create_dir(dir.path().join("src")).expect("src");
     std::fs::write(
         dir.path().join("src/lib.rs"),
-        "use std::collections::HashMap;\n\npub fn lookup(store: &HashMap<String, Vec<u8>>, tenant_id: &str, user_id: &str, idem_key: &str) -> Result<Option<Vec<u8>>, Box<dyn std::error::Error>> {\n    let idem_store = store;\n    Ok(idem_store.get(&format!(\"{tenant_id}:{user_id}:refund:{idem_key}\")).cloned())\n}\n",
+        "use std::collections::HashMap;\n\npub fn lookup(store: &HashMap<String, Vec<u8>>, tenant_id: &str, user_id: &str, headers: &HashMap<String, String>) -> Result<Option<Vec<u8>>, Box<dyn std::error::Error>> {\n    let idem_key = headers.get(\"Idempotency-Key\").ok_or(\"no idempotency key\")?;\n    let idem_store = store;\n    Ok(idem_store.get(&format!(\"{tenant_id}:{user_id}:refund:{idem_key}\")).cloned())\n}\n",
     )
     .expect("lib.rs");
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_idem-lint"));

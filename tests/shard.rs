@@ -14,9 +14,13 @@ use idem_lint::merge::{merge, MergeFormat, Shard};
 use idem_lint::report::{self, Format, RenderOptions};
 use idem_lint::{lint_paths, LintOptions, LintResult};
 
+/// Lints `paths` (one shard of them with `partition`), reporting every
+/// finding, `possible` ones too, so that merges carry both tiers.
 fn lint(paths: &[PathBuf], partition: Option<&str>) -> LintResult {
     let options = LintOptions {
         partition: partition.map(|p| p.parse().expect("partition")),
+        confidence: idem_lint::diagnostic::Confidence::Possible,
+        confidence_fixed: true,
         ..LintOptions::default()
     };
     lint_paths(paths, &options).expect("lint runs")

@@ -1,8 +1,10 @@
 //! insta snapshots of the human rendering (no colour, 100 columns) of every
 //! fixture file, so a change in wording, spans or labels shows up in review.
+//! Like the fixture harness, they show every finding, `possible` ones too.
 
 use std::path::{Path, PathBuf};
 
+use idem_lint::model::diagnostic::Confidence;
 use idem_lint::report::{self, Format, RenderOptions};
 use idem_lint::{lint_paths, LintOptions, LintResult};
 
@@ -37,8 +39,12 @@ fn human_output_of_every_fixture_file() {
         .collect();
     folders.sort();
     for folder in folders {
-        let result =
-            lint_paths(std::slice::from_ref(&folder), &LintOptions::default()).expect("lint");
+        let every = LintOptions {
+            confidence: Confidence::Possible,
+            confidence_fixed: true,
+            ..LintOptions::default()
+        };
+        let result = lint_paths(std::slice::from_ref(&folder), &every).expect("lint");
         let mut files = Vec::new();
         fixture_files(&folder, &mut files);
         for file in files {

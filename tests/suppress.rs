@@ -32,8 +32,9 @@ fn run(dir: &Path, args: &[&str]) -> (i32, Vec<(usize, String)>) {
     (out.status.code().unwrap_or(-1), found)
 }
 
-/// `BAD` with `comment` appended to line 4 (the finding's line), or, when
-/// `above` is set, on a line of its own before it.
+/// A key read from its header and built with the tenant only, with
+/// `comment` appended to line 5 (the findings' line), or, when `above` is
+/// set, on a line of its own before it.
 fn file_with(comment: &str, above: bool) -> String {
     let finding = "    let cache_key = format!(\"{}:{}\", ctx.tenant_id, idem_key);";
     let line = if comment.is_empty() {
@@ -44,7 +45,7 @@ fn file_with(comment: &str, above: bool) -> String {
         format!("{finding} {comment}")
     };
     format!(
-        "use std::collections::HashMap;\npub struct Ctx {{ pub tenant_id: String }}\npub fn lookup(ctx: &Ctx, idem_key: &str, cache: &HashMap<String, Vec<u8>>) -> Option<Vec<u8>> {{\n{line}\n    cache.get(&cache_key).cloned()\n}}\n"
+        "use std::collections::HashMap;\npub struct Ctx {{ pub tenant_id: String }}\npub fn lookup(ctx: &Ctx, headers: &HeaderMap, cache: &HashMap<String, Vec<u8>>) -> Option<Vec<u8>> {{\n    let idem_key = headers.get(\"Idempotency-Key\")?.to_str().ok()?;\n{line}\n    cache.get(&cache_key).cloned()\n}}\n"
     )
 }
 
@@ -64,7 +65,7 @@ fn at(line: usize, code: &str) -> (usize, String) {
 fn unsuppressed_file_fails() {
     let (code, found) = lint(&file_with("", false), &[]);
     assert_eq!(code, 1);
-    assert_eq!(found, vec![at(4, "IDEM001"), at(4, "IDEM002")]);
+    assert_eq!(found, vec![at(5, "IDEM001"), at(5, "IDEM002")]);
 }
 
 #[test]
@@ -99,7 +100,7 @@ fn partial_suppression_keeps_the_other_finding() {
         &file_with("// idem-lint: allow(IDEM001) -- legacy rows", false),
         &[],
     );
-    assert_eq!(found, vec![at(4, "IDEM002")]);
+    assert_eq!(found, vec![at(5, "IDEM002")]);
     assert_eq!(code, 1);
 }
 
@@ -128,7 +129,7 @@ fn suppression_without_reason_is_reported_even_when_used() {
         &file_with("// idem-lint: allow(IDEM001, IDEM002)", false),
         &[],
     );
-    assert_eq!(found, vec![at(4, "IDEM901")]);
+    assert_eq!(found, vec![at(5, "IDEM901")]);
     assert_eq!(code, 0);
     let (_, found) = lint(
         &file_with("// idem-lint: allow(IDEM001, IDEM002)", true),
@@ -136,7 +137,7 @@ fn suppression_without_reason_is_reported_even_when_used() {
     );
     assert_eq!(
         found,
-        vec![at(4, "IDEM901")],
+        vec![at(5, "IDEM901")],
         "reported on the comment's line"
     );
 }
@@ -167,4 +168,25 @@ fn suppressing_the_suppression_findings() {
     let (code, found) = lint(text, &[]);
     assert_eq!(found, vec![]);
     assert_eq!(code, 0);
+}
+
+/// A suppression of a `possible` finding (its key known only by a name) is
+/// used whether or not `--confidence possible` shows that tier: hiding the
+/// tier by default never turns the comment into IDEM900.
+#[test]
+fn suppressing_a_possible_finding_is_used_at_either_confidence() {
+    let text = "pub fn remember(cache: &mut Cache, idem_key: &str) {\n    cache.insert(idem_key, 1); // idem-lint: allow(IDEM002) -- one tenant\n}\n";
+    let (code, found) = lint(text, &[]);
+    assert_eq!(found, vec![]);
+    assert_eq!(code, 0);
+    let (code, found) = lint(text, &["--confidence", "possible"]);
+    assert_eq!(found, vec![]);
+    assert_eq!(code, 0);
+    // Without the comment, the finding is there, in the `possible` tier only.
+    let bare = text.replace(" // idem-lint: allow(IDEM002) -- one tenant", "");
+    assert_eq!(lint(&bare, &[]), (0, vec![]));
+    assert_eq!(
+        lint(&bare, &["--confidence", "possible"]),
+        (1, vec![at(2, "IDEM002")])
+    );
 }

@@ -48,7 +48,17 @@ impl Role {
         }
     }
 
-    fn component(self) -> Option<Component> {
+    /// The constant a service without this component passes for it (every
+    /// service has a route and a key).
+    fn absent(self) -> Option<&'static str> {
+        match self {
+            Role::Tenant => Some("\"single-tenant\""),
+            Role::Principal => Some("\"single-principal\""),
+            Role::Route | Role::Key => None,
+        }
+    }
+
+    pub(super) fn component(self) -> Option<Component> {
         match self {
             Role::Tenant => Some(Component::Tenant),
             Role::Principal => Some(Component::Principal),
@@ -150,6 +160,26 @@ pub fn resolve(role: Role, origin: Option<&Origin>, file: u32, at: Option<&At<'_
     found
         .or_else(|| at.and_then(|at| guess(role, at)))
         .unwrap_or_else(|| Arg::placeholder(role))
+}
+
+/// The argument for `role` in a service without that component
+/// (`[scope] tenant = false`): the key's own value when it is usable there,
+/// a literal as written (it is the service's constant), else the constant
+/// of [`Role::absent`]; as trusted as a value the key uses, since the
+/// configuration says there is nothing else to pass. A role every service
+/// has resolves as [`resolve`] does.
+pub fn resolve_absent(role: Role, origin: Option<&Origin>, file: u32, at: Option<&At<'_>>) -> Arg {
+    let Some(constant) = role.absent() else {
+        return resolve(role, origin, file, at);
+    };
+    let own = origin.and_then(|o| {
+        let text = o.text.trim();
+        if is_string_literal(text) && text.len() <= MAX_COMPONENT {
+            return Some(Arg::known(text.to_string()));
+        }
+        from_origin(role, o, file, at)
+    });
+    own.unwrap_or_else(|| Arg::known(constant.to_string()))
 }
 
 /// `&expr` for a value, the literal itself for a route string.

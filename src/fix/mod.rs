@@ -21,7 +21,7 @@ use syn::visit::Visit;
 use crate::analysis::index::ParsedFile;
 use crate::analysis::syntax::span_of;
 use crate::analysis::value::Origin;
-use crate::analysis::vocab::Vocabulary;
+use crate::analysis::vocab::{Component, Vocabulary};
 use crate::model::{Applicability, Diagnostic, Edit, Fix, Position, Span};
 
 pub use args::{route_segment, Arg, Trust};
@@ -40,6 +40,9 @@ pub const BINDING_SLOT: &str = "\u{1}scoped-binding\u{1}";
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ScopedCall {
     origins: [Option<Origin>; 4],
+    /// Per argument: the service has no such component (`[scope] tenant =
+    /// false`), so a missing one is a constant, never asked for.
+    absent: [bool; 4],
 }
 
 impl ScopedCall {
@@ -47,7 +50,22 @@ impl ScopedCall {
     pub fn new(components: [Option<&Origin>; 4]) -> ScopedCall {
         ScopedCall {
             origins: components.map(|o| o.cloned()),
+            absent: [false; 4],
         }
+    }
+
+    /// The same call in a service without `component`: its argument is what
+    /// the key already has there (a literal too), else a constant
+    /// (`"single-tenant"`) every key of the service shares, never a
+    /// placeholder or a guess.
+    pub fn without(mut self, component: Component) -> ScopedCall {
+        if let Some(i) = args::ROLES
+            .iter()
+            .position(|r| r.component() == Some(component))
+        {
+            self.absent[i] = true;
+        }
+        self
     }
 
     /// The arguments from the origins' texts alone, where the finding's
@@ -61,10 +79,16 @@ impl ScopedCall {
     }
 
     fn resolve(&self, file: u32, at: Option<&args::At<'_>>) -> Resolved {
-        let mut roles = args::ROLES.iter();
+        let mut roles = args::ROLES.iter().zip(self.absent);
         let args = self.origins.each_ref().map(|origin| {
-            let role = roles.next().copied().unwrap_or(args::Role::Key);
-            args::resolve(role, origin.as_ref(), file, at)
+            let (role, absent) = roles
+                .next()
+                .map_or((args::Role::Key, false), |(r, a)| (*r, a));
+            if absent {
+                args::resolve_absent(role, origin.as_ref(), file, at)
+            } else {
+                args::resolve(role, origin.as_ref(), file, at)
+            }
         });
         Resolved { args }
     }

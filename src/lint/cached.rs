@@ -33,7 +33,8 @@ impl RunCache {
         let cache = Cache::open(options.cache_dir.as_deref()?)?;
         // Everything that can change a unit's findings, by its `Debug` form
         // so that new options are covered by default. Filters applied after
-        // the analysis (select, ignore, exclude) and `jobs` are left out.
+        // the analysis (select, ignore, exclude, confidence) and `jobs` are
+        // left out.
         let normalized = LintOptions {
             jobs: 0,
             select: Vec::new(),
@@ -41,6 +42,8 @@ impl RunCache {
             exclude: Vec::new(),
             cache_dir: None,
             progress: None,
+            confidence: Default::default(),
+            confidence_fixed: false,
             ..options.clone()
         };
         let config = cache::config_hash(&format!("{normalized:?}"));
@@ -96,7 +99,7 @@ pub(super) struct Cached<'a> {
 }
 
 /// A unit's cache key: the configuration, and per file its path, size
-/// limit and content hash (`None`: unreadable).
+/// limit, service scope and content hash (`None`: unreadable).
 pub(super) fn unit_key(
     plan: &PlannedUnit,
     cached: Cached,
@@ -110,6 +113,8 @@ pub(super) fn unit_key(
             Some(limit) => key.add(&limit.to_le_bytes()),
             None => key.add(b"\0unlimited"),
         }
+        let scope = settings.scope();
+        key.add(&[u8::from(scope.tenant), u8::from(scope.principal)]);
         match hash_of(entry) {
             Some(hash) => key.add(&hash.to_le_bytes()),
             None => key.add(b"\0unreadable"),

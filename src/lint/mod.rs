@@ -136,7 +136,7 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintResult
         .collect();
     apply_levels(&mut result, &planned, &mut resolver, options)?;
     result.warnings = resolver.take_warnings();
-    (result.diagnostics).retain(|d| enabled(d.code, options) && d.confidence >= options.confidence);
+    (result.diagnostics).retain(|d| enabled(d.code, options));
     result
         .diagnostics
         .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
@@ -200,7 +200,8 @@ fn gather(
     result
 }
 
-/// Each finding's level as the configuration of its file says.
+/// Each finding's level, and whether it is certain enough, as the
+/// configuration of its file says.
 fn apply_levels(
     result: &mut LintResult,
     planned: &[PlannedUnit],
@@ -217,6 +218,7 @@ fn apply_levels(
         resolver,
         &known,
         !options.select.is_empty(),
+        |settings| options.confidence_for(settings),
     )
 }
 

@@ -39,8 +39,11 @@ pub struct LintOptions {
     pub partition: Option<Partition>,
     /// Units done, drawn on a terminal (`None`: silent).
     pub progress: Option<Progress>,
-    /// The least certain findings reported (`--confidence`).
+    /// The least certain findings reported where the configuration does not
+    /// say (`confidence` in a file's configuration).
     pub confidence: Confidence,
+    /// `confidence` wins over configuration (`--confidence` was given).
+    pub confidence_fixed: bool,
     /// Hard limits on one unit's analysis (`--unit-time-limit`, `--unit-memory-limit`).
     pub unit_limits: Limits,
 }
@@ -60,8 +63,8 @@ impl Default for LintOptions {
             cache_dir: None,
             partition: None,
             progress: None,
-            // Not yet `Certain`, as rules.md asks: see README "Evidence".
-            confidence: Confidence::Possible,
+            confidence: Confidence::Certain,
+            confidence_fixed: false,
             unit_limits: Limits::default(),
         }
     }
@@ -73,6 +76,15 @@ impl LintOptions {
         match settings.max_file_size() {
             Some(configured) if !self.max_file_size_fixed => configured,
             _ => self.max_file_size,
+        }
+    }
+
+    /// The least certain findings reported in a file with `settings`:
+    /// `--confidence` wins over the configuration's `confidence`.
+    pub fn confidence_for(&self, settings: &Settings) -> Confidence {
+        match settings.confidence() {
+            Some(configured) if !self.confidence_fixed => configured,
+            _ => self.confidence,
         }
     }
 }

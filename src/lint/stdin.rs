@@ -39,6 +39,7 @@ pub fn lint_stdin(
         &mut resolver,
         &known,
         !options.select.is_empty(),
+        |settings| options.confidence_for(settings),
     )?;
     diagnostics.retain(|d| enabled(d.code, options));
     diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));

@@ -393,7 +393,8 @@ fn analyse_unit(
             .map(|p| out.sources.get(p).map(|t| t.as_str()))
             .collect();
         let mut sink = Sink::new(&parsed.paths)
-            .with_fixes(crate::fix::Locator::new(&parsed.files, texts).with_vocab(vocab));
+            .with_fixes(crate::fix::Locator::new(&parsed.files, texts).with_vocab(vocab))
+            .with_scopes(file_scopes(plan, &parsed.paths));
         rules::run_all(&facts, &mut sink);
         sink.into_diagnostics()
     }));
@@ -413,6 +414,18 @@ fn analyse_unit(
             }
         }
     }
+}
+
+/// The scope components each file's configuration says its service has,
+/// for the files named `paths` (`[scope]` applies per file, like levels).
+fn file_scopes(plan: &PlannedUnit, paths: &[String]) -> Vec<rules::ServiceScope> {
+    let by_path: HashMap<&str, rules::ServiceScope> = (plan.unit.files.iter())
+        .zip(&plan.files)
+        .map(|(entry, settings)| (entry.display.as_str(), settings.scope()))
+        .collect();
+    (paths.iter())
+        .map(|p| by_path.get(p.as_str()).copied().unwrap_or_default())
+        .collect()
 }
 
 /// Stores a unit's fresh findings, unless a panic produced some: a panic

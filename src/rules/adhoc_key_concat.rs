@@ -35,6 +35,11 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
             value.component(Component::Route),
             Some(key),
         ]);
+        // A component the service does not have is a constant, never asked for.
+        let service = sink.scope(concat.file);
+        let call = (Component::ALL.into_iter())
+            .filter(|c| !service.has(*c))
+            .fold(call, ScopedCall::without);
         let help = format!(
             "bind the scoped key first, `{BINDING_SLOT}`, then use `{BINDING}.storage_key()`: scoped(..) rejects separators inside components instead of letting two tuples collide",
         );

@@ -19,20 +19,24 @@ pub const RULE: Rule = Rule {
     needs: &[super::Fact::KeyEvents],
 };
 
-/// Reports every key in key position whose scope misses a component.
+/// Reports every key in key position whose scope misses a component the
+/// service has (`[scope]` of the finding's file: a component the service
+/// does not have counts as present and is never named).
 pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
     for (event, key, source) in facts.client_key_events() {
         let value = &event.value;
+        let site = value.construct.map_or(event.site, |c| c.site);
+        let service = sink.scope(site.file);
         let placeholder = |c: Component| value.placeholders.iter().find(|p| p.component == c);
+        let lacks = |c: Component| value.component(c).is_none() || placeholder(c).is_some();
         let missing: Vec<Component> = Component::ALL
             .into_iter()
-            .filter(|c| value.component(*c).is_none() || placeholder(*c).is_some())
+            .filter(|c| service.has(*c) && lacks(*c))
             .collect();
         if missing.is_empty() {
             continue;
         }
         let names: Vec<&str> = missing.iter().map(|c| c.as_str()).collect();
-        let site = value.construct.map_or(event.site, |c| c.site);
         let mut labels = vec![(
             match source {
                 KeySource::IdempotencyKey => {
@@ -48,7 +52,7 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
             key.site,
         )];
         for component in Component::ALL {
-            if let Some(p) = placeholder(component) {
+            if let Some(p) = placeholder(component).filter(|_| service.has(component)) {
                 labels.push((
                     format!("placeholder {} `{}`", component.as_str(), p.origin.text),
                     p.origin.site,
@@ -63,7 +67,7 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
         // "Raw" only where nothing was added to the key: no construction
         // and no component (a digest of `principal, route, key` is scoped
         // by two of them, not raw).
-        let raw = value.construct.is_none() && missing.len() == Component::ALL.len();
+        let raw = value.construct.is_none() && Component::ALL.into_iter().all(lacks);
         let what = if raw {
             "the raw client key is used as the storage key: its scope lacks"
         } else {
@@ -76,6 +80,9 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
             known(Component::Route),
             Some(key),
         ]);
+        let call = (Component::ALL.into_iter())
+            .filter(|c| !service.has(*c))
+            .fold(call, ScopedCall::without);
         let shared: Vec<&str> = missing
             .iter()
             .map(|c| match c {

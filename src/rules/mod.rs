@@ -16,7 +16,10 @@ pub mod suppression_without_reason;
 pub mod unnamespaced_server_key;
 pub mod unused_suppression;
 
+use serde::{Deserialize, Serialize};
+
 use crate::analysis::value::Site;
+use crate::analysis::vocab::Component;
 use crate::analysis::UnitFacts;
 use crate::model::Severity;
 
@@ -140,6 +143,39 @@ pub fn covers(outer: Site, inner: Site) -> bool {
             >= (inner.span.end.line, inner.span.end.column)
 }
 
+/// Which scope components a service has (`[scope]` in configuration,
+/// rules.md "What a service has"): a single-tenant service says
+/// `tenant = false`, and no finding then asks for a tenant. The route
+/// always exists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ServiceScope {
+    /// Whether callers belong to tenants.
+    pub tenant: bool,
+    /// Whether callers are told apart inside a tenant.
+    pub principal: bool,
+}
+
+impl Default for ServiceScope {
+    fn default() -> ServiceScope {
+        ServiceScope {
+            tenant: true,
+            principal: true,
+        }
+    }
+}
+
+impl ServiceScope {
+    /// Whether the service has `component`.
+    pub fn has(self, component: Component) -> bool {
+        match component {
+            Component::Tenant => self.tenant,
+            Component::Principal => self.principal,
+            Component::Route => true,
+        }
+    }
+}
+
 /// English list: `a`, `a and b`, `a, b and c`.
 pub fn english_list(items: &[&str]) -> String {
     match items {
@@ -163,7 +199,7 @@ mod sink {
     use crate::model::diagnostic::{Confidence, TraceStep};
     use crate::model::{Diagnostic, Label, Span};
 
-    use super::Rule;
+    use super::{Rule, ServiceScope};
 
     /// One finding of a rule, before it is placed in a file:
     /// `Finding::new(&RULE, site, message).labels(labels).help(help)`.
@@ -237,6 +273,9 @@ mod sink {
         seen: HashMap<(&'static str, u32, Span), usize>,
         /// Turns suggested calls into edits (none: findings get no `fix`).
         locator: Option<Locator<'a>>,
+        /// The scope components each file's service has, indexed by
+        /// `Site::file` (missing: all of them).
+        scopes: Vec<ServiceScope>,
     }
 
     impl<'a> Sink<'a> {
@@ -247,7 +286,20 @@ mod sink {
                 out: Vec::new(),
                 seen: HashMap::new(),
                 locator: None,
+                scopes: Vec::new(),
             }
+        }
+
+        /// The scope components each file's service has (`[scope]` of its
+        /// configuration), in the order of the unit's file names.
+        pub fn with_scopes(mut self, scopes: Vec<ServiceScope>) -> Sink<'a> {
+            self.scopes = scopes;
+            self
+        }
+
+        /// The scope components the service of file `file` has.
+        pub fn scope(&self, file: u32) -> ServiceScope {
+            self.scopes.get(file as usize).copied().unwrap_or_default()
         }
 
         /// Computes fixes for the findings that suggest one.

@@ -18,14 +18,19 @@ pub const RULE: Rule = Rule {
     needs: &[super::Fact::Ddl],
 };
 
-/// Reports every incomplete key constraint, and every idempotency DDL
+/// Reports every key constraint that lacks a component the service has
+/// (`[scope]` of the file holding the DDL), and every idempotency DDL
 /// statement that could not be parsed (as an IDEM000 warning).
 pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
     for constraint in &facts.sql.key_constraints {
-        if constraint.missing.is_empty() {
+        let service = sink.scope(constraint.site.file);
+        let missing: Vec<Component> = (constraint.missing.iter().copied())
+            .filter(|c| service.has(*c))
+            .collect();
+        if missing.is_empty() {
             continue;
         }
-        report(constraint, sink);
+        report(constraint, &missing, sink);
     }
     for skipped in &facts.sql.skipped {
         let reason = if skipped.error.is_empty() {
@@ -41,8 +46,9 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
     }
 }
 
-fn report(constraint: &KeyConstraint, sink: &mut Sink<'_>) {
-    let missing: Vec<&str> = constraint.missing.iter().map(|c| c.as_str()).collect();
+/// Reports `constraint`, which lacks the columns of `components`.
+fn report(constraint: &KeyConstraint, components: &[Component], sink: &mut Sink<'_>) {
+    let missing: Vec<&str> = components.iter().map(|c| c.as_str()).collect();
     let key = &constraint.key_column.name;
     let alone = constraint.columns.len() == 1;
     let on = if alone {
@@ -67,7 +73,8 @@ fn report(constraint: &KeyConstraint, sink: &mut Sink<'_>) {
             constraint.key_column.site,
         ));
     }
-    for (component, column) in &constraint.unused_scope_columns {
+    let unused = (constraint.unused_scope_columns.iter()).filter(|(c, _)| components.contains(c));
+    for (component, column) in unused {
         labels.push((
             format!(
                 "`{}` names the {} but is not part of the key",
@@ -108,7 +115,7 @@ fn report(constraint: &KeyConstraint, sink: &mut Sink<'_>) {
     let mut help = format!(
         "make the key the whole scope tuple, e.g. PRIMARY KEY ({}) as in idem_scope::POSTGRES_SCHEMA; a key on fewer columns lets one {} replay another's response",
         tuple.join(", "),
-        match constraint.missing.first() {
+        match components.first() {
             Some(Component::Tenant) => "tenant",
             Some(Component::Principal) => "caller",
             _ => "route",

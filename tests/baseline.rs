@@ -197,13 +197,13 @@ fn repeats_are_counted() {
     // A second identical key in the same function: one more than baselined.
     let twice = HANDLERS.replace(
         "    cache.get(&cache_key).cloned()\n}\n\npub fn profile",
-        "    let cache_key = format!(\"{}:{}\", ctx.tenant_id, idem_key);\n    cache.get(&cache_key).cloned()\n}\n\npub fn profile",
+        "    cache.get(&cache_key).cloned()?;\n    let cache_key = format!(\"{}:{}\", ctx.tenant_id, idem_key);\n    cache.get(&cache_key).cloned()\n}\n\npub fn profile",
     );
     edit(dir.path(), &twice);
     let (code, codes, _) = check(dir.path());
     assert_eq!(
         codes,
-        vec!["IDEM001@10".to_string(), "IDEM002@10".to_string()]
+        vec!["IDEM001@11".to_string(), "IDEM002@11".to_string()]
     );
     assert_eq!(code, 1);
 }

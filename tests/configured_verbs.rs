@@ -19,7 +19,10 @@ impl Drop for InFlight<'_> {
     }
 }
 
-pub fn handler(idem_store: &Store, key: &str) -> Result<(), Error> {
+pub fn handler(idem_store: &Store, headers: &HeaderMap, ctx: &Ctx) -> Result<(), Error> {
+    let raw = headers.get("Idempotency-Key").ok_or(Error::MissingKey)?.to_str()?;
+    let scoped = idem_scope::scoped(&ctx.tenant_id, &ctx.user_id, "charges.create", raw)?;
+    let key = scoped.storage_key();
     idem_store.claim(key)?;
     let _in_flight = InFlight { store: idem_store, key: key.to_owned() };
     let resp = idem_store.compute()?;

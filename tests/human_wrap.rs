@@ -1,7 +1,8 @@
 //! The human report on a narrow terminal (COLUMNS=40) wraps prose, never
 //! the code quoted in help text that fits a line: each such backticked span
 //! and `idem_scope::…(..)` call appears whole on one line; longer code is
-//! cut at the width, so no help line is wider than the terminal.
+//! broken at its spaces (a single token wider still is cut at the width),
+//! so no help line is wider than the terminal.
 
 use std::process::Command;
 
@@ -57,8 +58,8 @@ fn code_in_help_is_never_wrapped() {
     for d in doc["diagnostics"].as_array().expect("array") {
         for code in code_in(d["help"].as_str().unwrap_or("")) {
             // Code wider than the help's lines (40 less the 8-column
-            // indent) is cut at the width instead (issue 25: no line wider
-            // than the terminal).
+            // indent) is broken between tokens instead (issue 25: no line
+            // wider than the terminal).
             if code.chars().count() > 32 {
                 continue;
             }
@@ -76,9 +77,9 @@ fn code_in_help_is_never_wrapped() {
     }
 }
 
-/// Source lines wider than an 80-column terminal are cut with `…`, never
-/// before the end of a label on them, so the labels still point at their
-/// columns. The demo has 160-column handler signatures above findings:
+/// Source lines wider than an 80-column terminal are cut with `…`, around
+/// the spans labelled on them, so the labels still point at their columns
+/// (tests/human_width.rs: every line of the report fits). The demo has 160-column handler signatures above findings:
 /// shown whole, they wrapped under the gutter and broke the frame.
 #[test]
 fn wide_source_lines_are_cut_to_the_terminal() {

@@ -114,11 +114,14 @@ fn fixpoint(
     for _round in 0..MAX_ROUNDS {
         let mut next = summaries.clone();
         let mut changed = vec![false; index.fns.len()];
+        // The progress bar counts evaluations: a huge unit shows movement.
+        crate::progress::functions_planned(dirty.iter().filter(|d| **d).count());
         for (id, def) in index.fns.iter().enumerate() {
             if !dirty[id] {
                 continue;
             }
             crate::limits::checkpoint();
+            crate::progress::function_done();
             let evaluator = Evaluator::new(index, vocab, &summaries, def)
                 .without_names_for(unnamed.get(id).copied().unwrap_or(0));
             let (summary, events) = evaluator.run(def);

@@ -104,9 +104,11 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintResult
         |(_, files)| memory_budget::estimate(files.rust_bytes() as usize, 0),
         |(plan, files), lease| {
             let cached = cache.as_ref().map(|cache| cache.for_unit(plan));
+            // Counts the files parsed and functions evaluated inside it.
+            let counted = options.progress.as_ref().map(|progress| progress.unit());
             let output = unit::lint_unit(plan, files, options, prefilter.as_ref(), cached, lease);
-            if let Some(progress) = &options.progress {
-                progress.unit_done(plan.unit.files.len(), files.rust_bytes());
+            if let Some(counted) = counted {
+                counted.done(plan.unit.files.len(), files.rust_bytes());
             }
             output
         },

@@ -309,6 +309,8 @@ fn parse_files(work: &[FileToParse], out: &mut UnitOutput) -> Result<Parsed, Exc
     };
     for FileToParse { entry, text, blank } in work {
         limits::check()?;
+        // For the progress bar: one huge file can be most of a run.
+        let _parsing = crate::progress::parsing(text.len());
         if lex::nesting_score(text) > MAX_NESTING {
             let message = format!("skipped: nesting deeper than {MAX_NESTING} levels");
             out.diagnostics

@@ -6,7 +6,14 @@ use std::sync::Arc;
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteSpanContents, SourceSpan};
 
 use super::{summary_line, RenderOptions};
-use crate::model::{Diagnostic, Label, LintResult, Position, Severity, Span};
+use crate::model::{Diagnostic, LintResult, Position, Severity, Span};
+
+mod fit;
+
+use fit::{FileFit, Mark, Snippet};
+
+/// miette's `  help: ` before a help's text, and the indent of its next lines.
+const HELP_INDENT: usize = 8;
 
 /// One finding adapted to miette.
 #[derive(Debug)]
@@ -119,6 +126,9 @@ struct Window {
     end: usize,
     /// 0-based number of the window's first line in the file.
     first_line: usize,
+    /// Offset of the primary span in a window of cut lines and its 0-based
+    /// column in the file: the snippet's header names the file's column.
+    primary: Option<(usize, usize)>,
 }
 
 impl miette::SourceCode for Window {
@@ -135,6 +145,10 @@ impl miette::SourceCode for Window {
         let local = SourceSpan::new((offset - self.start).into(), span.len());
         let window = &self.text.as_bytes()[self.start..self.end];
         let inner = window.read_span(&local, context_lines_before, context_lines_after)?;
+        let column = match self.primary {
+            Some((at, column)) if at == offset && context_lines_before == 0 => column,
+            _ => inner.column(),
+        };
         Ok(Box::new(MietteSpanContents::new_named(
             self.name.clone(),
             inner.data(),
@@ -143,7 +157,7 @@ impl miette::SourceCode for Window {
                 inner.span().len(),
             ),
             inner.line() + self.first_line,
-            inner.column(),
+            column,
             // miette counts lines from the start of the source here (and
             // merges the snippets of all labels on that basis).
             inner.line_count() + self.first_line,
@@ -165,143 +179,131 @@ fn distance(primary: &Span, label: &Span) -> usize {
     }
 }
 
-/// Byte ranges of `d`'s primary span (no message) and of its `labels` in `text`.
-fn byte_spans<'d>(
-    d: &Diagnostic,
-    labels: impl Iterator<Item = &'d Label>,
-    text: &str,
-    lines: &LineIndex,
-) -> Vec<(Option<String>, SourceSpan)> {
-    let span = |s: &Span| {
-        let start = lines.offset(text, s.start);
-        let end = lines.offset(text, s.end).max(start);
-        SourceSpan::new(start.into(), end - start)
-    };
-    let mut spans = vec![(None, span(&d.span))];
-    spans.extend(labels.map(|l| (Some(l.message.clone()), span(&l.span))));
-    spans
+/// Byte ranges of `marks` in `text`.
+fn byte_spans(marks: &[Mark], text: &str, lines: &LineIndex) -> Vec<(usize, usize)> {
+    (marks.iter())
+        .map(|m| {
+            let start = lines.offset(text, m.span.start);
+            (start, lines.offset(text, m.span.end).max(start))
+        })
+        .collect()
 }
 
-/// Source lines longer than this many characters less than the width are
-/// cut (the gutter, `NNN │ `, takes the rest).
-const GUTTER: usize = 8;
-
-/// The lines `first..=last` of `text`, each cut after `limit` characters
-/// (but never before a label's end on it) with an ellipsis: a line wider
-/// than the terminal would wrap under miette's gutter and break the frame.
-fn clipped_lines(
-    text: &str,
-    lines: &LineIndex,
-    (first, last): (usize, usize),
-    spans: &[&Span],
-    limit: usize,
-) -> String {
-    let mut out = String::new();
-    for line in first..=last {
-        let start = lines.line_start(text, line);
-        let end = lines.line_start(text, line + 1);
-        if start >= end {
-            break;
-        }
-        let whole = &text[start..end];
-        let body = whole.trim_end_matches(['\n', '\r']);
-        // Keep every label that starts or ends on this line whole.
-        let keep = spans
-            .iter()
-            .flat_map(|s| [s.start, s.end])
-            .filter(|p| p.line == line)
-            .map(|p| p.column)
-            .max()
-            .unwrap_or(0)
-            .max(limit);
-        match body.char_indices().nth(keep) {
-            Some((cut, _)) => {
-                out.push_str(&body[..cut]);
-                out.push_str("…\n");
-            }
-            None => out.push_str(whole),
-        }
+/// The snippet of `d` in its file (indexed by `lines`): the primary span
+/// and the labels near it, with a line of context either side.
+fn snippet_of<'d>(d: &'d Diagnostic, lines: &LineIndex) -> Snippet<'d> {
+    let mut marks = vec![Mark {
+        span: &d.span,
+        text: d.name,
+    }];
+    marks.extend(
+        (d.labels.iter())
+            .filter(|l| distance(&d.span, &l.span) <= NEAR_LINES)
+            .map(|l| Mark {
+                span: &l.span,
+                text: &l.message,
+            }),
+    );
+    let count = lines.starts.len();
+    let first = (marks.iter().map(|m| m.span.start.line).min())
+        .unwrap_or(1)
+        .clamp(1, count);
+    let last = (marks.iter().map(|m| m.span.end.line).max())
+        .unwrap_or(1)
+        .clamp(first, count);
+    // One line of context either side, as the handler is configured (the
+    // line after `last` is shown when there is one).
+    Snippet {
+        lines: (first.saturating_sub(1).max(1), last),
+        marks,
     }
-    out
 }
 
-fn report_of(d: &Diagnostic, source: Option<(&Arc<String>, &LineIndex)>, width: usize) -> Report {
+/// A finding's file: its text, line index, the finding's snippet and how
+/// the file's snippets fit the width (none when output is not wrapped).
+type SourceOf<'a> = (
+    &'a Arc<String>,
+    &'a LineIndex,
+    &'a Snippet<'a>,
+    Option<&'a FileFit<'a>>,
+);
+
+fn report_of(d: &Diagnostic, source: Option<SourceOf>, width: usize) -> Report {
     let mut notes = String::new();
     let (labels, source) = match source {
-        Some((text, lines)) => {
-            let (near, far): (Vec<&Label>, Vec<&Label>) = d
-                .labels
-                .iter()
-                .partition(|l| distance(&d.span, &l.span) <= NEAR_LINES);
-            notes = far
-                .iter()
-                .map(|l| {
-                    format!(
-                        "  note: {} at {}:{}:{}\n",
-                        l.message, d.path, l.span.start.line, l.span.start.column
-                    )
-                })
-                .collect();
-            let mut spans = byte_spans(d, near.iter().copied(), text, lines);
-            // 1-based line of a byte offset.
-            let line = |offset: usize| lines.starts.partition_point(|&st| st <= offset);
-            let first = spans
-                .iter()
-                .map(|(_, s)| line(s.offset()))
-                .min()
-                .unwrap_or(1);
-            let last = spans
-                .iter()
-                .map(|(_, s)| line(s.offset() + s.len()))
-                .max()
-                .unwrap_or(1);
-            // One line of context either side, as the handler is configured.
-            let first = first.saturating_sub(1).max(1);
+        Some((text, lines, snippet, fit)) => {
+            let (first, last) = snippet.lines;
+            let name = match fit {
+                Some(fit) => fit.header_path(&d.path, snippet, d.span.start),
+                None => d.path.clone(),
+            };
             let mut window = Window {
-                name: d.path.clone(),
+                name,
                 text: text.clone(),
                 start: lines.line_start(text, first),
                 end: lines.line_start(text, last + 2),
                 first_line: first - 1,
+                primary: None,
             };
-            let limit = width.saturating_sub(GUTTER);
-            let too_wide = text[window.start..window.end]
-                .lines()
-                .any(|l| l.chars().count() > limit);
-            if width != super::NO_WRAP && too_wide {
-                // The snippet's lines, cut to the terminal; the spans are
-                // found again in the cut text (no cut is left of a label).
-                let positions: Vec<&Span> = std::iter::once(&d.span)
-                    .chain(near.iter().map(|l| &l.span))
-                    .collect();
-                let clipped = clipped_lines(text, lines, (first, last + 1), &positions, limit);
-                let shift = |p: Position| Position {
-                    line: p.line + 1 - first,
-                    column: p.column,
-                };
-                let clipped_index = LineIndex::new(&clipped);
-                for ((_, span), pos) in spans.iter_mut().zip(&positions) {
-                    let start = clipped_index.offset(&clipped, shift(pos.start));
-                    let end = clipped_index.offset(&clipped, shift(pos.end)).max(start);
-                    *span = SourceSpan::new(start.into(), end - start);
+            let (spans, texts) = match fit.map(|fit| fit.fit(snippet)) {
+                Some(fitted) => {
+                    if let Some(shown) = fitted.text {
+                        // Lines cut to the width: the snippet's own text.
+                        window.end = shown.len();
+                        window.start = 0;
+                        window.text = Arc::new(shown);
+                        window.primary = (fitted.spans.first())
+                            .map(|&(start, _)| (start, d.span.start.column.saturating_sub(1)));
+                    }
+                    let base = window.start;
+                    let spans = (fitted.spans.iter())
+                        .map(|&(start, end)| (base + start, base + end))
+                        .collect();
+                    (spans, fitted.labels)
                 }
-                let len = clipped.len();
-                window = Window {
-                    name: d.path.clone(),
-                    text: Arc::new(clipped),
-                    start: 0,
-                    end: len,
-                    first_line: first - 1,
+                None => (
+                    byte_spans(&snippet.marks, text, lines),
+                    (snippet.marks.iter())
+                        .map(|m| Some(m.text.to_string()))
+                        .collect(),
+                ),
+            };
+            // Labels far from the primary span, or without room beside
+            // their span, are named in notes. Marks are the primary span,
+            // then the near labels in order.
+            let mut near = 0;
+            for label in &d.labels {
+                let drawn = distance(&d.span, &label.span) <= NEAR_LINES && {
+                    near += 1;
+                    texts[near].is_some()
                 };
+                if !drawn {
+                    notes.push_str(&format!(
+                        "  note: {} at {}:{}:{}\n",
+                        label.message, d.path, label.span.start.line, label.span.start.column
+                    ));
+                }
             }
-            let labels = spans
-                .into_iter()
-                .map(|(message, span)| match message {
-                    None => LabeledSpan::new_primary_with_span(Some(d.name.to_string()), span),
-                    Some(message) => LabeledSpan::new_with_span(Some(message), span),
+            // In miette's order (by offset), so that equal offsets keep
+            // the order the fitting assumed.
+            let mut labels: Vec<(usize, LabeledSpan)> = (spans.into_iter().zip(texts))
+                .enumerate()
+                .filter_map(|(i, (span, text))| Some((i, (span, text?))))
+                .map(|(i, ((start, end), text))| {
+                    let span = SourceSpan::new(start.into(), end - start);
+                    let label = if i == 0 {
+                        LabeledSpan::new_primary_with_span(Some(text), span)
+                    } else {
+                        LabeledSpan::new_with_span(Some(text), span)
+                    };
+                    (start, label)
                 })
                 .collect();
-            (labels, Some(window))
+            labels.sort_by_key(|(start, _)| *start);
+            (
+                labels.into_iter().map(|(_, label)| label).collect(),
+                Some(window),
+            )
         }
         None => (Vec::new(), None),
     };
@@ -311,6 +313,12 @@ fn report_of(d: &Diagnostic, source: Option<(&Arc<String>, &LineIndex)>, width: 
         Some(Some((help, rest))) => (Some(help.to_string()), Some(rest)),
         _ => (d.help.clone(), None),
     };
+    // Code wider than the help's lines breaks at its spaces, not inside a
+    // token (miette's wrap would cut it at the width).
+    let help = help.map(|help| match width {
+        super::NO_WRAP => help,
+        _ => super::code_words::wrap(&help, width.saturating_sub(HELP_INDENT + 2)),
+    });
     for note in help_notes.into_iter().flat_map(|n| n.split("\nnote: ")) {
         notes.push_str(&format!("  note: {note}\n"));
     }
@@ -350,30 +358,37 @@ pub fn render(result: &LintResult, options: &RenderOptions) -> String {
     let handler = GraphicalReportHandler::new_themed(theme)
         .with_width(options.width)
         .with_wrap_lines(options.width != super::NO_WRAP)
-        // Code in help text stays on one line (see `code_words`) unless it
-        // is wider than the whole line: then it is cut at the width, so no
-        // line is wider than the terminal.
+        // Code in help text stays on one line (see `code_words`); code wider
+        // than the help's lines was broken at its spaces (`report_of`), and
+        // a single token wider still is cut at the width, so no line is
+        // wider than the terminal.
         .with_break_words(true)
         .with_word_splitter(textwrap::WordSplitter::NoHyphenation)
         .with_word_separator(textwrap::WordSeparator::Custom(super::code_words::words))
         .with_context_lines(1);
     let mut out = String::new();
-    // Findings come sorted by path: one file's index serves a run of them.
-    let mut index: Option<(&str, LineIndex)> = None;
-    for d in &result.diagnostics {
-        let text = result.sources.get(&d.path);
-        if let Some(text) = text {
-            if index.as_ref().is_none_or(|(path, _)| *path != d.path) {
-                index = Some((d.path.as_str(), LineIndex::new(text)));
-            }
-        }
-        let lines = index.as_ref().map(|(_, lines)| lines);
-        let report = report_of(d, text.zip(lines), options.width);
+    let mut render_one = |d: &Diagnostic, source: Option<SourceOf>| {
+        let report = report_of(d, source, options.width);
         if handler.render_report(&mut out, &report).is_err() {
             out.push_str(&format!("{}: {}\n", d.code, d.message));
         }
         out.push_str(&wrap_notes(&report.notes, options.width));
         out.push('\n');
+    };
+    // Findings come sorted by path: one file's index and layout serve a run
+    // of them, and every snippet of the file is known before one is drawn.
+    for run in result.diagnostics.chunk_by(|a, b| a.path == b.path) {
+        let Some(text) = result.sources.get(&run[0].path) else {
+            run.iter().for_each(|d| render_one(d, None));
+            continue;
+        };
+        let lines = LineIndex::new(text);
+        let snippets: Vec<Snippet> = run.iter().map(|d| snippet_of(d, &lines)).collect();
+        let fit = (options.width != super::NO_WRAP)
+            .then(|| FileFit::new(text, &lines, options.width, &snippets));
+        for (d, snippet) in run.iter().zip(&snippets) {
+            render_one(d, Some((text, &lines, snippet, fit.as_ref())));
+        }
     }
     if !options.quiet {
         out.push_str(&summary_line(result));

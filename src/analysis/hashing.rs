@@ -364,7 +364,9 @@ pub fn names_fingerprint(ident: &str) -> bool {
 /// Extractor types that hold the request body (`Json<T>`, `Form<T>`,
 /// `Bytes`): a parameter or pattern of one is the payload, whatever it is
 /// called (`Json(input): Json<CreateOrder>`, `raw: Bytes`).
-const BODY_EXTRACTORS: &[&str] = &["Json", "Form", "Bytes", "BytesMut", "RawBody", "RawForm"];
+const BODY_EXTRACTORS: &[&str] = &[
+    "Json", "Form", "Bytes", "BytesMut", "RawBody", "RawForm", "Body", "Payload",
+];
 
 /// Whether a type or tuple-struct pattern name is a body extractor.
 pub fn is_body_extractor(ident: &str) -> bool {

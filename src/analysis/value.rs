@@ -622,6 +622,9 @@ pub struct KeyEvent {
     /// first reached storage through a call: callers further out report
     /// there, not at their own argument.
     pub at_call: bool,
+    /// The body of the function the event is in (where a callee's pending
+    /// position was applied, the caller's).
+    pub function: Site,
 }
 
 impl KeyEvent {

@@ -4,6 +4,7 @@
 
 use super::{covers, Finding, Rule, Sink};
 use crate::analysis::eval::KeyEvent;
+use crate::analysis::value::{Origin, Site};
 use crate::analysis::UnitFacts;
 use crate::diagnostic::Severity;
 
@@ -53,11 +54,34 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
         .iter()
         .filter(|e| e.store.is_some() && client_write(e))
         .collect();
+    // One server id written to one store in one function is one finding,
+    // at its first write (the claim), not again at its completion and release.
+    // An id read by name (`event.id`, each read a site of its own) is known
+    // by its file and text; a minted one (`Uuid::new_v4()`) by its site.
+    let id_of = |id: &Origin| match id.text.as_str() {
+        "" => format!("{:?}", id.site),
+        text => format!("{}:{text}", id.site.file),
+    };
+    let mut first_write: std::collections::HashMap<(String, &str, Site), Site> =
+        std::collections::HashMap::new();
+    for event in &facts.key_events {
+        if let (Some(id), Some(store)) = (&event.value.server_id, &event.store) {
+            let first = first_write
+                .entry((id_of(id), store.as_str(), event.function))
+                .or_insert(event.site);
+            if (event.site.file, event.site.span.start) < (first.file, first.span.start) {
+                *first = event.site;
+            }
+        }
+    }
     for event in &facts.key_events {
         let value = &event.value;
         let (Some(id), Some(store)) = (&value.server_id, &event.store) else {
             continue;
         };
+        if first_write.get(&(id_of(id), store.as_str(), event.function)) != Some(&event.site) {
+            continue;
+        }
         if value.client_key.is_some() || value.server_ns {
             continue;
         }

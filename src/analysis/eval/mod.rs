@@ -112,6 +112,8 @@ pub struct Evaluator<'a> {
     /// The evaluated function's name: `inner.call(req)` inside `fn call`
     /// is delegation to the wrapped value, not a call of this function.
     fn_name: String,
+    /// The evaluated function's body: which function a key event is in.
+    fn_site: Site,
     scopes: Vec<HashMap<String, Value>>,
     events: Vec<KeyEvent>,
     pending: Vec<KeyEvent>,
@@ -202,6 +204,10 @@ impl<'a> Evaluator<'a> {
             file: def.file,
             self_ty: def.self_ty.clone(),
             fn_name: def.name.clone(),
+            fn_site: Site {
+                file: def.file,
+                span: span_of(def.block.span()),
+            },
             scopes: vec![HashMap::new()],
             events: Vec::new(),
             pending: Vec::new(),

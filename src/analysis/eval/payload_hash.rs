@@ -430,7 +430,14 @@ pub(super) fn substitute_payload_facts(value: &Value, args: &[Value], out: &mut 
             }
         }
     }
-    if out.payload_hash.is_none() && out.client_key.is_none() && !out.client_ns && !out.server_ns {
+    // A hash the callee knows only by a name (`let bytes = to_vec(v)`) of a
+    // payload the caller passes by flow is known by flow.
+    let by_name = out.payload_hash.as_ref().is_some_and(|h| h.payload.by_name);
+    if (out.payload_hash.is_none() || by_name)
+        && out.client_key.is_none()
+        && !out.client_ns
+        && !out.server_ns
+    {
         if let Some(digest) = &value.digest {
             let payload = bits(value.hashed_params).find_map(|p| {
                 let arg = args.get(p)?;

@@ -16,7 +16,7 @@ impl Evaluator<'_> {
     /// A name that says the value is a server id (`event_id`, `delivery_id`).
     pub(super) fn server_id_by_name(&self, value: &mut Value, name: &str, node: &impl Spanned) {
         if value.server_id.is_none() && self.vocab.is_server_id_name(name) {
-            value.server_id = Some(self.fact_origin(node));
+            value.server_id = Some(Box::new(self.origin(node)));
         }
     }
 
@@ -39,7 +39,7 @@ impl Evaluator<'_> {
             .and_then(|w| w.last().cloned())
             .is_some_and(|w| is_server_entity_word(&w));
         if entity {
-            value.server_id = Some(self.fact_origin(node));
+            value.server_id = Some(Box::new(self.origin(node)));
         }
     }
 

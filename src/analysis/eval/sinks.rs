@@ -81,6 +81,7 @@ impl Evaluator<'_> {
             store_owner,
             key_params,
             at_call,
+            function: self.fn_site,
         };
         if event.value.params != 0 && self.pending.len() < MAX_PENDING {
             self.pending.push(event.clone());
@@ -327,12 +328,14 @@ impl Evaluator<'_> {
         let first_key = key_binds
             .iter()
             .find(|(v, _)| v.client_key.is_some())
-            .or_else(|| key_binds.iter().find(|(v, _)| v.params != 0))
+            // A server id or payload hash is the key bind before a value that
+            // merely comes from a parameter (the tenant of the same event).
             .or_else(|| {
                 key_binds
                     .iter()
                     .find(|(v, _)| v.server_id.is_some() || v.payload_hash.is_some())
-            });
+            })
+            .or_else(|| key_binds.iter().find(|(v, _)| v.params != 0));
         let Some(first_key) = first_key else {
             return value;
         };

@@ -31,6 +31,11 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
             if !matches!(component, Component::Tenant | Component::Principal) {
                 continue;
             }
+            // A service without tenants (`[scope] tenant = false`) has no
+            // tenant to default: its shared value is the only one there is.
+            if !sink.scope(fallback.origin.site.file).has(component) {
+                continue;
+            }
             let name = component.as_str();
             let mut labels = vec![(
                 format!("the defaulted {name} enters an idempotency key here"),

@@ -13,6 +13,17 @@ pub struct Site {
     pub span: Span,
 }
 
+impl Site {
+    /// Whether this region holds `inner` whole (in the same file).
+    pub fn covers(self, inner: Site) -> bool {
+        self.file == inner.file
+            && (self.span.start.line, self.span.start.column)
+                <= (inner.span.start.line, inner.span.start.column)
+            && (self.span.end.line, self.span.end.column)
+                >= (inner.span.end.line, inner.span.end.column)
+    }
+}
+
 /// Where a fact about a value was established, with the source text there.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Origin {

@@ -3,7 +3,6 @@
 
 use super::{Finding, Rule, Sink};
 use crate::analysis::claims::{ClaimExit, ExitKind};
-use crate::analysis::value::Site;
 use crate::analysis::UnitFacts;
 use crate::diagnostic::Severity;
 use crate::model::diagnostic::Confidence;
@@ -31,28 +30,6 @@ fn describe(exit: &ClaimExit) -> String {
         ExitKind::Panic(what) => format!("`{what}` panics here"),
         ExitKind::Unwrap(what) => format!("`.{what}()` panics here on failure"),
         ExitKind::Tail => "the function returns this value".to_string(),
-    }
-}
-
-/// A claim is on an idempotency record when a client key reaches its call
-/// by flow (`certain`); a claim recognised by its verb and a key-named
-/// argument alone may be a lease, a job start or a lock (`possible`).
-fn confidence_of(facts: &UnitFacts, claim: Site) -> Confidence {
-    let inside = |outer: Site, inner: Site| {
-        let (o, i) = (outer.span, inner.span);
-        outer.file == inner.file
-            && (o.start.line, o.start.column) <= (i.start.line, i.start.column)
-            && (i.end.line, i.end.column) <= (o.end.line, o.end.column)
-    };
-    let reached = facts.key_events.iter().any(|event| {
-        (event.value.scoped || event.client_key().is_some())
-            && event.confidence() == Confidence::Certain
-            && (inside(claim, event.site) || inside(event.site, claim))
-    });
-    if reached {
-        Confidence::Certain
-    } else {
-        Confidence::Possible
     }
 }
 
@@ -112,7 +89,13 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
             Finding::new(&RULE, finding.claim, message)
                 .labels(labels)
                 .help(help)
-                .confidence(confidence_of(facts, finding.claim)),
+                // A claim recognised by its verb and a key-named argument
+                // alone may be a lease, a job start or a lock.
+                .confidence(if finding.by_flow {
+                    Confidence::Certain
+                } else {
+                    Confidence::Possible
+                }),
         );
     }
 }

@@ -136,11 +136,7 @@ pub fn run_all(facts: &UnitFacts, sink: &mut Sink<'_>) {
 /// Whether `outer` covers `inner` (same file): a label there would repeat
 /// the primary span.
 pub fn covers(outer: Site, inner: Site) -> bool {
-    outer.file == inner.file
-        && (outer.span.start.line, outer.span.start.column)
-            <= (inner.span.start.line, inner.span.start.column)
-        && (outer.span.end.line, outer.span.end.column)
-            >= (inner.span.end.line, inner.span.end.column)
+    outer.covers(inner)
 }
 
 /// Which scope components a service has (`[scope]` in configuration,

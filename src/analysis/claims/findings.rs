@@ -44,4 +44,8 @@ pub struct ClaimFinding {
     pub exits: Vec<ClaimExit>,
     /// The first completion of the same key.
     pub completion: Site,
+    /// A client key known by flow (or a scoped key) reaches the claim call:
+    /// the claim is on an idempotency record, not a lease or a job start
+    /// that uses the same verbs. Set by `analysis::analyze` from the key events.
+    pub by_flow: bool,
 }

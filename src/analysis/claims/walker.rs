@@ -190,6 +190,7 @@ impl<'a> Walker<'a> {
                     key_text: c.key_text,
                     exits,
                     completion,
+                    by_flow: false,
                 })
             })
             .collect()

@@ -16,7 +16,7 @@ use crate::analysis::syntax::{last_ident, path_segments, path_string, place_name
 use crate::analysis::value::{
     Construct, ConstructKind, KeyEvent, KeySource, Placeholder, Site, Value,
 };
-use crate::analysis::vocab::{Component, OPAQUE_GETTERS, TRANSPARENT_METHODS};
+use crate::analysis::vocab::{Component, NO_TEXT_FLOW, OPAQUE_GETTERS, TRANSPARENT_METHODS};
 
 const HEADER_SETTERS: &[&str] = &[
     "insert",
@@ -29,25 +29,6 @@ const HEADER_SETTERS: &[&str] = &[
     "with_header",
     "try_insert",
     "set_header",
-];
-
-/// Methods whose result carries no text of their arguments: comparisons,
-/// searches and predicates.
-const NO_TEXT_FLOW: &[&str] = &[
-    "eq",
-    "ne",
-    "cmp",
-    "partial_cmp",
-    "contains",
-    "contains_key",
-    "starts_with",
-    "ends_with",
-    "is_match",
-    "matches",
-    "find",
-    "position",
-    "len",
-    "is_empty",
 ];
 
 const CLOSURE_METHODS: &[&str] = &[

@@ -46,7 +46,9 @@ pub use evidence::{compile_words, ident_span, starts_word, word_hits, Evidence};
 pub use extension::VocabularyExtension;
 pub use provenance::is_server_entity_word;
 pub use roles::{names_key_header_constant, Component};
-pub use semantics::{is_escape_replacement, KEY_SEPARATORS, OPAQUE_GETTERS, TRANSPARENT_METHODS};
+pub use semantics::{
+    is_escape_replacement, KEY_SEPARATORS, NO_TEXT_FLOW, OPAQUE_GETTERS, TRANSPARENT_METHODS,
+};
 pub use sentinels::{is_sentinel_literal, is_sentinel_name};
 pub use stores::{
     is_claim_api_method, is_dynamo_key_attribute, names_request_extensions, names_strong_store,

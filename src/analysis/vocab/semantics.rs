@@ -67,6 +67,24 @@ pub const OPAQUE_GETTERS: &[&str] = &[
     "finish", "elapsed", "now", "lock", "read", "write", "await",
 ];
 
+/// Methods whose result carries no text of their arguments (comparisons,
+/// searches, predicates): an unknown call passes its arguments' client key
+/// on to its result except through these (the getters above give nothing).
+pub const NO_TEXT_FLOW: &[&str] = &[
+    "eq",
+    "ne",
+    "cmp",
+    "partial_cmp",
+    "contains",
+    "contains_key",
+    "starts_with",
+    "ends_with",
+    "is_match",
+    "matches",
+    "find",
+    "position",
+];
+
 /// Characters used to join key components; stripping one of them from a
 /// component instead of rejecting it makes two components collide.
 pub const KEY_SEPARATORS: &[char] = &['\0', '\u{1e}', ':', '|', '/', '#'];

@@ -175,6 +175,16 @@ pub struct Locator<'a> {
     /// so searching the items anew for each finding cost a print of about
     /// 14 whole items per finding.
     item_ends: Vec<std::cell::OnceCell<Vec<Position>>>,
+    /// The top-level constants of each file (`files[i]`), computed on the
+    /// file's first fix: collecting them anew for each finding made a file
+    /// with many functions and findings quadratic.
+    consts: Vec<std::cell::OnceCell<Vec<scope::Binding>>>,
+    /// The scope at each key span resolved so far: the rules that report
+    /// one key expression (IDEM001 and IDEM002 often both do) share it,
+    /// since finding it prints the enclosing function's nodes for spans.
+    scopes: std::cell::RefCell<HashMap<(usize, Span), std::rc::Rc<scope::Scope>>>,
+    /// Where each key span's edit goes, found so far (shared like `scopes`).
+    targets: std::cell::RefCell<HashMap<(usize, Span), Option<Target>>>,
 }
 
 impl<'a> Locator<'a> {
@@ -182,6 +192,7 @@ impl<'a> Locator<'a> {
     pub fn new(files: &'a [ParsedFile], texts: Vec<Option<&'a str>>) -> Locator<'a> {
         let line_starts = texts.iter().map(|_| std::cell::OnceCell::new()).collect();
         let item_ends = files.iter().map(|_| std::cell::OnceCell::new()).collect();
+        let consts = files.iter().map(|_| std::cell::OnceCell::new()).collect();
         Locator {
             files,
             texts,
@@ -189,6 +200,9 @@ impl<'a> Locator<'a> {
             fields: std::cell::OnceCell::new(),
             line_starts,
             item_ends,
+            consts,
+            scopes: std::cell::RefCell::default(),
+            targets: std::cell::RefCell::default(),
         }
     }
 
@@ -204,13 +218,28 @@ impl<'a> Locator<'a> {
         self.item_ends[index].get_or_init(|| ast.items.iter().map(item_end).collect())
     }
 
+    /// What is in scope at `span` of `files[index]`.
+    fn scope(&self, index: usize, span: Span) -> std::rc::Rc<scope::Scope> {
+        let cached = self.scopes.borrow().get(&(index, span)).cloned();
+        cached.unwrap_or_else(|| {
+            let ast = &self.files[index].ast;
+            let consts = self.consts[index].get_or_init(|| scope::consts(ast));
+            let scope =
+                std::rc::Rc::new(scope::Scope::at(ast, self.item_ends(index), consts, span));
+            self.scopes
+                .borrow_mut()
+                .insert((index, span), scope.clone());
+            scope
+        })
+    }
+
     /// The arguments of `call` for a finding at `span` of file `file`: what
     /// is in scope there decides each one (see `args`).
     pub fn resolve(&self, file: u32, span: Span, call: &ScopedCall) -> Resolved {
         let Some(index) = self.files.iter().position(|f| f.id == file) else {
             return call.unscoped();
         };
-        let scope = scope::Scope::at(&self.files[index].ast, self.item_ends(index), span);
+        let scope = self.scope(index, span);
         let fields = self
             .fields
             .get_or_init(|| scope::struct_fields(self.files.iter().map(|f| &f.ast)));
@@ -245,7 +274,15 @@ impl<'a> Locator<'a> {
         let index = self.files.iter().position(|f| f.id == file)?;
         let ast = &self.files[index].ast;
         let text = self.texts.get(file as usize).copied().flatten()?;
-        let target = Target::find(ast, self.item_ends(index), span)?;
+        let cached = self.targets.borrow().get(&(index, span)).copied();
+        let target = match cached {
+            Some(target) => target,
+            None => {
+                let target = Target::find(ast, self.item_ends(index), span);
+                self.targets.borrow_mut().insert((index, span), target);
+                target
+            }
+        }?;
         if target.binds_between {
             // The `let` would land outside the closure or match arm that
             // binds names the key may use: no edit, the help text stays.
@@ -384,6 +421,7 @@ impl KeyExpr {
 }
 
 /// Where a fix goes: the key expression and the statement holding it.
+#[derive(Debug, Clone, Copy)]
 struct Target {
     expr: KeyExpr,
     /// Start of the innermost block statement containing the expression.

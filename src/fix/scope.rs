@@ -35,13 +35,14 @@ pub struct Scope {
 }
 
 impl Scope {
-    /// The scope at `span` of `ast`, whose `i`-th item ends at `item_ends[i]`.
-    pub fn at(ast: &syn::File, item_ends: &[Position], span: Span) -> Scope {
+    /// The scope at `span` of `ast`, whose `i`-th item ends at `item_ends[i]`
+    /// and whose top-level constants are `consts` ([`consts`]).
+    pub fn at(ast: &syn::File, item_ends: &[Position], consts: &[Binding], span: Span) -> Scope {
         let mut walker = Walker {
             span,
             scope: Scope::default(),
         };
-        walker.scope.consts = ast.items.iter().filter_map(const_binding).collect();
+        walker.scope.consts = consts.to_vec();
         let at = item_ends.partition_point(|&end| end < span.start);
         if let Some(item) = ast.items.get(at) {
             walker.visit_item(item);
@@ -76,6 +77,11 @@ impl Scope {
     }
 }
 
+/// The top-level `const`s and `static`s of `ast`, in scope anywhere in it.
+pub fn consts(ast: &syn::File) -> Vec<Binding> {
+    ast.items.iter().filter_map(const_binding).collect()
+}
+
 fn const_binding(item: &syn::Item) -> Option<Binding> {
     let (ident, expr) = match item {
         syn::Item::Const(c) => (&c.ident, &c.expr),
@@ -100,16 +106,24 @@ impl Walker {
         outer.start <= self.span.start && self.span.end <= outer.end
     }
 
+    /// Enters the function `sig { block }` when it holds the key. Its span
+    /// runs from `fn` to the closing brace (a key is never in an attribute):
+    /// two token spans, where the node's span would print it whole.
     fn enter_function<'a>(
         &mut self,
-        node: &impl Spanned,
+        sig: &syn::Signature,
+        block: &syn::Block,
         receiver_ty: Option<String>,
         inputs: impl Iterator<Item = &'a syn::FnArg>,
     ) -> bool {
-        if !self.contains(node) {
+        let function = Span {
+            start: span_of(sig.fn_token.span).start,
+            end: span_of(block.brace_token.span.close()).end,
+        };
+        if !(function.start <= self.span.start && self.span.end <= function.end) {
             return false;
         }
-        self.scope.function = Some(span_of(node.span()));
+        self.scope.function = Some(function);
         self.scope.bindings.clear();
         for input in inputs {
             match input {
@@ -166,7 +180,7 @@ fn bind_pattern(pat: &syn::Pat, init: Option<Span>, ty: Option<String>, scope: &
 
 impl<'ast> Visit<'ast> for Walker {
     fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
-        if self.enter_function(f, None, f.sig.inputs.iter()) {
+        if self.enter_function(&f.sig, &f.block, None, f.sig.inputs.iter()) {
             self.visit_block(&f.block);
         }
     }
@@ -175,7 +189,7 @@ impl<'ast> Visit<'ast> for Walker {
         let self_ty = type_name(&i.self_ty);
         for item in &i.items {
             if let syn::ImplItem::Fn(f) = item {
-                if self.enter_function(f, self_ty.clone(), f.sig.inputs.iter()) {
+                if self.enter_function(&f.sig, &f.block, self_ty.clone(), f.sig.inputs.iter()) {
                     self.visit_block(&f.block);
                 }
             }
@@ -245,7 +259,7 @@ mod tests {
         let ast = syn::parse_file(text).expect("parses");
         let ends: Vec<Position> = ast.items.iter().map(|i| span_of(i.span()).end).collect();
         let at = Position { line, column };
-        Scope::at(&ast, &ends, Span { start: at, end: at })
+        Scope::at(&ast, &ends, &consts(&ast), Span { start: at, end: at })
     }
 
     #[test]

@@ -10,6 +10,15 @@
 # scaling over ¼, ½ and all of the corpus and over --jobs 1/2, the warm
 # cache time, the per-unit statistics summary (bench/unit-stats.sh), and
 # semgrep/ast-grep ratios when those tools are installed.
+#
+# Then the service bench, bench/services.sh: public Rust services pinned by
+# commit (tuwunel, omicron's nexus, neon's pageserver, vector, tikv),
+# unpacked from mirrors under MIRROR_DIR (default /work/.mirror; a missing one
+# is skipped with how to fetch it), each against parse-all: median time, peak
+# RSS, ratio, finding count, equality with --no-prefilter, and a cost-growth
+# table (¼, ½, all) for the biggest. It runs by default when a mirror is
+# present; SERVICES=1 asks for it, SERVICES=0 skips it; `bash
+# bench/services.sh` runs it alone.
 # Timings are reported, never asserted.
 set -euo pipefail
 
@@ -42,31 +51,11 @@ corpus_stats() {
         awk '{n++; s+=$1} END {printf "%d .rs files, %.0f MB", n, s/1e6}'
 }
 
-# measure LABEL CMD... : runs CMD $RUNS times; prints the median wall time
-# and the largest peak RSS; sets MEDIAN (seconds) for ratios.
-measure() {
-    local label="$1"
-    shift
-    local times=() rss=() out
-    for _ in $(seq "$RUNS"); do
-        /usr/bin/time -v -o "$TIMES" "$@" >/dev/null 2>&1 || true
-        out="$(cat "$TIMES")"
-        # `/usr/bin/time -v` prints h:mm:ss or m:ss.ss.
-        times+=("$(echo "$out" | awk -F': ' '/Elapsed \(wall clock\)/ {
-            n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }')")
-        rss+=("$(echo "$out" | awk -F': ' '/Maximum resident set size/ {print $2}')")
-    done
-    MEDIAN="$(printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}')"
-    local peak
-    peak="$(printf '%s\n' "${rss[@]}" | sort -g | tail -1)"
-    printf '%-44s median %7.2f s  (runs: %s)  peak RSS %4d MB\n' \
-        "$label" "$MEDIAN" "$(echo "${times[*]}" | tr ' ' ',')" "$((peak / 1024))"
-}
+# shellcheck source=bench/measure.sh
+source "$ROOT/bench/measure.sh"   # measure, ratio
 
 TIMES="$(mktemp)"
 trap 'rm -f "$TIMES"' EXIT
-
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 
 lint_flags=(--format short --quiet --exit-zero)
 if "$LINT" --help | grep -q -- '--no-cache'; then
@@ -190,4 +179,12 @@ if command -v semgrep >/dev/null 2>&1; then
     echo "ratio semgrep / baseline: $(ratio "$MEDIAN" "$base_all")"
 else
     echo "(semgrep not installed: skipped)"
+fi
+
+SERVICES="${SERVICES:-auto}"
+if [ "$SERVICES" = 1 ] || { [ "$SERVICES" = auto ] && bash "$ROOT/bench/services.sh" --any-mirror; }; then
+    echo "== services (bench/services.sh)"
+    RUNS="$RUNS" LINT="$LINT" NO_BUILD=1 bash "$ROOT/bench/services.sh"
+else
+    echo "(service bench skipped: SERVICES=$SERVICES, or no mirror; see bench/services.sh)"
 fi

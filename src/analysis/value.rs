@@ -49,6 +49,10 @@ pub enum KeySource {
     Named,
     /// A value only named like a request id (`request_id`): `possible`.
     NamedRequestId,
+    /// A header whose value the *sender* minted (`X-GitHub-Delivery`,
+    /// `webhook-id`): only ever a `key_header_name`; reading it gives a
+    /// server-minted id (IDEM007), never a client key.
+    SenderId,
 }
 
 impl KeySource {
@@ -68,7 +72,7 @@ impl KeySource {
             KeySource::Named | KeySource::NamedRequestId => {
                 crate::model::diagnostic::Confidence::Possible
             }
-            KeySource::IdempotencyKey | KeySource::RequestId => {
+            KeySource::IdempotencyKey | KeySource::RequestId | KeySource::SenderId => {
                 crate::model::diagnostic::Confidence::Certain
             }
         }

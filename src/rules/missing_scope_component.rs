@@ -39,7 +39,8 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
         let names: Vec<&str> = missing.iter().map(|c| c.as_str()).collect();
         let mut labels = vec![(
             match source {
-                KeySource::IdempotencyKey => {
+                // A sender-minted header never becomes a client key.
+                KeySource::IdempotencyKey | KeySource::SenderId => {
                     "client key from the Idempotency-Key header".to_string()
                 }
                 KeySource::RequestId | KeySource::NamedRequestId => {

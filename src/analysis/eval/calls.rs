@@ -163,10 +163,7 @@ impl Evaluator<'_> {
             return None;
         }
         let source = args.iter().find_map(|a| a.key_header_name);
-        Some(Value {
-            client_key: source.map(|s| (self.origin(expr), s)),
-            ..Value::default()
-        })
+        Some(self.header_value(source, expr))
     }
 
     /// A function outside the crate: wrappers keep their argument, an
@@ -269,10 +266,22 @@ impl Evaluator<'_> {
             return None;
         }
         let source = args[0].key_header_name?;
-        Some(Value {
-            client_key: Some((self.origin(expr), source)),
-            ..Value::default()
-        })
+        Some(self.header_value(Some(source), expr))
+    }
+
+    /// The value of a header read at `expr`: the client key, or, for a
+    /// header the sender minted, a server-minted id.
+    fn header_value(&self, source: Option<KeySource>, expr: &Expr) -> Value {
+        match source {
+            Some(KeySource::SenderId) => Value {
+                server_id: Some(Box::new(self.origin(expr))),
+                ..Value::default()
+            },
+            source => Value {
+                client_key: source.map(|s| (self.origin(expr), s)),
+                ..Value::default()
+            },
+        }
     }
 
     /// Applies the summaries of crate-local functions `ids` at a call site.
@@ -488,8 +497,15 @@ impl Evaluator<'_> {
     /// Any other method: transparent ones keep the receiver's value, opaque
     /// getters give nothing, and an unknown method keeps where the text came
     /// from, not the key shape (its name may still say what it returns).
-    fn library_method(&self, call: &MethodCall<'_>, recv: Value) -> Value {
+    fn library_method(&self, call: &MethodCall<'_>, mut recv: Value) -> Value {
         let method = call.method.as_str();
+        if call.args.is_empty() {
+            // `delivery.properties.message_id()`, `msg.key()` of a queue
+            // message: an id the sender of the message minted.
+            self.server_id_by_name(&mut recv, method, call.expr);
+            let field = if method == "key" { "id" } else { method };
+            self.entity_id_field(&mut recv, &call.m.receiver, field, call.expr);
+        }
         if TRANSPARENT_METHODS.contains(&method) {
             return recv;
         }

@@ -834,6 +834,8 @@ impl<'a> Evaluator<'a> {
             value.key_header_name = Some(KeySource::IdempotencyKey);
         } else if self.vocab.is_request_id_header(&text) {
             value.key_header_name = Some(KeySource::RequestId);
+        } else if self.vocab.is_sender_id_header(&text) {
+            value.key_header_name = Some(KeySource::SenderId);
         } else if self.vocab.literal_names_route(&text) {
             value.route = Some(self.origin(lit));
         }

@@ -431,6 +431,21 @@ impl Vocabulary {
         )
     }
 
+    /// Whether a string literal names a header whose value the sender of a
+    /// webhook or message minted: `X-GitHub-Delivery`, `webhook-id`,
+    /// `X-Amz-Sns-Message-Id`, `svix-id`, `ce-id` (CloudEvents). Request,
+    /// correlation and trace ids are the client's or the proxy's, not these.
+    pub fn is_sender_id_header(&self, literal: &str) -> bool {
+        let lower = literal.trim().to_ascii_lowercase();
+        let words: Vec<&str> = lower.split(['-', '_']).filter(|w| !w.is_empty()).collect();
+        match words.as_slice() {
+            ["svix" | "ce", "id"] => true,
+            [.., "delivery"] => words.len() >= 2,
+            [.., entity, "id" | "uuid"] => super::is_server_entity_word(entity),
+            _ => false,
+        }
+    }
+
     fn request_id_name_uncached(&self, ident: &str) -> bool {
         matches!(
             snake(ident).as_str(),

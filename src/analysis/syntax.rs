@@ -86,6 +86,55 @@ pub fn macro_args(mac: &syn::Macro) -> Option<Vec<Expr>> {
         .map(|p| p.into_iter().collect())
 }
 
+/// One entry of an object-literal macro body (`doc! { "_id": key, .. }`).
+pub enum ObjectValue {
+    /// A value that parses as an expression.
+    Expr(Box<Expr>),
+    /// A nested object (`"$set": { .. }`).
+    Object(Vec<(String, ObjectValue)>),
+}
+
+/// The `"name": value` entries of an object-literal macro body (mongodb's
+/// `doc!`/`bson!`, `json!({..})`), nested objects included; entries whose
+/// value does not parse are left out.
+pub fn object_entries(tokens: proc_macro2::TokenStream) -> Vec<(String, ObjectValue)> {
+    use proc_macro2::{Delimiter, TokenTree};
+    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    // `json!({ .. })`: one brace group holds the object.
+    if let [TokenTree::Group(g)] = tokens.as_slice() {
+        if g.delimiter() == Delimiter::Brace {
+            return object_entries(g.stream());
+        }
+    }
+    let mut entries = Vec::new();
+    for entry in tokens.split(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ',')) {
+        let [name, TokenTree::Punct(colon), value @ ..] = entry else {
+            continue;
+        };
+        if colon.as_char() != ':' || colon.spacing() != proc_macro2::Spacing::Alone {
+            continue;
+        }
+        let name = match name {
+            TokenTree::Literal(l) => syn::parse_str::<syn::LitStr>(&l.to_string())
+                .map(|s| s.value())
+                .unwrap_or_default(),
+            TokenTree::Ident(i) => i.to_string(),
+            _ => continue,
+        };
+        let value = match value {
+            [TokenTree::Group(g)] if g.delimiter() == Delimiter::Brace => {
+                ObjectValue::Object(object_entries(g.stream()))
+            }
+            _ => match syn::parse2::<Expr>(value.iter().cloned().collect()) {
+                Ok(expr) => ObjectValue::Expr(Box::new(expr)),
+                Err(_) => continue,
+            },
+        };
+        entries.push((name, value));
+    }
+    entries
+}
+
 /// A constant or static item.
 pub struct ConstDef<'a> {
     /// File the item is in.

@@ -395,6 +395,9 @@ impl Evaluator<'_> {
                 _ => self.eval(a),
             })
             .collect();
+        if let Some(filter) = exprs.first() {
+            self.document_filter(&method, filter);
+        }
         let call = MethodCall {
             m,
             expr,
@@ -414,6 +417,7 @@ impl Evaluator<'_> {
         let recv = self.hash_method_step(call, recv)?;
         let recv = self.typed_key_read(call, recv)?;
         let recv = self.header_read(call, recv)?;
+        let recv = self.sql_builder_step(call, recv)?;
         let recv = self.diesel_step(call, recv)?;
         let recv = self.sql_method(call, recv)?;
         let recv = self.store_call(call, recv)?;

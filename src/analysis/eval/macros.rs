@@ -4,9 +4,10 @@
 //! the arguments of any other macro are evaluated for key positions inside.
 
 use proc_macro2::Span as PmSpan;
+use syn::Expr;
 
 use super::Evaluator;
-use crate::analysis::syntax::{last_ident, macro_args, span_of};
+use crate::analysis::syntax::{last_ident, macro_args, object_entries, span_of, ObjectValue};
 use crate::analysis::value::{Construct, ConstructKind, Site, Value};
 
 const LOG_MACROS: &[&str] = &[
@@ -61,6 +62,10 @@ const LOG_MACROS: &[&str] = &[
 impl Evaluator<'_> {
     pub(super) fn eval_macro(&mut self, mac: &syn::Macro, span: PmSpan) -> Value {
         let name = last_ident(&mac.path);
+        if matches!(name.as_str(), "doc" | "bson") {
+            self.eval_document(object_entries(mac.tokens.clone()));
+            return Value::empty();
+        }
         let Some(args) = macro_args(mac) else {
             return Value::empty();
         };
@@ -95,6 +100,75 @@ impl Evaluator<'_> {
                 }
                 Value::empty()
             }
+        }
+    }
+}
+
+impl Evaluator<'_> {
+    /// A BSON document (`doc! { "_id": key, .. }`): `_id` is the
+    /// document's primary key, so its value is in key position wherever the
+    /// document goes (an insert, a filter, an upsert); the other fields are
+    /// stored or compared values, evaluated only for what happens inside.
+    fn eval_document(&mut self, entries: Vec<(String, ObjectValue)>) {
+        for (name, value) in entries {
+            match value {
+                ObjectValue::Object(inner) => self.eval_document(inner),
+                ObjectValue::Expr(expr) => {
+                    let v = self.eval(&expr);
+                    if name == "_id" {
+                        let site = self.site(&expr);
+                        self.key_position(v, site, true, false);
+                    }
+                }
+            }
+        }
+    }
+
+    /// A MongoDB filter (`find_one(doc! { "idempotency_key": key })`): a
+    /// collection looked up by its client-key field is an idempotency store
+    /// by use, like a table looked up by its client-key column, so a client
+    /// key compared there is in key position. Other fields of the filter
+    /// and documents that are inserted are values.
+    pub(super) fn document_filter(&mut self, method: &str, filter: &Expr) {
+        const FILTER_METHODS: &[&str] = &[
+            "find_one",
+            "find",
+            "find_one_and_update",
+            "find_one_and_replace",
+            "find_one_and_delete",
+            "update_one",
+            "replace_one",
+            "delete_one",
+            "count_documents",
+        ];
+        if !FILTER_METHODS.contains(&method) {
+            return;
+        }
+        let Expr::Macro(m) = filter else { return };
+        if !matches!(last_ident(&m.mac.path).as_str(), "doc" | "bson") {
+            return;
+        }
+        // The filter's fields together are the key of the lookup: the
+        // client key's field, and the scope fields compared beside it.
+        let mut key = Value::empty();
+        let mut key_site = None;
+        for (name, value) in object_entries(m.mac.tokens.clone()) {
+            let ObjectValue::Expr(expr) = value else {
+                continue;
+            };
+            if name == "_id" {
+                continue;
+            }
+            let v = self.eval(&expr);
+            if self.vocab.is_client_key_name(&name) && v.client_key.is_some() {
+                key_site.get_or_insert(self.site(&expr));
+            } else if let Some(component) = self.vocab.component_of_name(&name) {
+                key.add_component(component, self.origin(&expr));
+            }
+            key.join_as_part(&v);
+        }
+        if let Some(site) = key_site {
+            self.key_position(key, site, true, false);
         }
     }
 }

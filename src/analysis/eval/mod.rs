@@ -36,6 +36,7 @@ mod sanitizers;
 mod server_keys;
 mod sinks;
 mod sql_binds;
+mod sql_builder;
 #[cfg(test)]
 mod tests;
 
@@ -132,6 +133,8 @@ pub struct Evaluator<'a> {
     /// Locals bound to a field's handle (`let cache = self.replay_cache.clone()`):
     /// as a receiver, the local is that field's store.
     receiver_aliases: HashMap<String, String>,
+    /// `QueryBuilder` locals and the statement each holds so far.
+    sql_builders: HashMap<String, sql_builder::SqlBuilder>,
     /// Closures bound to a local (`let key_for = |k| format!(..)`): a call
     /// of the local evaluates the body with the call's arguments.
     local_closures: HashMap<String, std::rc::Rc<syn::ExprClosure>>,
@@ -222,6 +225,7 @@ impl<'a> Evaluator<'a> {
             named_key_params: 0,
             calls: Vec::new(),
             receiver_aliases: HashMap::new(),
+            sql_builders: HashMap::new(),
             local_closures: HashMap::new(),
             closure_calls: Vec::new(),
         }
@@ -589,6 +593,7 @@ impl<'a> Evaluator<'a> {
                 Some(field) => self.receiver_aliases.insert(name.clone(), field),
                 None => self.receiver_aliases.remove(&name),
             };
+            self.bind_sql_builder(&name, &init.expr);
             match &*init.expr {
                 Expr::Closure(c) => {
                     (self.local_closures).insert(name.clone(), std::rc::Rc::new(c.clone()))

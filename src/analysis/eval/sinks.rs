@@ -100,7 +100,8 @@ impl Evaluator<'_> {
         }
     }
 
-    /// `sqlx::query(SQL)` and friends start a query chain.
+    /// `sqlx::query(SQL)` and friends (diesel's `sql_query(SQL)`) start a
+    /// query chain.
     pub(super) fn sql_query_fn(
         &self,
         name: &str,
@@ -109,7 +110,7 @@ impl Evaluator<'_> {
     ) -> Option<Value> {
         if !matches!(
             name,
-            "query" | "query_as" | "query_scalar" | "query_with" | "query_as_with"
+            "query" | "query_as" | "query_scalar" | "query_with" | "query_as_with" | "sql_query"
         ) {
             return None;
         }
@@ -263,7 +264,7 @@ impl Evaluator<'_> {
 
     // ---- SQL --------------------------------------------------------------
 
-    fn sql_root(&self, sql: &str, node: &Expr) -> Value {
+    pub(super) fn sql_root(&self, sql: &str, node: &Expr) -> Value {
         let lower = sql.to_ascii_lowercase();
         let tables = sql_tables(&lower);
         let table = tables

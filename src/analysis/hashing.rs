@@ -390,14 +390,26 @@ pub fn type_is_body_extractor(ty: &syn::Type) -> bool {
 
 /// Whether a parameter's type is a request's input record by its name
 /// (`CreateOrderRequest`, `AdjustmentInput`, `TransferPayload`): a
-/// deserialised request body. The framework's own request types
-/// (`Request`, `HttpRequest`) are the whole request, not its input.
+/// deserialised request body, also wrapped in a gRPC `Request<..>`. The
+/// framework's own request types (`Request<Body>`, `HttpRequest`) are the
+/// whole request, not its input.
 pub fn type_is_input_record(ty: &syn::Type) -> bool {
     match ty {
         syn::Type::Reference(r) => type_is_input_record(&r.elem),
         syn::Type::Paren(p) => type_is_input_record(&p.elem),
         syn::Type::Path(p) => p.path.segments.last().is_some_and(|s| {
             let name = s.ident.to_string();
+            // A gRPC request wrapping its message (`tonic::Request<CreateOrderRequest>`):
+            // `into_inner()` is the deserialised input.
+            if name == "Request" {
+                if let syn::PathArguments::AngleBracketed(args) = &s.arguments {
+                    if let [syn::GenericArgument::Type(inner)] =
+                        args.args.iter().collect::<Vec<_>>().as_slice()
+                    {
+                        return type_is_input_record(inner);
+                    }
+                }
+            }
             let w = words(&name);
             w.len() >= 2
                 && matches!(s.arguments, syn::PathArguments::None)

@@ -403,6 +403,31 @@ impl<'s, 't> Graph<'s, 't> {
         }
     }
 
+    /// `IDEM_LINT_SEED_STATS`: per seed, the facts it holds and how many
+    /// items its callers' closure alone makes keyed, largest last: which
+    /// seeds make a unit's selection grow with the crate (issue 27).
+    fn report_seeds(&self, seeds: &[bool]) {
+        let mut rows: Vec<(usize, String)> = (0..self.items.len())
+            .filter(|&n| seeds[n])
+            .map(|n| {
+                let item = self.items[n].1;
+                let facts: Vec<String> = (FACTS.iter())
+                    .filter(|f| item.holds(**f, true))
+                    .map(|f| format!("{f:?}"))
+                    .collect();
+                let mut alone = vec![false; self.items.len()];
+                alone[n] = true;
+                self.close_over_users(&mut alone);
+                let closure = alone.iter().filter(|k| **k).count();
+                (closure, format!("`{}` {facts:?}", item.name))
+            })
+            .collect();
+        rows.sort();
+        for (closure, seed) in rows {
+            eprintln!("[idem-lint prefilter] seed {seed}: callers' closure {closure} items");
+        }
+    }
+
     /// The `IDEM_LINT_UNIT_STATS` lines of one choice.
     fn report(&self, seeds: &[bool], keyed: &[bool], selected: &[bool]) {
         let triggered = (0..self.items.len()).filter(|&n| seeds[n]);
@@ -411,6 +436,9 @@ impl<'s, 't> Graph<'s, 't> {
                 "[idem-lint prefilter] triggered item `{}`",
                 self.items[n].1.name
             );
+        }
+        if std::env::var_os("IDEM_LINT_SEED_STATS").is_some() {
+            self.report_seeds(seeds);
         }
         let chosen: Vec<&str> = (0..self.items.len())
             .filter(|&n| selected[n])

@@ -65,7 +65,11 @@ pub(super) fn lint_unit(
     }
     let read_problems = out.diagnostics.len();
     let planning = Instant::now();
-    let prefilter = unit_prefilter(prefilter, &plan.settings.vocab, options);
+    // Fields and parameters documented as the client's key (a serde rename
+    // to its header, a description) are client-key names in this unit.
+    let documented = documented_vocab(&plan.settings.vocab, &read.rust);
+    let vocab = documented.as_ref().unwrap_or(&plan.settings.vocab);
+    let prefilter = unit_prefilter(prefilter, vocab, options);
     let sql: Vec<&str> = read.sql.iter().map(|(_, t)| t.as_str()).collect();
     let plans = file_plans(&read.rust, &sql, prefilter.get());
     // Read from every text before the skipped ones are dropped (IDEM003),
@@ -73,7 +77,7 @@ pub(super) fn lint_unit(
     // nothing whatever the context, and most units parse nothing.
     let analysed = !read.sql.is_empty() || plans.iter().any(|p| *p != FilePlan::Skip);
     let context = analysed
-        && (plan.settings.vocab).has_idempotency_context(
+        && vocab.has_idempotency_context(
             read.rust.iter().map(|(_, text)| text.as_str()),
             sql.iter().copied(),
         );
@@ -86,7 +90,7 @@ pub(super) fn lint_unit(
     drop(work);
     stats.parsed_in = stats.started.elapsed();
     match parsed {
-        Ok(parsed) => analyse_unit(plan, parsed, read.sql, context, &mut out),
+        Ok(parsed) => analyse_unit(plan, vocab, parsed, read.sql, context, &mut out),
         Err(exceeded) => over_budget(plan, exceeded, &mut out),
     }
     drop(limited);
@@ -196,6 +200,29 @@ fn read_files<'a>(
         }
     }
     read
+}
+
+/// The unit's vocabulary with the names its files document as the client's
+/// idempotency key added (`analysis::vocab::documented_key_names`); `None`
+/// when they document none.
+fn documented_vocab(vocab: &Vocabulary, rust: &[(&FileEntry, Arc<String>)]) -> Option<Vocabulary> {
+    let mut names: Vec<String> = Vec::new();
+    for (_, text) in rust {
+        for name in crate::analysis::vocab::documented_key_names(text, vocab) {
+            if !vocab.is_client_key_name(&name) && !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    if names.is_empty() {
+        return None;
+    }
+    let mut extended = vocab.clone();
+    extended.extend(&crate::analysis::vocab::VocabularyExtension {
+        client_key: names,
+        ..Default::default()
+    });
+    Some(extended)
 }
 
 /// The pre-filter a unit uses: the shared one, or its own when the unit's
@@ -371,12 +398,12 @@ fn over_budget(plan: &PlannedUnit, exceeded: Exceeded, out: &mut UnitOutput) {
 /// unit's limits one finding for the unit ([`over_budget`]).
 fn analyse_unit(
     plan: &PlannedUnit,
+    vocab: &Vocabulary,
     mut parsed: Parsed,
     sql_texts: Vec<(&FileEntry, Arc<String>)>,
     idempotency_context: bool,
     out: &mut UnitOutput,
 ) {
-    let vocab = &plan.settings.vocab;
     let mut sql_files = Vec::new();
     for (entry, text) in sql_texts {
         sql_files.push(SqlFile {

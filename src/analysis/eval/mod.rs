@@ -250,7 +250,9 @@ impl<'a> Evaluator<'a> {
             if index < 64 {
                 value.params = 1u64 << index;
             }
-            if type_mentions_client_key(&pat_type.ty, self.vocab) {
+            if type_mentions_client_key(&pat_type.ty, self.vocab)
+                || documented_as_client_key(&pat_type.attrs, self.vocab)
+            {
                 value.client_key = Some((self.origin(&*pat_type.pat), KeySource::IdempotencyKey));
             }
             self.extractor_param(&pat_type.ty, &mut value, &*pat_type.pat);
@@ -996,4 +998,21 @@ fn pat_ident(pat: &Pat) -> Option<String> {
         Pat::Type(pt) => pat_ident(&pt.pat),
         _ => None,
     }
+}
+
+/// Whether a parameter's attributes document it as the client's idempotency
+/// key (`#[graphql(desc = "The client's idempotency key")]`, a doc comment
+/// saying so, a rename to the key header): a source by documentation.
+fn documented_as_client_key(attrs: &[syn::Attribute], vocab: &Vocabulary) -> bool {
+    use quote::ToTokens;
+    attrs.iter().any(|attr| {
+        let text = attr.meta.to_token_stream().to_string();
+        let tokens: Vec<crate::lex::Token<'_>> = crate::lex::tokens(&text).collect();
+        tokens.windows(3).any(|w| match w {
+            [crate::lex::Token::Ident(key), crate::lex::Token::Punct("="), crate::lex::Token::Str(literal)] => {
+                crate::analysis::vocab::documents_client_key(vocab, key, literal)
+            }
+            _ => false,
+        })
+    })
 }

@@ -30,6 +30,7 @@
 //! `crate::analysis::vocab::X`.
 
 mod builtin;
+mod documented;
 mod evidence;
 mod extension;
 mod prefilter_view;
@@ -42,6 +43,7 @@ mod text;
 mod verbs;
 mod vocabulary;
 
+pub use documented::{documented_key_names, documents_client_key};
 pub use evidence::{compile_words, ident_span, starts_word, word_hits, Evidence};
 pub use extension::VocabularyExtension;
 pub use provenance::is_server_entity_word;

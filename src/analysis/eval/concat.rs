@@ -120,6 +120,13 @@ impl Evaluator<'_> {
             }
         }
         let mut value = self.concat_value_at(&parts, site);
+        if let [only] = parts.as_slice() {
+            if parsed.literals.iter().all(|l| l.is_empty()) {
+                // `format!("{:x}", digest)` encodes one value: a hash stays
+                // the hash it was, it is not built into a key here.
+                value.hash_keyed = only.hash_keyed;
+            }
+        }
         value.server_ns |= server_prefix;
         value.prefix = literal_prefix(&fmt, positional.first()).map(Box::new);
         value

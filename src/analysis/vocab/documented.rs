@@ -37,8 +37,16 @@ fn names_idempotency_key(text: &str) -> bool {
 /// idempotency key: the identifier before the `:` that follows such an
 /// attribute (past further attributes and `pub`/`mut`).
 pub fn documented_key_names(text: &str, vocab: &Vocabulary) -> Vec<String> {
-    let lower_hint = ["rename", "alias", "desc", "description"];
-    if !lower_hint.iter().any(|h| text.contains(h)) {
+    // Only a text naming the key (its header, or "idempotency key" in prose)
+    // can document it: one byte search instead of tokenizing every file
+    // that says `desc` or `rename`.
+    let names_key = text.contains("dempot")
+        || text.contains("DEMPOT")
+        || (vocab.headers.iter())
+            .filter(|h| !super::text::contains_ci(h, "dempot"))
+            .any(|h| super::text::contains_ci(text, h));
+    let hints = ["rename", "alias", "desc"];
+    if !names_key || !hints.iter().any(|h| text.contains(h)) {
         return Vec::new();
     }
     let tokens: Vec<Token<'_>> = lex::tokens(text).collect();

@@ -403,8 +403,8 @@ pub fn type_is_input_record(ty: &syn::Type) -> bool {
             // `into_inner()` is the deserialised input.
             if name == "Request" {
                 if let syn::PathArguments::AngleBracketed(args) = &s.arguments {
-                    if let [syn::GenericArgument::Type(inner)] =
-                        args.args.iter().collect::<Vec<_>>().as_slice()
+                    if let (1, Some(syn::GenericArgument::Type(inner))) =
+                        (args.args.len(), args.args.first())
                     {
                         return type_is_input_record(inner);
                     }

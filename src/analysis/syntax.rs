@@ -95,12 +95,12 @@ pub enum ObjectValue {
 }
 
 /// The `"name": value` entries of an object-literal macro body (mongodb's
-/// `doc!`/`bson!`, `json!({..})`), nested objects included; entries whose
-/// value does not parse are left out.
+/// `doc! { .. }` and `bson!({ .. })`), nested objects included; entries
+/// whose value does not parse are left out.
 pub fn object_entries(tokens: proc_macro2::TokenStream) -> Vec<(String, ObjectValue)> {
     use proc_macro2::{Delimiter, TokenTree};
     let tokens: Vec<TokenTree> = tokens.into_iter().collect();
-    // `json!({ .. })`: one brace group holds the object.
+    // `bson!({ .. })`: one brace group holds the object.
     if let [TokenTree::Group(g)] = tokens.as_slice() {
         if g.delimiter() == Delimiter::Brace {
             return object_entries(g.stream());

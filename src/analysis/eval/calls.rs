@@ -380,24 +380,32 @@ impl Evaluator<'_> {
 
         // A closure handed to any other method of a value carrying a client
         // key receives that value (`stream.try_for_each(|k| ..)`,
-        // `fut.and_then(|k| ..)` of a futures combinator).
+        // `fut.and_then(|k| ..)` of a futures combinator). A mongodb filter
+        // document is walked once, as the lookup's key.
+        let filter = exprs
+            .first()
+            .and_then(|e| super::macros::document_filter(&method, e));
         let args: Vec<Value> = m
             .args
             .iter()
-            .map(|a| match a {
-                // `map_err(|e| ..)` sees the error, never the key.
-                Expr::Closure(c)
-                    if recv.client_key.is_some()
-                        && !matches!(method.as_str(), "map_err" | "inspect_err") =>
-                {
-                    self.eval_closure(c, Some(recv.clone()))
+            .enumerate()
+            .map(|(i, a)| match (i, filter) {
+                (0, Some(mac)) => {
+                    self.eval_document(mac, true);
+                    Value::empty()
                 }
-                _ => self.eval(a),
+                _ => match a {
+                    // `map_err(|e| ..)` sees the error, never the key.
+                    Expr::Closure(c)
+                        if recv.client_key.is_some()
+                            && !matches!(method.as_str(), "map_err" | "inspect_err") =>
+                    {
+                        self.eval_closure(c, Some(recv.clone()))
+                    }
+                    _ => self.eval(a),
+                },
             })
             .collect();
-        if let Some(filter) = exprs.first() {
-            self.document_filter(&method, filter);
-        }
         let call = MethodCall {
             m,
             expr,

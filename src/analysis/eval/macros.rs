@@ -63,7 +63,7 @@ impl Evaluator<'_> {
     pub(super) fn eval_macro(&mut self, mac: &syn::Macro, span: PmSpan) -> Value {
         let name = last_ident(&mac.path);
         if matches!(name.as_str(), "doc" | "bson") {
-            self.eval_document(object_entries(mac.tokens.clone()));
+            self.eval_document(mac, false);
             return Value::empty();
         }
         let Some(args) = macro_args(mac) else {
@@ -104,71 +104,81 @@ impl Evaluator<'_> {
     }
 }
 
+/// Methods of a mongodb collection whose first argument is a filter.
+const FILTER_METHODS: &[&str] = &[
+    "find_one",
+    "find",
+    "find_one_and_update",
+    "find_one_and_replace",
+    "find_one_and_delete",
+    "update_one",
+    "replace_one",
+    "delete_one",
+    "count_documents",
+];
+
+/// The `doc!`/`bson!` document `expr` is, when it is the filter argument of
+/// `method` (see [`Evaluator::eval_document`]).
+pub(super) fn document_filter<'e>(method: &str, expr: &'e Expr) -> Option<&'e syn::Macro> {
+    match expr {
+        Expr::Macro(m)
+            if FILTER_METHODS.contains(&method)
+                && matches!(last_ident(&m.mac.path).as_str(), "doc" | "bson") =>
+        {
+            Some(&m.mac)
+        }
+        _ => None,
+    }
+}
+
 impl Evaluator<'_> {
-    /// A BSON document (`doc! { "_id": key, .. }`): `_id` is the
-    /// document's primary key, so its value is in key position wherever the
-    /// document goes (an insert, a filter, an upsert); the other fields are
-    /// stored or compared values, evaluated only for what happens inside.
-    fn eval_document(&mut self, entries: Vec<(String, ObjectValue)>) {
-        for (name, value) in entries {
-            match value {
-                ObjectValue::Object(inner) => self.eval_document(inner),
-                ObjectValue::Expr(expr) => {
-                    let v = self.eval(&expr);
-                    if name == "_id" {
-                        let site = self.site(&expr);
-                        self.key_position(v, site, true, false);
-                    }
-                }
+    /// A BSON document (`doc! { "_id": key, .. }`), walked once: `_id` is
+    /// the document's primary key, so its value is in key position wherever
+    /// the document goes; the other fields are stored or compared values,
+    /// evaluated for what happens inside. As a lookup's `filter`
+    /// (`find_one(doc! { "idempotency_key": key })`), a collection looked
+    /// up by its client-key field is an idempotency store by use, like a
+    /// table looked up by its client-key column: the filter's fields
+    /// together (the client key and the scope fields beside it) are the key.
+    pub(super) fn eval_document(&mut self, mac: &syn::Macro, filter: bool) {
+        let mut key = Value::empty();
+        let mut key_site = None;
+        let entries = object_entries(mac.tokens.clone());
+        self.document_entries(entries, &mut |this, name, expr, v| {
+            if !filter || name == "_id" {
+                return;
             }
+            if this.vocab.is_client_key_name(name) && v.client_key.is_some() {
+                key_site.get_or_insert(this.site(expr));
+            } else if let Some(component) = this.vocab.component_of_name(name) {
+                key.add_component(component, this.origin(expr));
+            }
+            key.join_as_part(v);
+        });
+        if let Some(site) = key_site {
+            self.key_position(key, site, true, false);
         }
     }
 
-    /// A MongoDB filter (`find_one(doc! { "idempotency_key": key })`): a
-    /// collection looked up by its client-key field is an idempotency store
-    /// by use, like a table looked up by its client-key column, so a client
-    /// key compared there is in key position. Other fields of the filter
-    /// and documents that are inserted are values.
-    pub(super) fn document_filter(&mut self, method: &str, filter: &Expr) {
-        const FILTER_METHODS: &[&str] = &[
-            "find_one",
-            "find",
-            "find_one_and_update",
-            "find_one_and_replace",
-            "find_one_and_delete",
-            "update_one",
-            "replace_one",
-            "delete_one",
-            "count_documents",
-        ];
-        if !FILTER_METHODS.contains(&method) {
-            return;
-        }
-        let Expr::Macro(m) = filter else { return };
-        if !matches!(last_ident(&m.mac.path).as_str(), "doc" | "bson") {
-            return;
-        }
-        // The filter's fields together are the key of the lookup: the
-        // client key's field, and the scope fields compared beside it.
-        let mut key = Value::empty();
-        let mut key_site = None;
-        for (name, value) in object_entries(m.mac.tokens.clone()) {
-            let ObjectValue::Expr(expr) = value else {
-                continue;
-            };
-            if name == "_id" {
-                continue;
+    /// Evaluates each entry (nested documents too), puts `_id` values in
+    /// key position, and hands each top-level entry to `top`.
+    fn document_entries(
+        &mut self,
+        entries: Vec<(String, ObjectValue)>,
+        top: &mut dyn FnMut(&mut Self, &str, &Expr, &Value),
+    ) {
+        for (name, value) in entries {
+            match value {
+                ObjectValue::Object(inner) => self.document_entries(inner, &mut |_, _, _, _| {}),
+                ObjectValue::Expr(expr) => {
+                    let v = self.eval(&expr);
+                    if name == "_id" {
+                        let site = self.site(&*expr);
+                        self.key_position(v.clone(), site, true, false);
+                    }
+                    top(self, &name, &expr, &v);
+                }
             }
-            let v = self.eval(&expr);
-            if self.vocab.is_client_key_name(&name) && v.client_key.is_some() {
-                key_site.get_or_insert(self.site(&expr));
-            } else if let Some(component) = self.vocab.component_of_name(&name) {
-                key.add_component(component, self.origin(&expr));
-            }
-            key.join_as_part(&v);
-        }
-        if let Some(site) = key_site {
-            self.key_position(key, site, true, false);
         }
     }
 }

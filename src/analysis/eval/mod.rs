@@ -1001,18 +1001,12 @@ fn pat_ident(pat: &Pat) -> Option<String> {
 }
 
 /// Whether a parameter's attributes document it as the client's idempotency
-/// key (`#[graphql(desc = "The client's idempotency key")]`, a doc comment
-/// saying so, a rename to the key header): a source by documentation.
+/// key (`#[graphql(desc = "The client's idempotency key")]`, a rename to
+/// the key header): a source by documentation.
 fn documented_as_client_key(attrs: &[syn::Attribute], vocab: &Vocabulary) -> bool {
     use quote::ToTokens;
     attrs.iter().any(|attr| {
         let text = attr.meta.to_token_stream().to_string();
-        let tokens: Vec<crate::lex::Token<'_>> = crate::lex::tokens(&text).collect();
-        tokens.windows(3).any(|w| match w {
-            [crate::lex::Token::Ident(key), crate::lex::Token::Punct("="), crate::lex::Token::Str(literal)] => {
-                crate::analysis::vocab::documents_client_key(vocab, key, literal)
-            }
-            _ => false,
-        })
+        super::vocab::attribute_documents_client_key(&text, vocab)
     })
 }

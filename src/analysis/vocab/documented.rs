@@ -11,12 +11,28 @@ use super::Vocabulary;
 
 /// Whether an attribute value documents the client's idempotency key: the
 /// key header's name, or a description naming the idempotency key.
-pub fn documents_client_key(vocab: &Vocabulary, key: &str, literal: &str) -> bool {
+fn documents_client_key(vocab: &Vocabulary, key: &str, literal: &str) -> bool {
     match key {
         "rename" | "alias" | "name" => vocab.is_key_header(literal),
         "desc" | "description" | "doc" => names_idempotency_key(literal),
         _ => false,
     }
+}
+
+/// Whether `tokens` start with `key = "literal"` documenting the client's key.
+fn documenting(tokens: &[Token<'_>], vocab: &Vocabulary) -> bool {
+    matches!(
+        tokens,
+        [Token::Ident(key), Token::Punct("="), Token::Str(literal), ..]
+            if documents_client_key(vocab, key, literal)
+    )
+}
+
+/// Whether an attribute's text (`graphql(desc = "The client's idempotency
+/// key")`) documents what it is on as the client's idempotency key.
+pub fn attribute_documents_client_key(attribute: &str, vocab: &Vocabulary) -> bool {
+    let tokens: Vec<Token<'_>> = lex::tokens(attribute).collect();
+    (0..tokens.len()).any(|i| documenting(&tokens[i..], vocab))
 }
 
 /// Whether prose names the idempotency key (`"The client's idempotency key"`,
@@ -53,11 +69,7 @@ pub fn documented_key_names(text: &str, vocab: &Vocabulary) -> Vec<String> {
     let mut names = Vec::new();
     let mut i = 0;
     while i + 2 < tokens.len() {
-        let documented = matches!(
-            (tokens[i], tokens[i + 1], tokens[i + 2]),
-            (Token::Ident(key), Token::Punct("="), Token::Str(literal))
-                if documents_client_key(vocab, key, literal)
-        );
+        let documented = documenting(&tokens[i..], vocab);
         i += 1;
         if !documented {
             continue;

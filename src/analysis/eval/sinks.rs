@@ -410,13 +410,16 @@ fn stores_under_fixed_name(args: &[Value], exprs: &[&Expr]) -> bool {
     let ([name, value], [name_expr, _]) = (args, exprs) else {
         return false;
     };
-    let fixed = match strip_ref(name_expr) {
-        Expr::Lit(_) => true,
-        Expr::Path(p) => last_ident(&p.path)
-            .chars()
-            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'),
-        _ => false,
-    };
+    // A literal, also through conversions (`"sha256".to_string()`), or a
+    // constant.
+    let fixed = name.literal.is_some()
+        || match strip_ref(name_expr) {
+            Expr::Lit(_) => true,
+            Expr::Path(p) => last_ident(&p.path)
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'),
+            _ => false,
+        };
     // `digests.insert("sha256", digest)`: a value under a fixed name, too.
     let keyish = |v: &Value| v.carries_key() || v.payload_hash.is_some() || v.server_id.is_some();
     fixed && !keyish(name) && keyish(value)

@@ -120,15 +120,11 @@ const FILTER_METHODS: &[&str] = &[
 /// The `doc!`/`bson!` document `expr` is, when it is the filter argument of
 /// `method` (see [`Evaluator::eval_document`]).
 pub(super) fn document_filter<'e>(method: &str, expr: &'e Expr) -> Option<&'e syn::Macro> {
-    match expr {
-        Expr::Macro(m)
-            if FILTER_METHODS.contains(&method)
-                && matches!(last_ident(&m.mac.path).as_str(), "doc" | "bson") =>
-        {
-            Some(&m.mac)
-        }
-        _ => None,
-    }
+    let Expr::Macro(m) = expr else {
+        return None;
+    };
+    (FILTER_METHODS.contains(&method) && matches!(last_ident(&m.mac.path).as_str(), "doc" | "bson"))
+        .then_some(&m.mac)
 }
 
 impl Evaluator<'_> {

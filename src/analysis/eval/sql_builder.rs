@@ -10,7 +10,7 @@ use std::ops::ControlFlow;
 use syn::Expr;
 
 use super::{Evaluator, MethodCall};
-use crate::analysis::syntax::{path_segments, place_name, strip_ref};
+use crate::analysis::syntax::{place_name, strip_ref};
 use crate::analysis::value::{Site, Value};
 
 /// The statement a `QueryBuilder` local holds so far.
@@ -30,11 +30,12 @@ pub(super) fn query_builder_new(expr: &Expr) -> Option<String> {
     let Expr::Path(func) = &*call.func else {
         return None;
     };
-    let segments = path_segments(&func.path);
-    let [.., ty, new] = segments.as_slice() else {
+    // Asked of every `let` initialised by a call: compare in place.
+    let mut segments = func.path.segments.iter().rev();
+    let (Some(new), Some(ty)) = (segments.next(), segments.next()) else {
         return None;
     };
-    if ty != "QueryBuilder" || new != "new" {
+    if new.ident != "new" || ty.ident != "QueryBuilder" {
         return None;
     }
     match call.args.first().map(strip_ref) {
@@ -50,6 +51,9 @@ impl Evaluator<'_> {
     /// `let qb = QueryBuilder::new(..)` starts a builder on `name`; any
     /// other binding of `name` ends the one it held.
     pub(super) fn bind_sql_builder(&mut self, name: &str, init: &Expr) {
+        if self.sql_builders.is_empty() && !matches!(strip_ref(init), Expr::Call(_)) {
+            return;
+        }
         match query_builder_new(init) {
             Some(text) => {
                 let builder = SqlBuilder {
@@ -70,6 +74,10 @@ impl Evaluator<'_> {
         call: &MethodCall<'_>,
         recv: Value,
     ) -> ControlFlow<Value, Value> {
+        // Asked of every method call: most functions build no query.
+        if self.sql_builders.is_empty() {
+            return ControlFlow::Continue(recv);
+        }
         let Some(name) = place_name(&call.m.receiver) else {
             return ControlFlow::Continue(recv);
         };

@@ -56,13 +56,14 @@ pub fn documented_key_names(text: &str, vocab: &Vocabulary) -> Vec<String> {
     // Only a text naming the key (its header, or "idempotency key" in prose)
     // can document it: one byte search instead of tokenizing every file
     // that says `desc` or `rename`.
-    let names_key = text.contains("dempot")
-        || text.contains("DEMPOT")
+    let has = |needle: &str| memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some();
+    let names_key = has("dempot")
+        || has("DEMPOT")
         || (vocab.headers.iter())
             .filter(|h| !super::text::contains_ci(h, "dempot"))
             .any(|h| super::text::contains_ci(text, h));
     let hints = ["rename", "alias", "desc"];
-    if !names_key || !hints.iter().any(|h| text.contains(h)) {
+    if !names_key || !hints.iter().any(|h| has(h)) {
         return Vec::new();
     }
     let tokens: Vec<Token<'_>> = lex::tokens(text).collect();

@@ -436,7 +436,16 @@ impl Vocabulary {
     /// `X-Amz-Sns-Message-Id`, `svix-id`, `ce-id` (CloudEvents). Request,
     /// correlation and trace ids are the client's or the proxy's, not these.
     pub fn is_sender_id_header(&self, literal: &str) -> bool {
-        let lower = literal.trim().to_ascii_lowercase();
+        // Asked of every string literal the evaluator meets: reject without
+        // allocating what cannot end like one.
+        let literal = literal.trim();
+        if literal.len() > 64
+            || !(super::text::ends_with_ci(literal, "id")
+                || super::text::ends_with_ci(literal, "delivery"))
+        {
+            return false;
+        }
+        let lower = literal.to_ascii_lowercase();
         let words: Vec<&str> = lower.split(['-', '_']).filter(|w| !w.is_empty()).collect();
         match words.as_slice() {
             ["svix" | "ce", "id"] => true,

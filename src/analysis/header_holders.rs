@@ -107,6 +107,23 @@ impl HeaderHolders {
             .contains(holder)
     }
 
+    /// The names of the fields and variants given the key header's name.
+    pub fn names(
+        &self,
+        vocab: &Vocabulary,
+        consts: &HashMap<String, Vec<ConstDef<'_>>>,
+    ) -> Vec<String> {
+        if self.candidates.is_empty() {
+            return Vec::new();
+        }
+        let resolved = self.resolved.get_or_init(|| self.resolve(vocab, consts));
+        (resolved.iter())
+            .map(|holder| match holder {
+                Holder::Field(name) | Holder::Variant(name) => name.clone(),
+            })
+            .collect()
+    }
+
     fn resolve(
         &self,
         vocab: &Vocabulary,

@@ -24,6 +24,8 @@ pub mod vocab;
 
 use eval::{Evaluator, KeyEvent, Summary};
 use index::{CrateIndex, ParsedFile};
+use std::collections::HashSet;
+
 use vocab::Vocabulary;
 
 /// Summaries stop being refined after this many rounds (recursion terminates).
@@ -42,6 +44,29 @@ pub struct UnitFacts {
     /// [`Vocabulary::has_idempotency_context`]): payload hashes there are
     /// content hashing, not keys. Set by the caller, which has the texts.
     pub without_idempotency_context: bool,
+    /// Every analysed function and whether its callers' analysis depends on
+    /// it ([`Summary::reaches_callers`]): what the pre-filter's next round
+    /// follows (`prefilter::Demand`).
+    pub reach: Vec<FnReach>,
+    /// The stores client keys are written to (`KeyEvent::writes_client_key`):
+    /// where the pre-filter's next round looks for server-minted keys.
+    pub client_stores: Vec<String>,
+    /// The fields and variants given the key header's name: the
+    /// pre-filter's next round keys their users.
+    pub header_holders: Vec<String>,
+}
+
+/// Whether one analysed function passes anything to its callers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FnReach {
+    /// The parsed file it is in.
+    pub file: u32,
+    /// Its name.
+    pub name: String,
+    /// Its summary reaches its callers.
+    pub callers: bool,
+    /// It writes client keys to a store (`KeyEvent::writes_client_key`).
+    pub writes_client_keys: bool,
 }
 
 impl UnitFacts {
@@ -77,11 +102,32 @@ pub fn analyze(files: &[ParsedFile], sql_files: &[sql::SqlFile], vocab: &Vocabul
     // Key-named parameters that every crate-local caller feeds a
     // server-built value: once more with their names saying nothing.
     let unnamed = eval::server_fed_params(&summaries);
+    let mut renamed = Vec::new();
     if unnamed.iter().any(|m| *m != 0) {
-        fn_events = fixpoint(&index, vocab, &unnamed).1;
+        (renamed, fn_events) = fixpoint(&index, vocab, &unnamed);
     }
+    // Functions writing client keys: the stores they name are where the
+    // pre-filter's next round looks for server-minted keys.
+    let writes: Vec<bool> = (fn_events.iter())
+        .map(|events| events.iter().any(KeyEvent::writes_client_key))
+        .collect();
     let events: Vec<KeyEvent> = fn_events.into_iter().flatten().collect();
     let unique = dedup_events(events);
+    let client_stores: HashSet<&str> = (unique.iter())
+        .filter(|event| event.writes_client_key())
+        .filter_map(|event| event.store.as_deref())
+        .collect();
+    let reach = (index.fns.iter().enumerate())
+        .map(|(id, def)| FnReach {
+            file: def.file,
+            name: def.name.clone(),
+            writes_client_keys: writes[id],
+            callers: [&summaries, &renamed]
+                .iter()
+                .any(|s| s.get(id).is_some_and(|s| s.reaches_callers(&client_stores))),
+        })
+        .collect();
+    let client_stores = client_stores.into_iter().map(String::from).collect();
     if std::env::var_os("IDEM_LINT_DEBUG").is_some() {
         for e in &unique {
             eprintln!(
@@ -91,6 +137,7 @@ pub fn analyze(files: &[ParsedFile], sql_files: &[sql::SqlFile], vocab: &Vocabul
         }
     }
     let mut claims = claims::analyze(&index, vocab);
+
     for claim in &mut claims {
         claim.by_flow = unique.iter().any(|event| {
             (event.value.scoped || event.client_key().is_some())
@@ -103,6 +150,9 @@ pub fn analyze(files: &[ParsedFile], sql_files: &[sql::SqlFile], vocab: &Vocabul
         claims,
         sql: sql::collect(files, sql_files, vocab),
         without_idempotency_context: false,
+        reach,
+        client_stores,
+        header_holders: index.header_holders.names(vocab, &index.consts),
     }
 }
 

@@ -291,6 +291,32 @@ impl Value {
             && !self.hasher
     }
 
+    /// Whether this value (or an element or field of it) carries a fact
+    /// that can start a finding: a client key, a scoped or namespaced key,
+    /// a payload hash or a digest of parameters (a caller's payload makes
+    /// it one), a hasher, a server-minted id, the key header's name, a SQL
+    /// statement. Scope components, defaults, constructions, the payload and
+    /// a digest of anything else only qualify a key: a finding on them
+    /// needs one of those facts too, and whoever holds that fact is
+    /// analysed with its callees.
+    pub fn starts_findings(&self) -> bool {
+        let parts = (self.elems.iter().flatten())
+            .chain(self.fields.iter().flat_map(|f| f.iter().map(|(_, v)| v)));
+        if parts.into_iter().any(Value::starts_findings) {
+            return true;
+        }
+        self.client_key.is_some()
+            || self.key_by_name
+            || self.scoped
+            || self.client_ns
+            || self.server_ns
+            || self.key_header_name.is_some()
+            || self.sql.is_some()
+            || self.payload_hash.is_some()
+            || self.hashed_params != 0
+            || self.hasher
+    }
+
     /// The origin of a component.
     pub fn component(&self, component: Component) -> Option<&Origin> {
         match component {
@@ -674,6 +700,20 @@ impl KeyEvent {
         let (origin, source) = self.value.client_key.as_ref()?;
         let request_id = matches!(source, KeySource::RequestId | KeySource::NamedRequestId);
         (!request_id || self.strong).then_some((origin, *source))
+    }
+
+    /// Whether this event writes a client's key (one that counts there, or
+    /// one in the client namespace) into its store: a server-minted key in
+    /// the same store may meet it (IDEM007).
+    pub fn writes_client_key(&self) -> bool {
+        let value = &self.value;
+        if value.server_id.is_some() || self.store.is_none() {
+            return false;
+        }
+        match &value.client_key {
+            Some(_) => self.client_key().is_some(),
+            None => value.client_ns,
+        }
     }
 }
 

@@ -14,6 +14,7 @@ mod options;
 mod output;
 mod parse;
 mod problems;
+mod rounds;
 mod stdin;
 #[cfg(feature = "test-hooks")]
 mod test_hooks;

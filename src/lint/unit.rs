@@ -4,7 +4,6 @@
 //! end of the run.
 
 use std::fs::Metadata;
-use std::ops::Range;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -13,26 +12,24 @@ use std::time::{Duration, Instant};
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::analysis;
-use crate::analysis::index::ParsedFile;
 use crate::analysis::sql::SqlFile;
-use crate::analysis::test_support::is_test_support_file;
 use crate::analysis::vocab::Vocabulary;
 use crate::cache::{Remembered, Stamp};
 use crate::config::PlannedUnit;
 use crate::discover::{FileEntry, FileKind, WalkProblem};
-use crate::lex;
 use crate::limits::{self, Exceeded};
 use crate::memory_budget::{self, Lease};
 use crate::model::Diagnostic;
-use crate::prefilter::{FilePlan, Prefilter};
+use crate::prefilter::{Demand, FilePlan, Prefilter};
 use crate::rules::{self, Sink};
 use crate::source::{self, ReadError};
 
 use super::cached::{path_key, replay_unchanged, unit_key, Cached};
 use super::options::LintOptions;
 use super::output::UnitOutput;
-use super::parse::{blanked_len, parse_planned, MAX_NESTING};
-use super::problems::{file_problem, parse_problem};
+use super::parse::blanked_len;
+use super::problems::file_problem;
+use super::rounds::{learn, Parsed, Trees};
 
 /// Lints one unit whose files are `files`, holding `lease` of the memory
 /// budget (the estimate of `files`); `cached`: with the result cache.
@@ -71,27 +68,62 @@ pub(super) fn lint_unit(
     let vocab = documented.as_ref().unwrap_or(&plan.settings.vocab);
     let prefilter = unit_prefilter(prefilter, vocab, options);
     let sql: Vec<&str> = read.sql.iter().map(|(_, t)| t.as_str()).collect();
-    let plans = file_plans(&read.rust, &sql, prefilter.get());
+    let mut demand = match prefilter.get() {
+        Some(_) => Demand::first_round(),
+        None => Demand::Everything,
+    };
+    let mut plans = file_plans(&read.rust, &sql, prefilter.get(), &demand);
     // Read from every text before the skipped ones are dropped (IDEM003),
     // and only where something will be analysed: an empty analysis reports
-    // nothing whatever the context, and most units parse nothing.
+    // nothing whatever the context, and most units parse nothing. Later
+    // rounds only add to what the first one parses.
     let analysed = !read.sql.is_empty() || plans.iter().any(|p| *p != FilePlan::Skip);
     let context = analysed
         && vocab.has_idempotency_context(
             read.rust.iter().map(|(_, text)| text.as_str()),
             sql.iter().copied(),
         );
-    drop(sql);
-    let work = parse_work(read.rust, plans, &mut out);
-    let mut stats = UnitStats::start(&work, files.rust_bytes(), planning.elapsed());
+    let mut stats = UnitStats::start(&plans, &read.rust, files.rust_bytes(), planning.elapsed());
     lease.resize(memory_budget::estimate(0, stats.parse_bytes));
     let limited = limits::enter(options.unit_limits);
-    let parsed = parse_files(&work.parse, &mut out);
-    drop(work);
-    stats.parsed_in = stats.started.elapsed();
-    match parsed {
-        Ok(parsed) => analyse_unit(plan, vocab, parsed, read.sql, context, &mut out),
-        Err(exceeded) => over_budget(plan, exceeded, &mut out),
+    let mut trees = Trees::new(read.rust.len());
+    // Each round analyses a larger selection, until the plan repeats.
+    let analysis = loop {
+        stats.rounds += 1;
+        let parsed = match trees.parse(&read.rust, &plans) {
+            Ok(parsed) => parsed,
+            Err(exceeded) => break Err((Some(exceeded), Vec::new())),
+        };
+        let facts = match analyse(vocab, &parsed, &read, context) {
+            Ok(facts) => facts,
+            Err(exceeded) => break Err((exceeded, parsed.paths)),
+        };
+        if !learn(&mut demand, &facts, &parsed) {
+            break Ok((parsed, facts));
+        }
+        let next = file_plans(&read.rust, &sql, prefilter.get(), &demand);
+        if next == plans {
+            break Ok((parsed, facts));
+        }
+        trees.give_back(parsed);
+        plans = next;
+    };
+    drop(sql);
+    stats.finish(&plans, &read.rust);
+    out.diagnostics.extend(trees.problems(&plans));
+    // The texts of files not parsed leave `out` now (they cannot have findings).
+    for ((entry, _), plan) in read.rust.iter().zip(&plans) {
+        if *plan == FilePlan::Skip {
+            out.sources.remove(&entry.display);
+        }
+    }
+    match analysis {
+        Ok((parsed, facts)) => report(plan, vocab, parsed, read.sql, facts, &mut out),
+        Err((Some(exceeded), _)) => over_budget(plan, exceeded, &mut out),
+        Err((None, paths)) => {
+            let sql = read.sql.iter().map(|(entry, _)| &entry.display);
+            internal_error(paths.iter().chain(sql), &mut out)
+        }
     }
     drop(limited);
     stats.print(plan);
@@ -255,32 +287,18 @@ fn unit_prefilter<'a>(
     }
 }
 
-/// The Rust files to parse, with the byte ranges to blank in each.
-struct ParseWork<'a> {
-    /// Rust files read.
-    rust_files: usize,
-    parse: Vec<FileToParse<'a>>,
-}
-
-/// A Rust file to parse.
-struct FileToParse<'a> {
-    entry: &'a FileEntry,
-    text: Arc<String>,
-    /// Byte ranges to blank (items the pre-filter left out).
-    blank: Vec<Range<usize>>,
-}
-
 /// How the pre-filter plans each Rust file of a unit: whole without one.
 fn file_plans(
     texts: &[(&FileEntry, Arc<String>)],
     sql: &[&str],
     prefilter: Option<&Prefilter>,
+    demand: &Demand,
 ) -> Vec<FilePlan> {
     let whole = FilePlan::Parse { blank: Vec::new() };
     let plans = match prefilter {
         Some(prefilter) => {
             let plain: Vec<&str> = texts.iter().map(|(_, t)| t.as_str()).collect();
-            prefilter.plan_unit(&plain, sql)
+            prefilter.plan_on_demand(&plain, sql, demand)
         }
         None => vec![whole.clone(); texts.len()],
     };
@@ -296,79 +314,6 @@ fn file_plans(
             }
         })
         .collect()
-}
-
-/// The Rust files to parse and what to blank in them, by `plans`; the
-/// texts of files not parsed leave `out` now (they cannot have findings).
-fn parse_work<'a>(
-    texts: Vec<(&'a FileEntry, Arc<String>)>,
-    plans: Vec<FilePlan>,
-    out: &mut UnitOutput,
-) -> ParseWork<'a> {
-    let mut work = ParseWork {
-        rust_files: texts.len(),
-        parse: Vec::new(),
-    };
-    for ((entry, text), plan) in texts.into_iter().zip(plans) {
-        match plan {
-            FilePlan::Skip => {
-                out.sources.remove(&entry.display);
-            }
-            FilePlan::Parse { blank } => work.parse.push(FileToParse { entry, text, blank }),
-        }
-    }
-    work
-}
-
-/// The parsed Rust files, numbered in order, and the display paths of
-/// those numbers.
-struct Parsed {
-    files: Vec<ParsedFile>,
-    paths: Vec<String>,
-}
-
-/// Parses the planned files; those that fail become IDEM000 findings. Over
-/// the unit's limits, parsing stops and nothing of the unit is analysed.
-fn parse_files(work: &[FileToParse], out: &mut UnitOutput) -> Result<Parsed, Exceeded> {
-    let mut parsed = Parsed {
-        files: Vec::new(),
-        paths: Vec::new(),
-    };
-    for FileToParse { entry, text, blank } in work {
-        limits::check()?;
-        // For the progress bar: one huge file can be most of a run.
-        let _parsing = crate::progress::parsing(text.len());
-        if lex::nesting_score(text) > MAX_NESTING {
-            let message = format!("skipped: nesting deeper than {MAX_NESTING} levels");
-            out.diagnostics
-                .push(file_problem(&entry.display, &message, 1, 1));
-            continue;
-        }
-        match catch_unwind(AssertUnwindSafe(|| parse_planned(text, blank))) {
-            // Test support is not analysed (mocks, `#![cfg(test)]` files).
-            Ok(Ok(ast)) if is_test_support_file(&entry.display, &ast) => {}
-            Ok(Ok(ast)) => {
-                parsed.files.push(ParsedFile {
-                    id: parsed.paths.len() as u32,
-                    ast,
-                });
-                parsed.paths.push(entry.display.clone());
-            }
-            Ok(Err(err)) => out.diagnostics.push(parse_problem(&entry.display, &err)),
-            Err(payload) => {
-                if let Some(exceeded) = limits::exceeded_in(payload.as_ref()) {
-                    return Err(exceeded);
-                }
-                out.diagnostics.push(file_problem(
-                    &entry.display,
-                    "internal error while parsing (a bug in idem-lint; please report it)",
-                    1,
-                    1,
-                ))
-            }
-        }
-    }
-    Ok(parsed)
 }
 
 /// A unit over its limits: one IDEM000 at its first reported file says
@@ -392,31 +337,58 @@ fn over_budget(plan: &PlannedUnit, exceeded: Exceeded, out: &mut UnitOutput) {
     out.over_budget.push(first.display.clone());
 }
 
+/// The unit's SQL files, numbered after its `parsed` Rust files.
+fn sql_files(parsed: &Parsed, sql_texts: &[(&FileEntry, Arc<String>)]) -> Vec<SqlFile> {
+    (sql_texts.iter().enumerate())
+        .map(|(n, (_, text))| SqlFile {
+            id: (parsed.paths.len() + n) as u32,
+            text: text.clone(),
+        })
+        .collect()
+}
+
 /// Analyses the parsed Rust files with the unit's SQL files (IDEM008: SQL
-/// migrations are small and always analysed) and runs every rule; a panic
-/// becomes an IDEM000 finding on each of the unit's analysed files, and the
-/// unit's limits one finding for the unit ([`over_budget`]).
-fn analyse_unit(
+/// migrations are small and always analysed). `Err(Some(..))`: over the
+/// unit's limits; `Err(None)`: the analysis panicked (a bug).
+fn analyse(
+    vocab: &Vocabulary,
+    parsed: &Parsed,
+    read: &ReadFiles<'_>,
+    idempotency_context: bool,
+) -> Result<analysis::UnitFacts, Option<Exceeded>> {
+    let sql_files = sql_files(parsed, &read.sql);
+    let analysed = catch_unwind(AssertUnwindSafe(|| {
+        #[cfg(feature = "test-hooks")]
+        super::test_hooks::panic_if_marked(
+            (parsed.texts.iter().map(|&n| read.rust[n].1.as_str()))
+                .chain(read.sql.iter().map(|(_, text)| text.as_str())),
+        );
+        analysis::analyze(&parsed.files, &sql_files, vocab)
+    }));
+    match analysed {
+        Ok(mut facts) => {
+            facts.without_idempotency_context = !idempotency_context;
+            Ok(facts)
+        }
+        Err(payload) => Err(limits::exceeded_in(payload.as_ref())),
+    }
+}
+
+/// Runs every rule on the last round's facts; a panic becomes an IDEM000
+/// finding on each of the unit's analysed files, and the unit's limits one
+/// finding for the unit ([`over_budget`]).
+fn report(
     plan: &PlannedUnit,
     vocab: &Vocabulary,
     mut parsed: Parsed,
     sql_texts: Vec<(&FileEntry, Arc<String>)>,
-    idempotency_context: bool,
+    facts: analysis::UnitFacts,
     out: &mut UnitOutput,
 ) {
-    let mut sql_files = Vec::new();
-    for (entry, text) in sql_texts {
-        sql_files.push(SqlFile {
-            id: parsed.paths.len() as u32,
-            text,
-        });
+    for (entry, _) in &sql_texts {
         parsed.paths.push(entry.display.clone());
     }
-    let analysed = catch_unwind(AssertUnwindSafe(|| {
-        #[cfg(feature = "test-hooks")]
-        super::test_hooks::panic_if_marked(out.sources.values().map(|text| text.as_str()));
-        let mut facts = analysis::analyze(&parsed.files, &sql_files, vocab);
-        facts.without_idempotency_context = !idempotency_context;
+    let reported = catch_unwind(AssertUnwindSafe(|| {
         // Fixes read the original texts (the parsed ones may be blanked).
         let texts = (parsed.paths.iter())
             .map(|p| out.sources.get(p).map(|t| t.as_str()))
@@ -427,21 +399,25 @@ fn analyse_unit(
         rules::run_all(&facts, &mut sink);
         sink.into_diagnostics()
     }));
-    match analysed {
+    match reported {
         Ok(diagnostics) => out.diagnostics.extend(diagnostics),
-        Err(payload) => {
-            if let Some(exceeded) = limits::exceeded_in(payload.as_ref()) {
-                return over_budget(plan, exceeded, out);
-            }
-            for path in &parsed.paths {
-                out.diagnostics.push(file_problem(
-                    path,
-                    "internal error while analysing this file (a bug in idem-lint; please report it)",
-                    1,
-                    1,
-                ));
-            }
-        }
+        Err(payload) => match limits::exceeded_in(payload.as_ref()) {
+            Some(exceeded) => over_budget(plan, exceeded, out),
+            None => internal_error(parsed.paths.iter(), out),
+        },
+    }
+}
+
+/// An IDEM000 "internal error" on each of `paths`: the unit's analysis
+/// panicked (a bug).
+fn internal_error<'p>(paths: impl Iterator<Item = &'p String>, out: &mut UnitOutput) {
+    for path in paths {
+        out.diagnostics.push(file_problem(
+            path,
+            "internal error while analysing this file (a bug in idem-lint; please report it)",
+            1,
+            1,
+        ));
     }
 }
 
@@ -475,27 +451,46 @@ struct UnitStats {
     chosen: usize,
     text_bytes: u64,
     parse_bytes: usize,
+    /// Rounds of parse and analysis (`prefilter::Demand`).
+    rounds: usize,
     planned_in: Duration,
-    parsed_in: Duration,
     started: Instant,
 }
 
 impl UnitStats {
-    /// Starts the clock of the parse and the analysis.
-    fn start(work: &ParseWork, text_bytes: u64, planned_in: Duration) -> UnitStats {
-        let started = Instant::now();
-        let parse_bytes = (work.parse.iter())
-            .map(|file| file.text.len() - blanked_len(&file.blank).min(file.text.len()))
-            .sum();
-        UnitStats {
-            rust_files: work.rust_files,
-            chosen: work.parse.len(),
+    /// Starts the clock of the parse and the analysis, with what the first
+    /// round parses.
+    fn start(
+        plans: &[FilePlan],
+        texts: &[(&FileEntry, Arc<String>)],
+        text_bytes: u64,
+        planned_in: Duration,
+    ) -> UnitStats {
+        let mut stats = UnitStats {
+            rust_files: texts.len(),
+            chosen: 0,
             text_bytes,
-            parse_bytes,
+            parse_bytes: 0,
+            rounds: 0,
             planned_in,
-            parsed_in: Duration::ZERO,
-            started,
-        }
+            started: Instant::now(),
+        };
+        stats.finish(plans, texts);
+        stats
+    }
+
+    /// What the last round parsed.
+    fn finish(&mut self, plans: &[FilePlan], texts: &[(&FileEntry, Arc<String>)]) {
+        let parsed = || {
+            (plans.iter().zip(texts)).filter_map(|(plan, (_, text))| match plan {
+                FilePlan::Parse { blank } => Some((blank, text)),
+                FilePlan::Skip => None,
+            })
+        };
+        self.chosen = parsed().count();
+        self.parse_bytes = parsed()
+            .map(|(blank, text)| text.len() - blanked_len(blank).min(text.len()))
+            .sum();
     }
 
     fn print(&self, plan: &PlannedUnit) {
@@ -507,12 +502,12 @@ impl UnitStats {
             chosen,
             text_bytes,
             parse_bytes,
+            rounds,
             planned_in,
-            parsed_in,
             started,
         } = self;
         eprintln!(
-            "[idem-lint unit] {}: parsed {chosen}/{rust_files} files, {parse_bytes} of {text_bytes} bytes; plan {planned_in:?}, parse {parsed_in:?}, all {:?}",
+            "[idem-lint unit] {}: parsed {chosen}/{rust_files} files, {parse_bytes} of {text_bytes} bytes in {rounds} rounds; first plan {planned_in:?}, all {:?}",
             plan.unit.files[0].display,
             started.elapsed()
         );

@@ -32,6 +32,7 @@
 //! `--no-prefilter`.
 
 mod blank;
+mod demand;
 mod holders;
 mod scan;
 mod select;
@@ -47,6 +48,7 @@ use crate::analysis::vocab::{
 use crate::lex;
 
 pub use blank::{blank, FilePlan};
+pub use demand::{Demand, Reach as FnReach};
 pub use scan::{FileScan, Item, Owner};
 pub use triggers::{Fact, FactSet};
 
@@ -344,9 +346,17 @@ impl Prefilter {
     /// [`Prefilter::plan`] for a unit whose SQL files are `sql`: evidence
     /// there (an idempotency table's migration) counts for its Rust files.
     pub fn plan_unit(&self, texts: &[&str], sql: &[&str]) -> Vec<FilePlan> {
+        self.plan_on_demand(texts, sql, &Demand::Everything)
+    }
+
+    /// [`Prefilter::plan_unit`] in which keyed functions key their callers
+    /// only as `demand` says (see [`Demand`]).
+    pub fn plan_on_demand(&self, texts: &[&str], sql: &[&str], demand: &Demand) -> Vec<FilePlan> {
         match &self.keyless {
-            Some(keyless) if !self.holds_key_evidence(texts, sql) => keyless.plan_for_needs(texts),
-            _ => self.plan_for_needs(texts),
+            Some(keyless) if !self.holds_key_evidence(texts, sql) => {
+                keyless.plan_for_needs(texts, demand)
+            }
+            _ => self.plan_for_needs(texts, demand),
         }
     }
 
@@ -358,7 +368,7 @@ impl Prefilter {
     }
 
     /// [`Prefilter::plan`] for every fact this pre-filter looks for.
-    fn plan_for_needs(&self, texts: &[&str]) -> Vec<FilePlan> {
+    fn plan_for_needs(&self, texts: &[&str], demand: &Demand) -> Vec<FilePlan> {
         let skip_all = || vec![FilePlan::Skip; texts.len()];
         // Facts the selection does not see select no item (`choose`), and
         // no DDL is looked for: the keyless filter of a unit needs no scan.
@@ -388,11 +398,11 @@ impl Prefilter {
             let names_store = request_ids
                 && *stores_named
                     .get_or_insert_with(|| texts.iter().any(|t| self.stores_for_request_ids(t)));
-            let Some(choice) = self.choose(&scans, names_store) else {
+            let Some(choice) = self.choose(&scans, names_store, demand) else {
                 return skip_all();
             };
             let mut words: Vec<&str> = choice.mentions.clone();
-            words.extend(choice.tables.iter().map(String::as_str));
+            words.extend(choice.stores.iter().map(String::as_str));
             // Built on the first cold file only: with thousands of mentions
             // (one big file) the automaton costs more than the scan, and a
             // unit whose files are all scanned never uses it.

@@ -20,7 +20,7 @@ use crate::lex;
 
 use super::scan::{FileScan, Item, Mention, Owner};
 use super::triggers::{reach, Fact, Reach, FACTS};
-use super::Prefilter;
+use super::{Demand, Prefilter};
 
 /// What `Prefilter::choose` decided for the files scanned so far.
 pub(super) struct Choice<'t> {
@@ -31,9 +31,9 @@ pub(super) struct Choice<'t> {
     /// Names whose mention in a cold file the choice would follow (keyed
     /// items and the stores they write to).
     pub mentions: Vec<&'t str>,
-    /// Idempotency tables keyed items write to (a cold file writing one
-    /// shares the store).
-    pub tables: Vec<String>,
+    /// Receivers and idempotency tables client keys may be written to (a
+    /// cold file writing one shares the store).
+    pub stores: Vec<String>,
 }
 
 /// Which facts count in one unit.
@@ -63,7 +63,13 @@ impl Prefilter {
         &self,
         scans: &[Option<FileScan<'t>>],
         names_store: bool,
+        demand: &Demand,
     ) -> Option<Choice<'t>> {
+        // The unit's file of each scan, which is how `demand` names them.
+        let files: Vec<usize> = (scans.iter().enumerate())
+            .filter(|(_, s)| s.is_some())
+            .map(|(f, _)| f)
+            .collect();
         let scans: Vec<&FileScan<'t>> = scans.iter().flatten().collect();
         let items: Vec<(usize, &Item<'t>)> = scans
             .iter()
@@ -92,12 +98,26 @@ impl Prefilter {
         {
             return None;
         }
-        let graph = Graph::new(scans, items);
+        // A constant holding a key is read by its users, always; a function
+        // gives its callers something only where its summary says so.
+        let reach: Vec<_> = (items.iter())
+            .map(|(f, item)| demand.reach(files[*f], item.name))
+            .collect();
+        let to_users: Vec<bool> = (items.iter().zip(&reach))
+            .map(|((_, item), reach)| !item.is_fn || reach.callers)
+            .collect();
+        let graph = Graph::new(scans, items, to_users, demand);
         let mut keyed = seeds.clone();
         graph.finish_hashers(&mut keyed);
         graph.close_over_users(&mut keyed);
         let keyed_at_first = keyed.clone();
-        let stores = Stores::of(&graph, &keyed);
+        let stores = match demand.client_stores() {
+            Some(learned) => {
+                let writers: Vec<bool> = reach.iter().map(|r| r.writes_client_keys).collect();
+                Stores::learned(learned, &graph, &writers)
+            }
+            None => Stores::of(&graph, &keyed),
+        };
         let mut selected = keyed;
         let mut work: Vec<usize> = (0..graph.items.len()).filter(|&n| selected[n]).collect();
         // Items with a local fact (a claim, a guard, DDL) need no client
@@ -135,15 +155,18 @@ impl Prefilter {
     }
 }
 
-/// The receivers and idempotency tables keyed items store into.
-struct Stores<'t> {
+/// The stores client keys may be written to: the receivers and idempotency
+/// tables keyed items store into, or those the analysis of an earlier round
+/// saw client keys written to ([`Demand`]).
+struct Stores {
     /// Receivers, lowercased.
     receivers: StdHashSet<String>,
-    tables: StdHashSet<&'t str>,
+    tables: StdHashSet<String>,
 }
 
-impl<'t> Stores<'t> {
-    fn of<'s>(graph: &Graph<'s, 't>, keyed: &[bool]) -> Stores<'s> {
+impl Stores {
+    /// The stores of keyed items.
+    fn of(graph: &Graph<'_, '_>, keyed: &[bool]) -> Stores {
         let keyed_items = || {
             (0..graph.items.len())
                 .filter(|&n| keyed[n])
@@ -154,9 +177,31 @@ impl<'t> Stores<'t> {
                 .flat_map(|item| item.stores.iter().map(|s| s.to_ascii_lowercase()))
                 .collect(),
             tables: keyed_items()
-                .flat_map(|item| item.tables.iter().map(String::as_str))
+                .flat_map(|item| item.tables.iter().cloned())
                 .collect(),
         }
+    }
+
+    /// The stores the analysis saw client keys written to, as it names
+    /// them (a receiver lowercased, or `sql:TABLE`), and those the items
+    /// that write them name (`writers`).
+    fn learned(
+        stores: &rustc_hash::FxHashSet<String>,
+        graph: &Graph<'_, '_>,
+        writers: &[bool],
+    ) -> Stores {
+        let (tables, receivers): (StdHashSet<&String>, StdHashSet<&String>) =
+            stores.iter().partition(|s| s.starts_with("sql:"));
+        let mut learned = Stores {
+            receivers: receivers.into_iter().cloned().collect(),
+            tables: (tables.into_iter())
+                .map(|t| t.trim_start_matches("sql:").to_string())
+                .collect(),
+        };
+        let of_writers = Stores::of(graph, writers);
+        learned.receivers.extend(of_writers.receivers);
+        learned.tables.extend(of_writers.tables);
+        learned
     }
 
     /// Whether `item` stores into one of them.
@@ -164,7 +209,7 @@ impl<'t> Stores<'t> {
         item.stores
             .iter()
             .any(|s| self.receivers.contains(&s.to_ascii_lowercase()))
-            || item.tables.iter().any(|t| self.tables.contains(t.as_str()))
+            || item.tables.iter().any(|t| self.tables.contains(t))
     }
 }
 
@@ -185,6 +230,8 @@ struct Graph<'s, 't> {
     /// when it is.
     holders: Vec<Vec<&'t str>>,
     methods: Methods<'t>,
+    /// Per item: keyed, it keys its callers or users (see [`Demand`]).
+    to_users: Vec<bool>,
 }
 
 const NONE: &[usize] = &[];
@@ -200,8 +247,14 @@ fn extractor_of<'t>(item: &Item<'t>) -> Option<&'t str> {
 }
 
 impl<'s, 't> Graph<'s, 't> {
-    fn new(scans: Vec<&'s FileScan<'t>>, items: Vec<(usize, &'s Item<'t>)>) -> Graph<'s, 't> {
+    fn new(
+        scans: Vec<&'s FileScan<'t>>,
+        items: Vec<(usize, &'s Item<'t>)>,
+        to_users: Vec<bool>,
+        demand: &Demand,
+    ) -> Graph<'s, 't> {
         let mut graph = Graph {
+            to_users,
             methods: Methods::new(items.iter().map(|(_, item)| *item)),
             scans,
             items,
@@ -242,7 +295,13 @@ impl<'s, 't> Graph<'s, 't> {
                 let mut holders: Vec<&str> = item
                     .header_holders
                     .iter()
-                    .filter(|(_, leaf)| leaf.is_none_or(|c| graph.consts_named.contains_key(c)))
+                    // A field given a constant holds the header's name only
+                    // if the constant does, which the analysis tells.
+                    .filter(|(holder, leaf)| {
+                        leaf.is_none_or(|c| {
+                            graph.consts_named.contains_key(c) && demand.may_hold_header(holder)
+                        })
+                    })
                     .map(|(holder, _)| *holder)
                     .collect();
                 let fields: Vec<&str> = serde_defaults
@@ -326,7 +385,9 @@ impl<'s, 't> Graph<'s, 't> {
         let mut work: Vec<usize> = (0..self.items.len()).filter(|&n| keyed[n]).collect();
         while let Some(n) = work.pop() {
             let item = self.items[n].1;
-            let mut users: Vec<usize> = if item.is_fn {
+            let mut users: Vec<usize> = if !self.to_users[n] {
+                Vec::new()
+            } else if item.is_fn {
                 self.callers(n).collect()
             } else {
                 self.users_of
@@ -378,20 +439,17 @@ impl<'s, 't> Graph<'s, 't> {
 
     /// What cold files the choice depends on: definitions of the names
     /// selected items use, mentions of keyed items and their stores.
-    fn cold_dependencies(
-        &self,
-        selected: &[bool],
-        keyed: &[bool],
-        stores: &Stores<'_>,
-    ) -> Choice<'t> {
+    fn cold_dependencies(&self, selected: &[bool], keyed: &[bool], stores: &Stores) -> Choice<'t> {
         let mut defs: HashSet<&'t str> = HashSet::default();
         let mut mentions: Vec<&'t str> = Vec::new();
         for n in (0..self.items.len()).filter(|&n| selected[n]) {
             defs.extend(self.idents(n).iter().copied());
         }
         for n in (0..self.items.len()).filter(|&n| keyed[n]) {
-            mentions.push(self.items[n].1.name);
-            mentions.extend(self.items[n].1.stores.iter().copied());
+            // Callers in a cold file matter only for an item that keys them.
+            if self.to_users[n] {
+                mentions.push(self.items[n].1.name);
+            }
             mentions.extend(self.holders[n].iter().copied());
             mentions.extend(extractor_of(self.items[n].1));
         }
@@ -399,7 +457,10 @@ impl<'s, 't> Graph<'s, 't> {
             selected: Vec::new(),
             defs,
             mentions,
-            tables: stores.tables.iter().map(|t| t.to_string()).collect(),
+            stores: (stores.receivers.iter())
+                .chain(&stores.tables)
+                .cloned()
+                .collect(),
         }
     }
 

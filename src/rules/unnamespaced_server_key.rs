@@ -25,17 +25,6 @@ pub const RULE: Rule = Rule {
 
 /// Whether a client key (raw, concatenated or scoped into the client
 /// namespace) reaches the event's store.
-fn client_write(event: &KeyEvent) -> bool {
-    let value = &event.value;
-    if value.server_id.is_some() {
-        return false;
-    }
-    match &value.client_key {
-        Some(_) => event.client_key().is_some(),
-        None => value.client_ns,
-    }
-}
-
 /// Whether keys starting with `server` can never equal keys starting with
 /// `client`: both prefixes are known and neither starts the other. A prefix
 /// on the server key alone is no namespace (a client can send any text).
@@ -52,7 +41,7 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
     let client_events: Vec<&KeyEvent> = facts
         .key_events
         .iter()
-        .filter(|e| e.store.is_some() && client_write(e))
+        .filter(|e| e.writes_client_key())
         .collect();
     // One server id written to one store in one function is one finding,
     // at its first write (the claim), not again at its completion and release.

@@ -40,7 +40,7 @@ mod sql_builder;
 #[cfg(test)]
 mod tests;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use syn::spanned::Spanned;
 use syn::{Expr, Pat, Stmt};
@@ -100,6 +100,26 @@ impl Summary {
         // Callees are not part of what callers see.
         sig.extend(self.absorbs.iter().map(|(_, v)| v.signature()));
         (sig, self.pending.len())
+    }
+
+    /// Whether a caller's analysis can depend on this function: it returns
+    /// a value carrying a fact that starts a finding
+    /// ([`Value::starts_findings`]), a parameter reaches a key position
+    /// whose value carries such a fact or whose store holds client keys
+    /// (`client_stores`: where a caller's server-minted id would meet them),
+    /// or a parameter is a key by its name alone (whose callers decide,
+    /// `server_fed_params`). Otherwise a caller gets from it at most
+    /// qualifiers of a key (a tenant, a default, a parameter given back or
+    /// stored), which matter only in a caller that holds a key from
+    /// elsewhere: a seed of the pre-filter or a caller of a function for
+    /// which this is true, analysed with its callees in any case.
+    pub fn reaches_callers(&self, client_stores: &HashSet<&str>) -> bool {
+        self.named_key_params != 0
+            || self.ret.starts_findings()
+            || self.pending.iter().any(|event| {
+                event.value.starts_findings()
+                    || (event.store.as_deref()).is_some_and(|s| client_stores.contains(s))
+            })
     }
 }
 

@@ -1,0 +1,241 @@
+//! Demand: which keyed functions make their callers relevant, as an
+//! earlier round of the unit's analysis found them.
+//!
+//! The selection keys the callers of a keyed function because a key or a
+//! digest made there may flow back to them. Whether one does is what the
+//! function's summary says (`analysis::eval::Summary::reaches_callers`), so
+//! the unit is planned in rounds (`lint/unit.rs`): the first keys the
+//! seeds alone; each later one also keys the callers of the keyed
+//! functions the previous rounds analysed and found reaching their callers.
+//! The rounds stop when a plan repeats, which is the selection in which
+//! every keyed function that reaches its callers has them keyed: the
+//! closure the analysis needs, instead of the closure over every name
+//! (which in a large service is most of the crate).
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+
+/// What the pre-filter knows of the functions' summaries.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Demand {
+    /// Nothing: every keyed item reaches its callers, and every store a
+    /// keyed item writes may hold client keys (one plan, no rounds).
+    #[default]
+    Everything,
+    /// What earlier rounds found.
+    Learned(Learned),
+}
+
+/// What the analysis of earlier rounds found.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Learned {
+    /// Per (file of the unit, function name): whether some function of that
+    /// name in that file was analysed and reaches its callers, and whether
+    /// one writes client keys. A function not analysed yet does neither in
+    /// this round; it is analysed in this round and the next one follows
+    /// it if it must.
+    functions: HashMap<(usize, String), Reach>,
+    /// The stores client keys were written to, as the analysis names them
+    /// (a receiver lowercased, `sql:TABLE`): an item writing one may write
+    /// a server-minted key beside them (IDEM007).
+    client_stores: HashSet<String>,
+    /// The fields and variants the analysis saw given the key header's
+    /// name (the scan takes any field given a constant for one).
+    header_holders: HashSet<String>,
+}
+
+/// What the analysis found of the functions of one name in one file.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Reach {
+    /// One reaches its callers (`Summary::reaches_callers`).
+    pub callers: bool,
+    /// One writes client keys to a store: the stores its text names (as the
+    /// scan reads them: `conn` of `conn.set_nx(..)`, where the analysis
+    /// names the `redis` field `conn` was cloned from) hold client keys.
+    pub writes_client_keys: bool,
+}
+
+impl Demand {
+    /// The demand of a first round: nothing analysed yet.
+    pub fn first_round() -> Demand {
+        Demand::Learned(Learned::default())
+    }
+
+    /// Records a store client keys were written to; returns whether that
+    /// is new.
+    pub fn learn_store(&mut self, store: &str) -> bool {
+        match self {
+            Demand::Everything => false,
+            Demand::Learned(learned) => learned.client_stores.insert(store.to_string()),
+        }
+    }
+
+    /// Records a field or variant given the key header's name; returns
+    /// whether that is new.
+    pub fn learn_holder(&mut self, holder: &str) -> bool {
+        match self {
+            Demand::Everything => false,
+            Demand::Learned(learned) => learned.header_holders.insert(holder.to_string()),
+        }
+    }
+
+    /// Whether a field or variant may hold the key header's name.
+    pub fn may_hold_header(&self, holder: &str) -> bool {
+        match self {
+            Demand::Everything => true,
+            Demand::Learned(learned) => learned.header_holders.contains(holder),
+        }
+    }
+
+    /// The stores client keys are written to; `None`: any store a keyed
+    /// item writes ([`Demand::Everything`]).
+    pub fn client_stores(&self) -> Option<&HashSet<String>> {
+        match self {
+            Demand::Everything => None,
+            Demand::Learned(learned) => Some(&learned.client_stores),
+        }
+    }
+
+    /// Records that a function `name` of file `file` was analysed and what
+    /// it does; returns whether that is new. Once a name of a file reaches
+    /// callers or writes client keys it keeps doing so, so rounds only grow
+    /// and end.
+    pub fn learn(&mut self, file: usize, name: &str, reach: Reach) -> bool {
+        let Demand::Learned(learned) = self else {
+            return false;
+        };
+        match learned.functions.get_mut(&(file, name.to_string())) {
+            Some(known) => {
+                let merged = Reach {
+                    callers: known.callers || reach.callers,
+                    writes_client_keys: known.writes_client_keys || reach.writes_client_keys,
+                };
+                let changed = merged != *known;
+                *known = merged;
+                changed
+            }
+            None => {
+                learned.functions.insert((file, name.to_string()), reach);
+                true
+            }
+        }
+    }
+
+    /// What is known of the functions `name` of file `file`: nothing
+    /// before they are analysed, everything without rounds.
+    pub fn reach(&self, file: usize, name: &str) -> Reach {
+        match self {
+            Demand::Everything => Reach {
+                callers: true,
+                writes_client_keys: true,
+            },
+            Demand::Learned(learned) => (learned.functions)
+                .get(&(file, name.to_string()))
+                .copied()
+                .unwrap_or_default(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::vocab::Vocabulary;
+    use crate::prefilter::{FilePlan, Prefilter};
+
+    fn parsed(texts: &[&str], demand: &Demand) -> Vec<bool> {
+        let prefilter = Prefilter::new(&Vocabulary::default());
+        (prefilter.plan_on_demand(texts, &[], demand).iter())
+            .map(|plan| matches!(plan, FilePlan::Parse { .. }))
+            .collect()
+    }
+
+    fn analysed(functions: &[(usize, &str, Reach)]) -> Demand {
+        let mut demand = Demand::first_round();
+        for (file, name, reach) in functions {
+            demand.learn(*file, name, *reach);
+        }
+        demand
+    }
+
+    const REACHES: Reach = Reach {
+        callers: true,
+        writes_client_keys: false,
+    };
+
+    #[test]
+    fn callers_are_keyed_only_behind_a_function_that_reaches_them() {
+        let helper = "fn check(idem_key: &str) -> bool { log(idem_key); true }";
+        let caller = "fn handle(r: &R) { if check(r.k()) { done(); } }";
+        let texts = [helper, caller];
+        // Without rounds, every caller of a keyed function is kept.
+        assert_eq!(parsed(&texts, &Demand::Everything), [true, true]);
+        // A first round analyses the seed alone.
+        assert_eq!(parsed(&texts, &Demand::first_round()), [true, false]);
+        // The analysis found that `check` gives its callers nothing.
+        let silent = analysed(&[(0, "check", Reach::default())]);
+        assert_eq!(parsed(&texts, &silent), [true, false]);
+        // Or that it does: the next round keys `handle`.
+        let reaching = analysed(&[(0, "check", REACHES)]);
+        assert_eq!(parsed(&texts, &reaching), [true, true]);
+        // What is learned is by file: a `check` of another file is not it.
+        let elsewhere = analysed(&[(1, "check", REACHES)]);
+        assert_eq!(parsed(&texts, &elsewhere), [true, false]);
+    }
+
+    #[test]
+    fn learning_only_grows() {
+        let mut demand = Demand::first_round();
+        assert!(demand.learn(0, "f", Reach::default()));
+        assert!(!demand.learn(0, "f", Reach::default()));
+        assert!(demand.learn(0, "f", REACHES));
+        // Once reaching callers, a later round's silence does not undo it.
+        assert!(!demand.learn(0, "f", Reach::default()));
+        assert!(demand.reach(0, "f").callers);
+        assert!(demand.learn_store("idem"));
+        assert!(!demand.learn_store("idem"));
+        assert!(!Demand::Everything.learn(0, "f", REACHES));
+    }
+
+    #[test]
+    fn server_keys_are_looked_for_only_where_client_keys_are_written() {
+        let client = "fn c(&self, idem_key: &str) { self.replay_cache.insert(idem_key, 1); }";
+        let server = "fn s(&self, e: &E) { self.replay_cache.insert(Uuid::new_v4(), 1); }";
+        let texts = [client, server];
+        assert_eq!(parsed(&texts, &Demand::Everything), [true, true]);
+        let analysed_client = analysed(&[(0, "c", Reach::default())]);
+        assert_eq!(parsed(&texts, &analysed_client), [true, false]);
+        // The analysis saw client keys written to another store, then to
+        // the cache (named as the analysis names receivers).
+        let mut wrote = analysed_client.clone();
+        wrote.learn_store("response_cache");
+        assert_eq!(parsed(&texts, &wrote), [true, false]);
+        wrote.learn_store("replay_cache");
+        assert_eq!(parsed(&texts, &wrote), [true, true]);
+        // So does a function that writes client keys, by the names it uses.
+        let writer = Reach {
+            callers: false,
+            writes_client_keys: true,
+        };
+        assert_eq!(parsed(&texts, &analysed(&[(0, "c", writer)])), [true, true]);
+    }
+
+    #[test]
+    fn fields_given_a_constant_hold_the_header_only_as_analysed() {
+        let constant = "const TRACE: &str = \"x-trace-id\";";
+        let config =
+            "fn config(idem_key: &str) -> Cfg { Cfg { header: TRACE, k: idem_key.len() } }";
+        let reader = "fn read(c: &Cfg, r: &R) { r.get(c.header); }";
+        let texts = [constant, config, reader];
+        let first = analysed(&[(1, "config", Reach::default())]);
+        assert_eq!(parsed(&texts, &first), [true, true, false]);
+        let mut held = first.clone();
+        held.learn_holder("header");
+        assert_eq!(parsed(&texts, &held), [true, true, true]);
+        // A field given the header's literal is a holder without analysis.
+        let literal = "fn config(idem_key: &str) -> Cfg { Cfg { header: \"Idempotency-Key\", k: idem_key.len() } }";
+        assert_eq!(
+            parsed(&[constant, literal, reader], &first),
+            [false, true, true]
+        );
+    }
+}

@@ -432,6 +432,11 @@ fn stores_under_fixed_name(args: &[Value], exprs: &[&Expr]) -> bool {
 /// (`put(tenant, key, value)`, `get(&owner, &key)`) and join their scope
 /// components, defaults and parameters; the arguments after it are the
 /// stored value and options (`set(&key, &bytes, ttl)`), never the key.
+///
+/// Only scope parts can come before the key: behind an argument that
+/// carries no scope component, no key and no id (`replace(claim, record)`,
+/// `put(handle, envelope)`), what carries the client key is a stored value,
+/// and the first argument is the key.
 fn key_of_arguments(args: &[Value]) -> (usize, Value) {
     let primary = args
         .iter()
@@ -443,6 +448,16 @@ fn key_of_arguments(args: &[Value]) -> (usize, Value) {
         .or_else(|| args.iter().position(|a| a.params != 0 && !a.is_identity()))
         .or_else(|| args.iter().position(|a| a.params != 0))
         .unwrap_or(0);
+    let scope_part = |a: &Value| {
+        Component::ALL.iter().any(|c| a.component(*c).is_some())
+            || !a.fallbacks.is_empty()
+            || a.literal.is_some()
+    };
+    let primary = if args[..primary].iter().all(scope_part) {
+        primary
+    } else {
+        0
+    };
     let mut key = args[primary].clone();
     for part in &args[..primary] {
         for component in Component::ALL {

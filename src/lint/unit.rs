@@ -20,7 +20,7 @@ use crate::discover::{FileEntry, FileKind, WalkProblem};
 use crate::limits::{self, Exceeded};
 use crate::memory_budget::{self, Lease};
 use crate::model::Diagnostic;
-use crate::prefilter::{Demand, FilePlan, Prefilter};
+use crate::prefilter::{Demand, FilePlan, Planner, Prefilter};
 use crate::rules::{self, Sink};
 use crate::source::{self, ReadError};
 
@@ -72,7 +72,9 @@ pub(super) fn lint_unit(
         Some(_) => Demand::first_round(),
         None => Demand::Everything,
     };
-    let mut plans = file_plans(&read.rust, &sql, prefilter.get(), &demand);
+    let plain: Vec<&str> = read.rust.iter().map(|(_, t)| t.as_str()).collect();
+    let mut planner = prefilter.get().map(|p| p.planner(&plain, &sql));
+    let mut plans = file_plans(&read.rust, planner.as_mut(), &demand);
     // Read from every text before the skipped ones are dropped (IDEM003),
     // and only where something will be analysed: an empty analysis reports
     // nothing whatever the context, and most units parse nothing. Later
@@ -101,7 +103,7 @@ pub(super) fn lint_unit(
         if !learn(&mut demand, &facts, &parsed) {
             break Ok((parsed, facts));
         }
-        let next = file_plans(&read.rust, &sql, prefilter.get(), &demand);
+        let next = file_plans(&read.rust, planner.as_mut(), &demand);
         if next == plans {
             break Ok((parsed, facts));
         }
@@ -290,16 +292,12 @@ fn unit_prefilter<'a>(
 /// How the pre-filter plans each Rust file of a unit: whole without one.
 fn file_plans(
     texts: &[(&FileEntry, Arc<String>)],
-    sql: &[&str],
-    prefilter: Option<&Prefilter>,
+    planner: Option<&mut Planner<'_, '_>>,
     demand: &Demand,
 ) -> Vec<FilePlan> {
     let whole = FilePlan::Parse { blank: Vec::new() };
-    let plans = match prefilter {
-        Some(prefilter) => {
-            let plain: Vec<&str> = texts.iter().map(|(_, t)| t.as_str()).collect();
-            prefilter.plan_on_demand(&plain, sql, demand)
-        }
+    let plans = match planner {
+        Some(planner) => planner.plan(demand),
         None => vec![whole.clone(); texts.len()],
     };
     // A file with a suppression comment is parsed whole whatever the

@@ -352,11 +352,22 @@ impl Prefilter {
     /// [`Prefilter::plan_unit`] in which keyed functions key their callers
     /// only as `demand` says (see [`Demand`]).
     pub fn plan_on_demand(&self, texts: &[&str], sql: &[&str], demand: &Demand) -> Vec<FilePlan> {
-        match &self.keyless {
-            Some(keyless) if !self.holds_key_evidence(texts, sql) => {
-                keyless.plan_for_needs(texts, demand)
-            }
-            _ => self.plan_for_needs(texts, demand),
+        self.planner(texts, sql).plan(demand)
+    }
+
+    /// The planner of one unit, for plans in rounds: its files are scanned
+    /// once, however many rounds plan them.
+    pub fn planner<'p, 't>(&'p self, texts: &[&'t str], sql: &[&str]) -> Planner<'p, 't> {
+        let prefilter = match &self.keyless {
+            Some(keyless) if !self.holds_key_evidence(texts, sql) => keyless,
+            _ => self,
+        };
+        Planner {
+            prefilter,
+            texts: texts.to_vec(),
+            scans: None,
+            cold_defs: vec![None; texts.len()],
+            stores_named: None,
         }
     }
 
@@ -366,39 +377,57 @@ impl Prefilter {
             .as_ref()
             .is_none_or(|e| texts.iter().any(|t| e.in_rust(t)) || sql.iter().any(|t| e.in_sql(t)))
     }
+}
 
-    /// [`Prefilter::plan`] for every fact this pre-filter looks for.
-    fn plan_for_needs(&self, texts: &[&str], demand: &Demand) -> Vec<FilePlan> {
+/// One unit's plans (see [`Prefilter::planner`]).
+pub struct Planner<'p, 't> {
+    /// The pre-filter for the unit's evidence (its keyless one without).
+    prefilter: &'p Prefilter,
+    texts: Vec<&'t str>,
+    /// Per file, its scan once made: hot files' in the first plan, cold
+    /// ones' when a plan reaches them (plans only grow, so every later plan
+    /// reaches them too). `None` until the first plan.
+    scans: Option<Vec<Option<FileScan<'t>>>>,
+    cold_defs: Vec<Option<HashSet<&'t str>>>,
+    /// Whether the unit names a store or table for request ids, once asked.
+    stores_named: Option<bool>,
+}
+
+impl Planner<'_, '_> {
+    /// Which of the unit's Rust files must be parsed and which parts of
+    /// them nothing selected needs (see [`Prefilter::plan`]), keyed
+    /// functions keying their callers as `demand` says.
+    pub fn plan(&mut self, demand: &Demand) -> Vec<FilePlan> {
+        let this = self.prefilter;
+        let texts = &self.texts;
         let skip_all = || vec![FilePlan::Skip; texts.len()];
         // Facts the selection does not see select no item (`choose`), and
         // no DDL is looked for: the keyless filter of a unit needs no scan.
         if !FACTS
             .into_iter()
-            .any(|f| self.needs.contains(f) && reach(f) != Reach::Outside)
+            .any(|f| this.needs.contains(f) && reach(f) != Reach::Outside)
         {
             return skip_all();
         }
-        let hot: Vec<bool> = texts.iter().map(|t| self.may_match(t)).collect();
-        if !hot.iter().any(|h| *h) {
+        let scans = self.scans.get_or_insert_with(|| {
+            (texts.iter())
+                .map(|text| this.may_match(text).then(|| this.scan_known(text, true)))
+                .collect()
+        });
+        if scans.iter().all(Option::is_none) {
             return skip_all();
         }
-        let mut scans: Vec<Option<FileScan<'_>>> = texts
-            .iter()
-            .zip(&hot)
-            .map(|(text, hot)| hot.then(|| self.scan_known(text, true)))
-            .collect();
-        let mut cold_defs: Vec<Option<HashSet<&str>>> = vec![None; texts.len()];
-        // Request ids only count where a store or table is named for
-        // idempotency; whether one is, is asked of every text only once an
-        // item holds a request id.
-        let mut stores_named: Option<bool> = None;
         loop {
+            // Request ids only count where a store or table is named for
+            // idempotency; whether one is, is asked of every text only once
+            // an item holds a request id.
             let request_ids =
                 (scans.iter().flatten()).any(|scan| scan.items.iter().any(Item::holds_request_id));
             let names_store = request_ids
-                && *stores_named
-                    .get_or_insert_with(|| texts.iter().any(|t| self.stores_for_request_ids(t)));
-            let Some(choice) = self.choose(&scans, names_store, demand) else {
+                && *self
+                    .stores_named
+                    .get_or_insert_with(|| texts.iter().any(|t| this.stores_for_request_ids(t)));
+            let Some(choice) = this.choose(scans, names_store, demand) else {
                 return skip_all();
             };
             let mut words: Vec<&str> = choice.mentions.clone();
@@ -412,7 +441,7 @@ impl Prefilter {
                 if scans[f].is_some() {
                     continue;
                 }
-                let defs = cold_defs[f].get_or_insert_with(|| defined_names(text));
+                let defs = self.cold_defs[f].get_or_insert_with(|| defined_names(text));
                 if defs.iter().any(|d| choice.defs.contains(d))
                     || (mentions.get_or_insert_with(|| WordMatcher::new(&words))).is_match(text)
                 {
@@ -434,7 +463,7 @@ impl Prefilter {
                     .collect();
             }
             for f in reached {
-                scans[f] = Some(self.scan_known(texts[f], false));
+                scans[f] = Some(this.scan_known(texts[f], false));
             }
         }
     }

@@ -33,6 +33,7 @@ use idem_scope::{IdempotencyLayer, MemoryStore, Problem, Scope, ScopeResolver, S
 pub struct AppState {
     executions: Arc<AtomicU64>,
     held: Arc<tokio::sync::Notify>,
+    holding: Arc<AtomicU64>,
     store: MemoryStore,
 }
 
@@ -46,6 +47,12 @@ impl AppState {
     /// Claims currently held in the memory store.
     pub fn in_flight(&self) -> usize {
         self.store.in_flight()
+    }
+
+    /// How many requests that sent `X-Test-Hold` have reached the hold
+    /// (the handler runs, past the layer's claim).
+    pub fn holding(&self) -> u64 {
+        self.holding.load(Ordering::SeqCst)
     }
 
     /// How many times a handler ran to the point of creating something.
@@ -110,6 +117,7 @@ pub async fn refund(State(state): State<AppState>, headers: HeaderMap) -> Respon
 
 async fn create(state: AppState, object: &str, headers: HeaderMap) -> Response {
     if headers.contains_key("x-test-hold") {
+        state.holding.fetch_add(1, Ordering::SeqCst);
         state.held.notified().await;
     }
     let delay = headers

@@ -193,6 +193,13 @@ pub async fn every_failure_releases<St: Store>(store: St) {
     };
     let key = scoped("acme", "u1", "POST /v1/charges", "k-drop").unwrap();
     wait_for(&store, &key, Some(RecordState::InProgress)).await;
+    // The record is in progress as soon as the claim is written, which can
+    // be before the layer has its guard: abort once the handler runs.
+    let start = Instant::now();
+    while state.holding() == 0 {
+        assert!(start.elapsed() < PATIENCE, "the held handler never ran");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
     held.abort();
     let _ = held.await;
     wait_for(&store, &key, None).await;

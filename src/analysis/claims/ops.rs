@@ -268,7 +268,12 @@ impl Walker<'_> {
             let (kind, verb) = match cmd.as_str() {
                 "SET" if nx => (OpKind::Claim, "SET … NX"),
                 "SETNX" => (OpKind::Claim, "SETNX"),
-                "SET" if binds.iter().skip(1).any(|b| mentions_response(b)) => {
+                // Whatever the value is called, it replaces the marker of
+                // a claim open on this path, as for `store.set(key, v)`.
+                "SET"
+                    if binds.iter().skip(1).any(|b| mentions_response(b))
+                        || self.overwrites_held_claim(&binds) =>
+                {
                     (OpKind::Complete, "SET")
                 }
                 "DEL" | "UNLINK" => (OpKind::Release, "DEL"),

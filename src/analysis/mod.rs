@@ -139,7 +139,7 @@ pub fn analyze(files: &[ParsedFile], sql_files: &[sql::SqlFile], vocab: &Vocabul
     let mut claims = claims::analyze(&index, vocab);
 
     for claim in &mut claims {
-        claim.by_flow = unique.iter().any(|event| {
+        claim.by_flow |= unique.iter().any(|event| {
             (event.value.scoped || event.client_key().is_some())
                 && event.confidence() == crate::model::diagnostic::Confidence::Certain
                 && (claim.claim.covers(event.site) || event.site.covers(claim.claim))

@@ -31,6 +31,19 @@ pub struct ClaimExit {
     pub site: Site,
 }
 
+/// The prefix of a key root that is a key constructor's call
+/// (`scoped(..)`): a claim on it is on an idempotency key by flow.
+pub(super) const SCOPED_ROOT: &str = "scoped:";
+
+/// The prefix of a key root that is a read of the key header.
+pub(super) const HEADER_ROOT: &str = "header:";
+
+/// Whether a claim key derived from `root` is the client's idempotency key
+/// by flow: built by a key constructor, or read from the key header.
+pub(super) fn root_by_flow(root: &str) -> bool {
+    root.starts_with(SCOPED_ROOT) || root.starts_with(HEADER_ROOT)
+}
+
 /// A claim that some path leaves in progress before its completion.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClaimFinding {

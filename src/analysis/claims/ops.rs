@@ -70,7 +70,13 @@ impl Walker<'_> {
                         let before = self.out.len();
                         syn::visit::visit_expr_call(self, c);
                         if self.out.len() == before {
-                            self.out.insert(source_line(c));
+                            // Marked: a key built by a key constructor is an
+                            // idempotency key by flow, not by a name.
+                            self.out.insert(format!(
+                                "{}{}",
+                                super::findings::SCOPED_ROOT,
+                                source_line(c)
+                            ));
                         }
                         return;
                     }
@@ -88,8 +94,11 @@ impl Walker<'_> {
                     })) = m.args.first()
                     {
                         if self.walker.vocab.is_key_header(&s.value()) {
-                            self.out
-                                .insert(format!("header:{}", s.value().to_ascii_lowercase()));
+                            self.out.insert(format!(
+                                "{}{}",
+                                super::findings::HEADER_ROOT,
+                                s.value().to_ascii_lowercase()
+                            ));
                         }
                     }
                 }

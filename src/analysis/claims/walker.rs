@@ -184,13 +184,17 @@ impl<'a> Walker<'a> {
                 let completion = c.completion?;
                 let mut exits = c.exits;
                 exits.sort_by_key(|e| e.site);
+                // A key built by a key constructor (`scoped(..)`) or read
+                // from the key header is known by flow; otherwise the key
+                // events decide (`analysis::analyze`).
+                let by_flow = c.roots.iter().any(|r| super::findings::root_by_flow(r));
                 Some(ClaimFinding {
                     claim: c.site,
                     verb: c.verb,
                     key_text: c.key_text,
                     exits,
                     completion,
-                    by_flow: false,
+                    by_flow,
                 })
             })
             .collect()

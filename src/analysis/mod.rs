@@ -44,10 +44,9 @@ pub struct UnitFacts {
     /// [`Vocabulary::has_idempotency_context`]): payload hashes there are
     /// content hashing, not keys. Set by the caller, which has the texts.
     pub without_idempotency_context: bool,
-    /// Every analysed function and whether its callers' analysis depends on
-    /// it ([`Summary::reaches_callers`]): what the pre-filter's next round
-    /// follows (`prefilter::Demand`).
-    pub reach: Vec<FnReach>,
+    /// Every analysed function and what it gives the pre-filter's next
+    /// round (`prefilter::Demand`).
+    pub functions: Vec<AnalysedFn>,
     /// The stores client keys are written to (`KeyEvent::writes_client_key`):
     /// where the pre-filter's next round looks for server-minted keys.
     pub client_stores: Vec<String>,
@@ -56,17 +55,34 @@ pub struct UnitFacts {
     pub header_holders: Vec<String>,
 }
 
-/// Whether one analysed function passes anything to its callers.
+/// One analysed function, and what it gives the pre-filter's next round.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FnReach {
+pub struct AnalysedFn {
     /// The parsed file it is in.
     pub file: u32,
     /// Its name.
     pub name: String,
-    /// Its summary reaches its callers.
+    /// What its analysis tells the pre-filter.
+    pub exports: FnExports,
+}
+
+/// What the analysis of a function tells the pre-filter.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FnExports {
+    /// Its callers' analysis depends on it ([`Summary::reaches_callers`]).
     pub callers: bool,
     /// It writes client keys to a store (`KeyEvent::writes_client_key`).
     pub writes_client_keys: bool,
+}
+
+impl FnExports {
+    /// What either says.
+    pub fn union(self, other: FnExports) -> FnExports {
+        FnExports {
+            callers: self.callers || other.callers,
+            writes_client_keys: self.writes_client_keys || other.writes_client_keys,
+        }
+    }
 }
 
 impl UnitFacts {
@@ -117,14 +133,16 @@ pub fn analyze(files: &[ParsedFile], sql_files: &[sql::SqlFile], vocab: &Vocabul
         .filter(|event| event.writes_client_key())
         .filter_map(|event| event.store.as_deref())
         .collect();
-    let reach = (index.fns.iter().enumerate())
-        .map(|(id, def)| FnReach {
+    let functions = (index.fns.iter().enumerate())
+        .map(|(id, def)| AnalysedFn {
             file: def.file,
             name: def.name.clone(),
-            writes_client_keys: writes[id],
-            callers: [&summaries, &renamed]
-                .iter()
-                .any(|s| s.get(id).is_some_and(|s| s.reaches_callers(&client_stores))),
+            exports: FnExports {
+                writes_client_keys: writes[id],
+                callers: [&summaries, &renamed]
+                    .iter()
+                    .any(|s| s.get(id).is_some_and(|s| s.reaches_callers(&client_stores))),
+            },
         })
         .collect();
     let client_stores = client_stores.into_iter().map(String::from).collect();
@@ -137,7 +155,6 @@ pub fn analyze(files: &[ParsedFile], sql_files: &[sql::SqlFile], vocab: &Vocabul
         }
     }
     let mut claims = claims::analyze(&index, vocab);
-
     for claim in &mut claims {
         claim.by_flow |= unique.iter().any(|event| {
             (event.value.scoped || event.client_key().is_some())
@@ -150,7 +167,7 @@ pub fn analyze(files: &[ParsedFile], sql_files: &[sql::SqlFile], vocab: &Vocabul
         claims,
         sql: sql::collect(files, sql_files, vocab),
         without_idempotency_context: false,
-        reach,
+        functions,
         client_stores,
         header_holders: index.header_holders.names(vocab, &index.consts),
     }

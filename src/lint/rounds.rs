@@ -13,7 +13,7 @@ use crate::discover::FileEntry;
 use crate::lex;
 use crate::limits::{self, Exceeded};
 use crate::model::Diagnostic;
-use crate::prefilter::{Demand, FilePlan, FnReach};
+use crate::prefilter::{Demand, FilePlan};
 
 use super::parse::{parse_planned, MAX_NESTING};
 use super::problems::{file_problem, parse_problem};
@@ -143,13 +143,9 @@ fn parse_one(entry: &FileEntry, text: &str, blank: &[Range<usize>]) -> Result<Ou
 /// returns whether it learned anything.
 pub(super) fn learn(demand: &mut Demand, facts: &UnitFacts, parsed: &Parsed) -> bool {
     let mut learned = false;
-    for reach in &facts.reach {
-        if let Some(&text) = parsed.texts.get(reach.file as usize) {
-            let found = FnReach {
-                callers: reach.callers,
-                writes_client_keys: reach.writes_client_keys,
-            };
-            learned |= demand.learn(text, &reach.name, found);
+    for function in &facts.functions {
+        if let Some(&text) = parsed.texts.get(function.file as usize) {
+            learned |= demand.learn(text, &function.name, function.exports);
         }
     }
     for store in &facts.client_stores {

@@ -112,6 +112,9 @@ pub(super) fn lint_unit(
         }
         trees.give_back(parsed);
         plans = next;
+        // The memory budget follows what the rounds parse.
+        stats.finish(&plans, &read.rust);
+        lease.resize(memory_budget::estimate(0, stats.parse_bytes));
     };
     drop(sql);
     stats.finish(&plans, &read.rust);

@@ -14,6 +14,8 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
+use crate::analysis::FnExports;
+
 /// What the pre-filter knows of the functions' summaries.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum Demand {
@@ -33,7 +35,7 @@ pub struct Learned {
     /// one writes client keys. A function not analysed yet does neither in
     /// this round; it is analysed in this round and the next one follows
     /// it if it must.
-    functions: HashMap<(usize, String), Reach>,
+    functions: HashMap<(usize, String), FnExports>,
     /// The stores client keys were written to, as the analysis names them
     /// (a receiver lowercased, `sql:TABLE`): an item writing one may write
     /// a server-minted key beside them (IDEM007).
@@ -41,17 +43,6 @@ pub struct Learned {
     /// The fields and variants the analysis saw given the key header's
     /// name (the scan takes any field given a constant for one).
     header_holders: HashSet<String>,
-}
-
-/// What the analysis found of the functions of one name in one file.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Reach {
-    /// One reaches its callers (`Summary::reaches_callers`).
-    pub callers: bool,
-    /// One writes client keys to a store: the stores its text names (as the
-    /// scan reads them: `conn` of `conn.set_nx(..)`, where the analysis
-    /// names the `redis` field `conn` was cloned from) hold client keys.
-    pub writes_client_keys: bool,
 }
 
 impl Demand {
@@ -96,25 +87,24 @@ impl Demand {
     }
 
     /// Records that a function `name` of file `file` was analysed and what
-    /// it does; returns whether that is new. Once a name of a file reaches
-    /// callers or writes client keys it keeps doing so, so rounds only grow
-    /// and end.
-    pub fn learn(&mut self, file: usize, name: &str, reach: Reach) -> bool {
+    /// it exports; returns whether that is new. Once a name of a file
+    /// reaches callers or writes client keys it keeps doing so, so rounds
+    /// only grow and end. The stores a function writing client keys names
+    /// (as the scan reads them: `conn` of `conn.set_nx(..)`, where the
+    /// analysis names the `redis` field `conn` was cloned from) hold them.
+    pub fn learn(&mut self, file: usize, name: &str, exports: FnExports) -> bool {
         let Demand::Learned(learned) = self else {
             return false;
         };
         match learned.functions.get_mut(&(file, name.to_string())) {
             Some(known) => {
-                let merged = Reach {
-                    callers: known.callers || reach.callers,
-                    writes_client_keys: known.writes_client_keys || reach.writes_client_keys,
-                };
+                let merged = known.union(exports);
                 let changed = merged != *known;
                 *known = merged;
                 changed
             }
             None => {
-                learned.functions.insert((file, name.to_string()), reach);
+                learned.functions.insert((file, name.to_string()), exports);
                 true
             }
         }
@@ -122,9 +112,9 @@ impl Demand {
 
     /// What is known of the functions `name` of file `file`: nothing
     /// before they are analysed, everything without rounds.
-    pub fn reach(&self, file: usize, name: &str) -> Reach {
+    pub fn exports(&self, file: usize, name: &str) -> FnExports {
         match self {
-            Demand::Everything => Reach {
+            Demand::Everything => FnExports {
                 callers: true,
                 writes_client_keys: true,
             },
@@ -149,7 +139,7 @@ mod tests {
             .collect()
     }
 
-    fn analysed(functions: &[(usize, &str, Reach)]) -> Demand {
+    fn analysed(functions: &[(usize, &str, FnExports)]) -> Demand {
         let mut demand = Demand::first_round();
         for (file, name, reach) in functions {
             demand.learn(*file, name, *reach);
@@ -157,7 +147,7 @@ mod tests {
         demand
     }
 
-    const REACHES: Reach = Reach {
+    const REACHES: FnExports = FnExports {
         callers: true,
         writes_client_keys: false,
     };
@@ -172,7 +162,7 @@ mod tests {
         // A first round analyses the seed alone.
         assert_eq!(parsed(&texts, &Demand::first_round()), [true, false]);
         // The analysis found that `check` gives its callers nothing.
-        let silent = analysed(&[(0, "check", Reach::default())]);
+        let silent = analysed(&[(0, "check", FnExports::default())]);
         assert_eq!(parsed(&texts, &silent), [true, false]);
         // Or that it does: the next round keys `handle`.
         let reaching = analysed(&[(0, "check", REACHES)]);
@@ -185,12 +175,12 @@ mod tests {
     #[test]
     fn learning_only_grows() {
         let mut demand = Demand::first_round();
-        assert!(demand.learn(0, "f", Reach::default()));
-        assert!(!demand.learn(0, "f", Reach::default()));
+        assert!(demand.learn(0, "f", FnExports::default()));
+        assert!(!demand.learn(0, "f", FnExports::default()));
         assert!(demand.learn(0, "f", REACHES));
         // Once reaching callers, a later round's silence does not undo it.
-        assert!(!demand.learn(0, "f", Reach::default()));
-        assert!(demand.reach(0, "f").callers);
+        assert!(!demand.learn(0, "f", FnExports::default()));
+        assert!(demand.exports(0, "f").callers);
         assert!(demand.learn_store("idem"));
         assert!(!demand.learn_store("idem"));
         assert!(!Demand::Everything.learn(0, "f", REACHES));
@@ -202,7 +192,7 @@ mod tests {
         let server = "fn s(&self, e: &E) { self.replay_cache.insert(Uuid::new_v4(), 1); }";
         let texts = [client, server];
         assert_eq!(parsed(&texts, &Demand::Everything), [true, true]);
-        let analysed_client = analysed(&[(0, "c", Reach::default())]);
+        let analysed_client = analysed(&[(0, "c", FnExports::default())]);
         assert_eq!(parsed(&texts, &analysed_client), [true, false]);
         // The analysis saw client keys written to another store, then to
         // the cache (named as the analysis names receivers).
@@ -212,7 +202,7 @@ mod tests {
         wrote.learn_store("replay_cache");
         assert_eq!(parsed(&texts, &wrote), [true, true]);
         // So does a function that writes client keys, by the names it uses.
-        let writer = Reach {
+        let writer = FnExports {
             callers: false,
             writes_client_keys: true,
         };
@@ -226,7 +216,7 @@ mod tests {
             "fn config(idem_key: &str) -> Cfg { Cfg { header: TRACE, k: idem_key.len() } }";
         let reader = "fn read(c: &Cfg, r: &R) { r.get(c.header); }";
         let texts = [constant, config, reader];
-        let first = analysed(&[(1, "config", Reach::default())]);
+        let first = analysed(&[(1, "config", FnExports::default())]);
         assert_eq!(parsed(&texts, &first), [true, true, false]);
         let mut held = first.clone();
         held.learn_holder("header");

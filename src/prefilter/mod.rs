@@ -48,7 +48,7 @@ use crate::analysis::vocab::{
 use crate::lex;
 
 pub use blank::{blank, FilePlan};
-pub use demand::{Demand, Reach as FnReach};
+pub use demand::Demand;
 pub use scan::{FileScan, Item, Owner};
 pub use triggers::{Fact, FactSet};
 

@@ -100,11 +100,11 @@ impl Prefilter {
         }
         // A constant holding a key is read by its users, always; a function
         // gives its callers something only where its summary says so.
-        let reach: Vec<_> = (items.iter())
-            .map(|(f, item)| demand.reach(files[*f], item.name))
+        let exports: Vec<_> = (items.iter())
+            .map(|(f, item)| demand.exports(files[*f], item.name))
             .collect();
-        let to_users: Vec<bool> = (items.iter().zip(&reach))
-            .map(|((_, item), reach)| !item.is_fn || reach.callers)
+        let to_users: Vec<bool> = (items.iter().zip(&exports))
+            .map(|((_, item), exports)| !item.is_fn || exports.callers)
             .collect();
         let graph = Graph::new(scans, items, to_users, demand);
         let mut keyed = seeds.clone();
@@ -113,7 +113,7 @@ impl Prefilter {
         let keyed_at_first = keyed.clone();
         let stores = match demand.client_stores() {
             Some(learned) => {
-                let writers: Vec<bool> = reach.iter().map(|r| r.writes_client_keys).collect();
+                let writers: Vec<bool> = exports.iter().map(|e| e.writes_client_keys).collect();
                 Stores::learned(learned, &graph, &writers)
             }
             None => Stores::of(&graph, &keyed),

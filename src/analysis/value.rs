@@ -317,6 +317,11 @@ impl Value {
             || self.hasher
     }
 
+    /// Whether a tenant, principal or route component flows here.
+    pub fn has_component(&self) -> bool {
+        self.tenant.is_some() || self.principal.is_some() || self.route.is_some()
+    }
+
     /// The origin of a component.
     pub fn component(&self, component: Component) -> Option<&Origin> {
         match component {

@@ -48,12 +48,10 @@ impl Evaluator<'_> {
         if value.client_key.is_some() {
             return;
         }
-        let has_component =
-            value.tenant.is_some() || value.principal.is_some() || value.route.is_some();
         // A digest named `body_hash` is not the body itself.
         if value.payload.is_none()
             && value.digest.is_none()
-            && !has_component
+            && !value.has_component()
             && self.vocab.is_payload_name(name)
         {
             let mut origin = self.fact_origin(node);

@@ -448,11 +448,8 @@ fn key_of_arguments(args: &[Value]) -> (usize, Value) {
         .or_else(|| args.iter().position(|a| a.params != 0 && !a.is_identity()))
         .or_else(|| args.iter().position(|a| a.params != 0))
         .unwrap_or(0);
-    let scope_part = |a: &Value| {
-        Component::ALL.iter().any(|c| a.component(*c).is_some())
-            || !a.fallbacks.is_empty()
-            || a.literal.is_some()
-    };
+    let scope_part =
+        |a: &Value| a.has_component() || !a.fallbacks.is_empty() || a.literal.is_some();
     let primary = if args[..primary].iter().all(scope_part) {
         primary
     } else {

@@ -112,6 +112,8 @@ impl UnitFacts {
 /// Analyses all files of one unit together: its Rust files and its SQL
 /// files (numbered after the Rust files, as in [`sql::SqlFile::id`]).
 pub fn analyze(files: &[ParsedFile], sql_files: &[sql::SqlFile], vocab: &Vocabulary) -> UnitFacts {
+    // `files` is borrowed until this returns: macro addresses stay unique.
+    let _macro_args = syntax::MacroArgsMemo::start();
     let index = CrateIndex::build(files);
     let no_names = vec![0u64; index.fns.len()];
     let (summaries, mut fn_events) = fixpoint(&index, vocab, &no_names);

@@ -1,7 +1,11 @@
 //! Small syntax helpers shared by every pass over syn trees: positions,
 //! source text, paths, and peeling `&`/parentheses off expressions.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use proc_macro2::Span as PmSpan;
+use rustc_hash::FxHashMap as HashMap;
 use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
 use syn::Expr;
@@ -80,10 +84,65 @@ pub fn place_name(expr: &Expr) -> Option<String> {
 }
 
 /// The comma-separated expressions of a function-like macro, if they parse.
-pub fn macro_args(mac: &syn::Macro) -> Option<Vec<Expr>> {
-    mac.parse_body_with(Punctuated::<Expr, syn::Token![,]>::parse_terminated)
-        .ok()
-        .map(|p| p.into_iter().collect())
+///
+/// Within a [`MacroArgsMemo`] each macro's body is parsed once: the
+/// evaluator meets the same `format!` in every fixpoint pass, the claim
+/// walk meets it again, and parsing it was a twentieth of a service's time.
+pub fn macro_args(mac: &syn::Macro) -> Option<Rc<Vec<Expr>>> {
+    let parse = || {
+        mac.parse_body_with(Punctuated::<Expr, syn::Token![,]>::parse_terminated)
+            .ok()
+            .map(|p| Rc::new(p.into_iter().collect::<Vec<_>>()))
+    };
+    // The macro's address names it while the memo lives: the trees it
+    // points into outlive the memo (see `MacroArgsMemo::start`).
+    let at = mac as *const syn::Macro as usize;
+    MACRO_ARGS.with(|memo| {
+        if let Some(known) = memo.borrow().as_ref().and_then(|m| m.get(&at)) {
+            return known.clone();
+        }
+        let args = parse();
+        if let Some(m) = memo.borrow_mut().as_mut() {
+            m.insert(at, args.clone());
+        }
+        args
+    })
+}
+
+type MacroArgsMap = HashMap<usize, Option<Rc<Vec<Expr>>>>;
+
+thread_local! {
+    static MACRO_ARGS: RefCell<Option<MacroArgsMap>> = const { RefCell::new(None) };
+}
+
+/// While alive, [`macro_args`] remembers what each macro's body parsed to.
+pub struct MacroArgsMemo {
+    owner: bool,
+}
+
+impl MacroArgsMemo {
+    /// Starts remembering, for as long as the syntax trees being read stay
+    /// borrowed: call it where the trees are borrowed for the whole
+    /// memo's life (one unit's analysis), since a dropped tree's addresses
+    /// can be reused. Nested memos share the outer one.
+    pub fn start() -> MacroArgsMemo {
+        MACRO_ARGS.with(|memo| {
+            let mut memo = memo.borrow_mut();
+            let owner = memo.is_none();
+            if owner {
+                *memo = Some(HashMap::default());
+            }
+            MacroArgsMemo { owner }
+        })
+    }
+}
+
+impl Drop for MacroArgsMemo {
+    fn drop(&mut self) {
+        if self.owner {
+            MACRO_ARGS.with(|memo| *memo.borrow_mut() = None);
+        }
+    }
 }
 
 /// One entry of an object-literal macro body (`doc! { "_id": key, .. }`).

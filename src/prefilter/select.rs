@@ -417,7 +417,10 @@ impl<'s, 't> Graph<'s, 't> {
             let mut next: Vec<usize> = Vec::new();
             for call in self.calls(n) {
                 let defs = self.fns_named.get(call.name()).map_or(NONE, Vec::as_slice);
-                next.extend(defs.iter().copied().filter(|&d| self.links(n, d)));
+                // This call's own link, which is `links(n, d)` taken call
+                // by call (that scans all of `n`'s calls for each one).
+                let linked = |&d: &usize| self.methods.links(*call, self.items[d].1);
+                next.extend(defs.iter().copied().filter(linked));
                 if let Some(pair) = self.methods.witnesses(*call, defs, &self.items) {
                     for d in pair {
                         witness[d] = true;

@@ -16,7 +16,7 @@ pub(super) fn idents(expr: &Expr) -> Vec<String> {
         }
         fn visit_macro(&mut self, mac: &'ast syn::Macro) {
             if let Some(args) = macro_args(mac) {
-                for a in &args {
+                for a in args.iter() {
                     self.visit_expr(a);
                 }
             }

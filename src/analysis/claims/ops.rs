@@ -106,7 +106,7 @@ impl Walker<'_> {
             }
             fn visit_macro(&mut self, mac: &'ast syn::Macro) {
                 if let Some(args) = macro_args(mac) {
-                    for arg in &args {
+                    for arg in args.iter() {
                         self.visit_expr(arg);
                     }
                     // Inline captures: `format!("{key}:lock")`.

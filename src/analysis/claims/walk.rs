@@ -721,7 +721,7 @@ impl Walker<'_> {
             }
         }
         let before = self.claims.len();
-        for a in &args {
+        for a in args.iter() {
             self.expr(a);
         }
         if matches!(name.as_str(), "assert" | "assert_eq" | "assert_ne") {

@@ -425,7 +425,7 @@ impl Evaluator<'_> {
         let Some(args) = macro_args(mac) else {
             return;
         };
-        let mut args = args.into_iter();
+        let mut args = args.iter().cloned();
         let cond = match (name.as_str(), args.next(), args.next()) {
             ("assert_ne", Some(left), Some(right)) => Expr::Binary(syn::ExprBinary {
                 attrs: Vec::new(),

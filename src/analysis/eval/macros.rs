@@ -95,7 +95,7 @@ impl Evaluator<'_> {
             _ if LOG_MACROS.contains(&name.as_str()) => Value::empty(),
             _ => {
                 // Unknown macros: evaluate their arguments for key positions inside.
-                for a in &args {
+                for a in args.iter() {
                     self.eval(a);
                 }
                 Value::empty()

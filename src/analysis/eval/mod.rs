@@ -229,7 +229,9 @@ impl<'a> Evaluator<'a> {
             fn_name: def.name.clone(),
             fn_site: Site {
                 file: def.file,
-                span: span_of(def.block.span()),
+                // The braces' span, not `Spanned::span`, which prints the
+                // whole body to tokens to find its ends.
+                span: span_of(def.block.brace_token.span.join()),
             },
             scopes: vec![HashMap::new()],
             events: Vec::new(),
@@ -382,24 +384,39 @@ impl<'a> Evaluator<'a> {
     /// Runs alternative branches from the same starting environment and
     /// merges what they did to it.
     fn branches(&mut self, arms: Vec<&dyn Fn(&mut Self) -> Value>) -> Value {
-        let start = self.scopes.clone();
+        // Copies of the environment are what branches cost: the first arm
+        // starts from the current one, the last takes `start` itself, and
+        // each arm's end state is moved, never copied.
+        let last = arms.len().saturating_sub(1);
+        let mut start = if last > 0 {
+            self.scopes.clone()
+        } else {
+            Vec::new()
+        };
         let mut merged: Option<Vec<HashMap<String, Value>>> = None;
         let mut result = Value::empty();
-        for arm in arms {
-            self.scopes = start.clone();
+        for (i, arm) in arms.into_iter().enumerate() {
+            if i == last && i > 0 {
+                self.scopes = std::mem::take(&mut start);
+            } else if i > 0 {
+                self.scopes = start.clone();
+            }
             let value = arm(self);
             result = result.union(&value);
             merged = Some(match merged {
-                None => self.scopes.clone(),
+                None => std::mem::take(&mut self.scopes),
                 Some(mut acc) => {
                     for (level, scope) in self.scopes.iter().enumerate() {
                         if let Some(acc_scope) = acc.get_mut(level) {
                             for (name, v) in scope {
-                                let joined = match acc_scope.get(name) {
-                                    Some(prev) => prev.clone().union(v),
-                                    None => v.clone(),
-                                };
-                                acc_scope.insert(name.clone(), joined);
+                                match acc_scope.get_mut(name) {
+                                    Some(prev) => {
+                                        *prev = std::mem::replace(prev, Value::empty()).union(v)
+                                    }
+                                    None => {
+                                        acc_scope.insert(name.clone(), v.clone());
+                                    }
+                                }
                             }
                         }
                     }

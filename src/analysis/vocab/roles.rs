@@ -189,15 +189,19 @@ struct NameInfo {
     component: Option<Component>,
 }
 
+/// Per vocabulary (`Vocabulary::id`), what each name says; looked up by
+/// `&str`, so a hit allocates nothing.
+type NameCache = rustc_hash::FxHashMap<u64, rustc_hash::FxHashMap<String, NameInfo>>;
+
 thread_local! {
-    static NAME_CACHE: std::cell::RefCell<std::collections::HashMap<(u64, String), NameInfo>> =
-        std::cell::RefCell::new(std::collections::HashMap::new());
+    static NAME_CACHE: std::cell::RefCell<NameCache> = std::cell::RefCell::default();
 }
 
 impl Vocabulary {
     fn name_info(&self, ident: &str) -> NameInfo {
-        let key = (self.id, ident.to_string());
-        if let Some(info) = NAME_CACHE.with(|c| c.borrow().get(&key).copied()) {
+        let known =
+            NAME_CACHE.with(|c| c.borrow().get(&self.id).and_then(|m| m.get(ident)).copied());
+        if let Some(info) = known {
             return info;
         }
         let info = NameInfo {
@@ -208,10 +212,15 @@ impl Vocabulary {
         };
         NAME_CACHE.with(|c| {
             let mut cache = c.borrow_mut();
-            if cache.len() > 32_768 {
+            // Units may each have their own vocabulary: keep a few.
+            if cache.len() > 16 && !cache.contains_key(&self.id) {
                 cache.clear();
             }
-            cache.insert(key, info);
+            let names = cache.entry(self.id).or_default();
+            if names.len() > 32_768 {
+                names.clear();
+            }
+            names.insert(ident.to_string(), info);
         });
         info
     }

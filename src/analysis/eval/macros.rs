@@ -1,7 +1,8 @@
 //! Macro calls, for all rules: which macros are evaluated and how.
 //! `format!`/`write!` build strings (see `concat`), `query!` starts a SQL
 //! chain (see `sinks`), logging and assertion macros never make keys, and
-//! the arguments of any other macro are evaluated for key positions inside.
+//! the arguments of any other macro are evaluated for key positions inside
+//! and flow on to its result.
 
 use proc_macro2::Span as PmSpan;
 use syn::Expr;
@@ -76,7 +77,8 @@ impl Evaluator<'_> {
         match name.as_str() {
             "format" | "format_args" => self.eval_format(&args, site),
             "write" | "writeln" => self.eval_write(&args, site),
-            "vec" => {
+            // rusqlite's `params![a, b]` binds in order, as `&[&a, &b]` does.
+            "vec" | "params" => {
                 let elems: Vec<Value> = args.iter().map(|a| self.eval(a)).collect();
                 let mut v = Value::derived(elems.iter());
                 if v.is_key_material() {
@@ -94,11 +96,12 @@ impl Evaluator<'_> {
             }
             _ if LOG_MACROS.contains(&name.as_str()) => Value::empty(),
             _ => {
-                // Unknown macros: evaluate their arguments for key positions inside.
-                for a in args.iter() {
-                    self.eval(a);
-                }
-                Value::empty()
+                // Unknown macros: their arguments are evaluated for key
+                // positions inside, and what they carry flows on to the
+                // result, as through a call the analysis does not know
+                // (`key!(tenant, idem)` builds a key from both).
+                let values: Vec<Value> = args.iter().map(|a| self.eval(a)).collect();
+                Value::derived(values.iter())
             }
         }
     }

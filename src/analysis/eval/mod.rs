@@ -163,6 +163,9 @@ pub struct Evaluator<'a> {
     /// [`MAX_CLOSURE_NESTING`] deep, are not entered again (each call
     /// evaluates the body afresh, so nesting multiplies the work).
     closure_calls: Vec<String>,
+    /// Bindings declared with the type of a server entity (`ev: PspEvent`,
+    /// `Json(d): Json<WebhookDelivery>`): their `id` is a server id.
+    entity_bindings: std::collections::HashSet<String>,
 }
 
 /// How deep calls of local closures are followed into each other's bodies.
@@ -250,6 +253,7 @@ impl<'a> Evaluator<'a> {
             sql_builders: HashMap::new(),
             local_closures: HashMap::new(),
             closure_calls: Vec::new(),
+            entity_bindings: Default::default(),
         }
     }
 
@@ -296,6 +300,7 @@ impl<'a> Evaluator<'a> {
                 self.key_param_mask |= 1u64 << index;
             }
             let had_key = value.client_key.is_some();
+            self.note_entity_binding(&pat_type.pat, &pat_type.ty);
             self.bind_pat(&pat_type.pat, value, None);
             self.unname_binding(&pat_type.pat, &pat_type.ty, had_key);
             if index < 64 {
@@ -544,6 +549,7 @@ impl<'a> Evaluator<'a> {
                     value.client_key = Some((self.origin(&*pt.pat), KeySource::IdempotencyKey));
                 }
                 let had_key = value.client_key.is_some();
+                self.note_entity_binding(&pt.pat, &pt.ty);
                 self.bind_pat(&pt.pat, value, hint);
                 self.unname_binding(&pt.pat, &pt.ty, had_key);
             }
@@ -702,6 +708,11 @@ impl<'a> Evaluator<'a> {
                         kind: ConstructKind::Tuple,
                         site: self.site(expr),
                     });
+                }
+                // A server id in a tuple key became part of it here, as in
+                // a concatenation (IDEM007 points at the tuple).
+                if value.server_id.is_some() && value.server_concat.is_none() {
+                    value.server_concat = Some(self.site(expr));
                 }
                 value.elems = Some(elems);
                 value

@@ -34,13 +34,27 @@ impl Evaluator<'_> {
         if !matches!(field, "id" | "uuid" | "ulid") {
             return;
         }
-        let entity = receiver_name(base)
-            .map(|n| words(&n))
+        let name = receiver_name(base);
+        let entity = (name.as_ref())
+            .map(|n| words(n))
             .and_then(|w| w.last().cloned())
-            .is_some_and(|w| is_server_entity_word(&w));
+            .is_some_and(|w| is_server_entity_word(&w))
+            || name.is_some_and(|n| self.entity_bindings.contains(&n));
         if entity {
             value.server_id = Some(Box::new(self.origin(node)));
         }
+    }
+
+    /// Remembers a binding declared with a server entity's type: the
+    /// type, or a wrapper's type argument (`Json<PspEvent>`), ends in an
+    /// entity word (`PspEvent`, `WebhookDelivery`, `OutboxMessage`).
+    pub(super) fn note_entity_binding(&mut self, pat: &syn::Pat, ty: &syn::Type) {
+        if !names_server_entity(ty) {
+            return;
+        }
+        let mut names = Vec::new();
+        pat_names(pat, &mut names);
+        self.entity_bindings.extend(names);
     }
 
     /// A fresh id minted here (`Uuid::new_v4()`, `Ulid::new()`).
@@ -61,5 +75,45 @@ pub(super) fn substitute_server_facts(value: &Value, args: &[Value], out: &mut V
                 out.server_concat = Some(*concat);
             }
         }
+    }
+}
+
+/// Whether a type names a server entity: its own name or, for a wrapper
+/// (`Json<T>`, `&T`, `Option<T>`), a type argument's ends in an entity word.
+fn names_server_entity(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Reference(r) => names_server_entity(&r.elem),
+        syn::Type::Paren(p) => names_server_entity(&p.elem),
+        syn::Type::Path(p) => p.path.segments.last().is_some_and(|seg| {
+            let own = words(&seg.ident.to_string())
+                .last()
+                .is_some_and(|w| is_server_entity_word(w));
+            let inner = match &seg.arguments {
+                syn::PathArguments::AngleBracketed(args) => args
+                    .args
+                    .iter()
+                    .any(|a| matches!(a, syn::GenericArgument::Type(t) if names_server_entity(t))),
+                _ => false,
+            };
+            own || inner
+        }),
+        _ => false,
+    }
+}
+
+/// The names a pattern binds through newtype wrappers and references
+/// (`ev`, `Json(ev)`, `&ev`); tuples and structs bind parts, not the entity.
+fn pat_names(pat: &syn::Pat, out: &mut Vec<String>) {
+    match pat {
+        syn::Pat::Ident(pi) => out.push(pi.ident.to_string()),
+        syn::Pat::TupleStruct(ts) if ts.elems.len() == 1 => {
+            if let Some(inner) = ts.elems.first() {
+                pat_names(inner, out);
+            }
+        }
+        syn::Pat::Reference(r) => pat_names(&r.pat, out),
+        syn::Pat::Paren(p) => pat_names(&p.pat, out),
+        syn::Pat::Type(t) => pat_names(&t.pat, out),
+        _ => {}
     }
 }

@@ -100,6 +100,7 @@ pub fn is_server_entity_word(word: &str) -> bool {
         word,
         "event"
             | "evt"
+            | "ev"
             | "delivery"
             | "webhook"
             | "hook"

@@ -73,6 +73,25 @@ pub(super) const STORE_METHODS: &[&str] = &[
     "hget",
     "hset",
     "hset_nx",
+    // Caches that compute a missing entry (moka, quick_cache, mini-moka)
+    // and the rest of the map APIs: the first argument is the entry's key.
+    "get_with",
+    "try_get_with",
+    "optionally_get_with",
+    "get_with_by_ref",
+    "try_get_with_by_ref",
+    "optionally_get_with_by_ref",
+    "get_or_insert_with",
+    "get_or_try_insert_with",
+    "get_or_insert_async",
+    "get_value_or_guard",
+    "get_value_or_guard_async",
+    "get_mut",
+    "get_key_value",
+    "remove_entry",
+    "invalidate",
+    // sled and etcd-style compare-and-swap: the key, then old and new.
+    "compare_and_swap",
     // mongodb: the first argument is the filter document.
     "find_one",
     "find_one_and_update",

@@ -90,6 +90,12 @@ pub fn place_name(expr: &Expr) -> Option<String> {
 /// walk meets it again, and parsing it was a twentieth of a service's time.
 pub fn macro_args(mac: &syn::Macro) -> Option<Rc<Vec<Expr>>> {
     let parse = || {
+        if is_select(mac) {
+            return mac
+                .parse_body_with(select_as_match)
+                .ok()
+                .map(|m| Rc::new(vec![m]));
+        }
         mac.parse_body_with(Punctuated::<Expr, syn::Token![,]>::parse_terminated)
             .ok()
             .map(|p| Rc::new(p.into_iter().collect::<Vec<_>>()))
@@ -107,6 +113,76 @@ pub fn macro_args(mac: &syn::Macro) -> Option<Rc<Vec<Expr>>> {
         }
         args
     })
+}
+
+/// `tokio::select!` and `futures::select!` (and their `_biased` forms).
+fn is_select(mac: &syn::Macro) -> bool {
+    (mac.path.segments.last()).is_some_and(|s| s.ident == "select" || s.ident == "select_biased")
+}
+
+/// A `select!` body as the `match` it behaves like: every branch's future
+/// is polled (the scrutinee), then one handler runs (an arm each, with its
+/// pattern and guard; `else => ..` is a wildcard arm). Walks and the
+/// evaluator then see the handlers as alternatives, and a `?` or `return`
+/// in one as an exit.
+fn select_as_match(input: syn::parse::ParseStream<'_>) -> syn::Result<Expr> {
+    use syn::Token;
+    if input.peek(syn::Ident) && input.peek2(Token![;]) {
+        let word: syn::Ident = input.parse()?;
+        if word != "biased" {
+            return Err(syn::Error::new(word.span(), "not a select! body"));
+        }
+        input.parse::<Token![;]>()?;
+    }
+    let mut futures = Punctuated::<Expr, Token![,]>::new();
+    let mut arms = Vec::new();
+    while !input.is_empty() {
+        let pat = if input.peek(Token![else]) {
+            let else_token: Token![else] = input.parse()?;
+            syn::Pat::Wild(syn::PatWild {
+                attrs: Vec::new(),
+                underscore_token: Token![_](else_token.span),
+            })
+        } else {
+            let pat = syn::Pat::parse_single(input)?;
+            input.parse::<Token![=]>()?;
+            futures.push(Expr::parse_without_eager_brace(input)?);
+            pat
+        };
+        let guard = if input.peek(Token![,]) && input.peek2(Token![if]) {
+            input.parse::<Token![,]>()?;
+            let if_token: Token![if] = input.parse()?;
+            Some((if_token, Box::new(input.parse::<Expr>()?)))
+        } else {
+            None
+        };
+        let fat_arrow_token: Token![=>] = input.parse()?;
+        let body: Expr = input.parse()?;
+        let comma = if input.peek(Token![,]) {
+            Some(input.parse::<Token![,]>()?)
+        } else {
+            None
+        };
+        arms.push(syn::Arm {
+            attrs: Vec::new(),
+            pat,
+            guard,
+            fat_arrow_token,
+            body: Box::new(body),
+            comma,
+        });
+    }
+    Ok(Expr::Match(syn::ExprMatch {
+        attrs: Vec::new(),
+        match_token: Default::default(),
+        expr: Box::new(Expr::Tuple(syn::ExprTuple {
+            attrs: Vec::new(),
+            paren_token: Default::default(),
+            elems: futures,
+        })),
+        brace_token: Default::default(),
+        arms,
+    }))
 }
 
 type MacroArgsMap = HashMap<usize, Option<Rc<Vec<Expr>>>>;

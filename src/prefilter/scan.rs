@@ -611,7 +611,7 @@ impl<'t> Scanner<'_, 't> {
             .rev()
             .find(|o| self.out.items[o.item].is_fn)
             .map(|o| self.out.items[o.item].owner);
-        let call = call_mention(prefilter, self.tokens, i, ident, self_owner);
+        let call = call_mention(self.tokens, i, ident, self_owner);
         let called = self.tokens.get(i + 1) == Some(&Token::Open(b'('))
             && self.before(i, 1) != Some(Token::Ident("fn"));
         if self.check {
@@ -758,7 +758,6 @@ fn is_dynamo_key_write(tokens: &[Token<'_>], i: usize) -> bool {
 /// The call `tokens[i]` makes, if it is the name of one the index may
 /// resolve to a crate-local function.
 fn call_mention<'t>(
-    prefilter: &Prefilter,
     tokens: &[Token<'t>],
     i: usize,
     ident: &'t str,
@@ -792,9 +791,10 @@ fn call_mention<'t>(
     };
     let method = before(1) == Some(Token::Punct("."));
     let on_self = method && before(2) == Some(Token::Ident("self"));
-    // The evaluator never resolves these on another receiver.
-    let builtin = crate::analysis::vocab::TRANSPARENT_METHODS.contains(&ident)
-        || prefilter.vocab.is_store_method(ident);
+    // The evaluator never resolves these on another receiver. A store
+    // method (`store.get(key)`) it does, when a crate-local wrapper of that
+    // name stores keys (`Evaluator::stores_in_summary`).
+    let builtin = crate::analysis::vocab::TRANSPARENT_METHODS.contains(&ident);
     if method && builtin && !on_self {
         return None;
     }

@@ -286,6 +286,19 @@ impl Evaluator<'_> {
 
     /// Applies the summaries of crate-local functions `ids` at a call site.
     fn apply(&mut self, ids: &[usize], args: &[Value], exprs: &[&Expr], call: &Expr) -> Value {
+        self.apply_call(ids, args, exprs, call, false)
+    }
+
+    /// [`Self::apply`]; `store_verb`: the call is a store wrapper's
+    /// collection verb (see [`storing_call_site`]).
+    fn apply_call(
+        &mut self,
+        ids: &[usize],
+        args: &[Value],
+        exprs: &[&Expr],
+        call: &Expr,
+        store_verb: bool,
+    ) -> Value {
         let call_site = self.site(call);
         let arg_sites: Vec<Site> = exprs.iter().map(|e| self.site(*e)).collect();
         let mut result = Value::empty();
@@ -319,7 +332,7 @@ impl Evaluator<'_> {
             for event in &summary.pending {
                 let (value, site) =
                     substitute(&event.value, args, call_site, &arg_sites, event.site);
-                let (site, at_call) = storing_call_site(event, site, &arg_sites);
+                let (site, at_call) = storing_call_site(event, site, &arg_sites, store_verb);
                 self.key_position_event(
                     value,
                     site,
@@ -494,7 +507,9 @@ impl Evaluator<'_> {
                 ids.retain(|&id| !self.is_current_fn(id));
             }
             if !ids.is_empty() {
-                return ControlFlow::Break(self.apply(&ids, &call.args, &call.exprs, call.expr));
+                let store_verb = !on_self && self.vocab.is_store_method(method);
+                let value = self.apply_call(&ids, &call.args, &call.exprs, call.expr, store_verb);
+                return ControlFlow::Break(value);
             }
         }
         ControlFlow::Continue(recv)
@@ -729,15 +744,22 @@ fn substitute(
 /// (`check(tenant, key)` → `check_db(key)` → `queries::find(pool, key)`)
 /// and the scope is lost where the storing call gets the key alone; an
 /// outer caller's argument is only one part of its key tuple.
-fn storing_call_site(event: &KeyEvent, site: Site, arg_sites: &[Site]) -> (Site, bool) {
-    if event.at_call {
-        return (event.site, true);
-    }
+///
+/// A call of a store wrapper by a collection verb (`store.save(&key, &body)`,
+/// `outermost`) is itself the storage operation its caller sees, whatever
+/// the wrapper does inside: its key argument is reported.
+fn storing_call_site(
+    event: &KeyEvent,
+    site: Site,
+    arg_sites: &[Site],
+    outermost: bool,
+) -> (Site, bool) {
     let value = &event.value;
     let raw = value.construct.is_none() && value.client_key.is_none() && !value.scoped;
     let key_arg = bits(event.key_params).find_map(|p| arg_sites.get(p).copied());
     match key_arg {
-        Some(arg_site) if raw => (arg_site, true),
+        Some(arg_site) if outermost || (raw && !event.at_call) => (arg_site, true),
+        _ if event.at_call => (event.site, true),
         _ => (site, false),
     }
 }

@@ -14,7 +14,7 @@ use crate::analysis::syntax::{last_ident, path_string, strip_ref};
 use crate::analysis::value::{is_store_by_use, KeyEvent, Site, SqlChain, Value, SQL_BY_USE};
 use crate::analysis::vocab::{
     is_claim_api_method, is_dynamo_key_attribute, names_request_extensions, names_strong_store,
-    Component, DYNAMO_STORE, TRANSPARENT_METHODS,
+    words, Component, DYNAMO_STORE, TRANSPARENT_METHODS,
 };
 
 /// At most this many pending key positions are kept per function summary.
@@ -182,6 +182,13 @@ impl Evaluator<'_> {
         if self.stores_in_summary(&call.method, &m.receiver) {
             return ControlFlow::Continue(recv);
         }
+        if !is_self(&m.receiver) && self.vocab.is_store_method(&call.method) {
+            // Read as a storage operation for now; if a crate-local wrapper
+            // of that name turns out to store keys, this function is
+            // evaluated again once the wrapper's summary says so.
+            let ids = (self.index).resolve_method(&call.method, false, self.self_ty.as_deref());
+            self.callees.extend(ids);
+        }
         if let Some(key) = dynamo_key_attribute(&call.method, args, &call.exprs) {
             // `put_item().item("pk", AttributeValue::S(key))`: the
             // partition key attribute of a DynamoDB item.
@@ -226,17 +233,41 @@ impl Evaluator<'_> {
     /// method whose body stores keys: the body shows which argument is the
     /// key (a record passed whole is a row, not a key), so its summary is
     /// applied instead of reading the call as a storage operation.
+    ///
+    /// A collection verb (`store.get(key)`, `store.set(key, v)`) is read the
+    /// same way when it resolves to a crate-local wrapper whose body stores
+    /// keys (an `IdempotencyStore::get` that builds `idem:{tenant}:{key}`):
+    /// the wrapper decides what the key is. Not from inside the wrapper's
+    /// own type, where `conn.get(..)` is the store it wraps.
     pub(super) fn stores_in_summary(&self, method: &str, receiver: &Expr) -> bool {
-        if !is_claim_api_method(method) || is_self(receiver) {
+        if is_self(receiver) {
             return false;
         }
+        let claim_verb = is_claim_api_method(method);
+        if !claim_verb && method == self.fn_name {
+            return false;
+        }
+        // A collection verb is as common as `map.get(..)`: the receiver
+        // must name the wrapper's type (`idempotency_store`, `store`,
+        // `redis` for an `IdempotencyStore` or a `RedisIdempotencyStore`).
+        let receiver_words = receiver_name(receiver)
+            .map(|n| words(&n))
+            .unwrap_or_default();
+        let names_type = |ty: &str| {
+            let ty_words = words(ty);
+            receiver_words.iter().any(|w| ty_words.contains(w))
+        };
         self.index
             .resolve_method(method, false, self.self_ty.as_deref())
             .iter()
-            .any(|id| {
-                self.summaries
-                    .get(*id)
-                    .is_some_and(|s| !s.pending.is_empty())
+            .any(|&id| {
+                let ty = self.index.fns[id].self_ty.as_deref();
+                let own_type = ty.is_some() && ty == self.self_ty.as_deref();
+                (claim_verb || (!own_type && ty.is_some_and(names_type)))
+                    && self
+                        .summaries
+                        .get(id)
+                        .is_some_and(|s| !s.pending.is_empty())
             })
     }
 

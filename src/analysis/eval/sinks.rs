@@ -182,11 +182,11 @@ impl Evaluator<'_> {
         if self.stores_in_summary(&call.method, &m.receiver) {
             return ControlFlow::Continue(recv);
         }
-        if !is_self(&m.receiver) && self.vocab.is_store_method(&call.method) {
-            // Read as a storage operation for now; if a crate-local wrapper
-            // of that name turns out to store keys, this function is
-            // evaluated again once the wrapper's summary says so.
-            let ids = (self.index).resolve_method(&call.method, false, self.self_ty.as_deref());
+        if self.vocab.is_store_method(&call.method) {
+            // Read as a storage operation for now; if a wrapper this call
+            // may reach turns out to store keys, this function is evaluated
+            // again once the wrapper's summary says so.
+            let ids = self.wrapper_targets(&call.method, &m.receiver);
             self.callees.extend(ids);
         }
         if let Some(key) = dynamo_key_attribute(&call.method, args, &call.exprs) {
@@ -240,16 +240,27 @@ impl Evaluator<'_> {
     /// the wrapper decides what the key is. Not from inside the wrapper's
     /// own type, where `conn.get(..)` is the store it wraps.
     pub(super) fn stores_in_summary(&self, method: &str, receiver: &Expr) -> bool {
+        (self.wrapper_targets(method, receiver).iter()).any(|&id| {
+            self.summaries
+                .get(id)
+                .is_some_and(|s| !s.pending.is_empty())
+        })
+    }
+
+    /// The crate-local methods a store call may be a wrapper's: for a
+    /// claim API verb, any of that name; for a collection verb, one of a
+    /// type the receiver names (a collection verb is as common as
+    /// `map.get(..)`: `idempotency_store`, `store` or `redis` name an
+    /// `IdempotencyStore` or a `RedisIdempotencyStore`), never from inside
+    /// that type, where `conn.get(..)` is the store it wraps.
+    fn wrapper_targets(&self, method: &str, receiver: &Expr) -> Vec<usize> {
         if is_self(receiver) {
-            return false;
+            return Vec::new();
         }
         let claim_verb = is_claim_api_method(method);
         if !claim_verb && method == self.fn_name {
-            return false;
+            return Vec::new();
         }
-        // A collection verb is as common as `map.get(..)`: the receiver
-        // must name the wrapper's type (`idempotency_store`, `store`,
-        // `redis` for an `IdempotencyStore` or a `RedisIdempotencyStore`).
         let receiver_words = receiver_name(receiver)
             .map(|n| words(&n))
             .unwrap_or_default();
@@ -257,18 +268,15 @@ impl Evaluator<'_> {
             let ty_words = words(ty);
             receiver_words.iter().any(|w| ty_words.contains(w))
         };
-        self.index
-            .resolve_method(method, false, self.self_ty.as_deref())
-            .iter()
-            .any(|&id| {
-                let ty = self.index.fns[id].self_ty.as_deref();
-                let own_type = ty.is_some() && ty == self.self_ty.as_deref();
-                (claim_verb || (!own_type && ty.is_some_and(names_type)))
-                    && self
-                        .summaries
-                        .get(id)
-                        .is_some_and(|s| !s.pending.is_empty())
-            })
+        let mut ids = self
+            .index
+            .resolve_method(method, false, self.self_ty.as_deref());
+        ids.retain(|&id| {
+            let ty = self.index.fns[id].self_ty.as_deref();
+            let own_type = ty.is_some() && ty == self.self_ty.as_deref();
+            claim_verb || (!own_type && ty.is_some_and(names_type))
+        });
+        ids
     }
 
     /// redis: `cmd("SET").arg(&key)`.

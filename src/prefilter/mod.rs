@@ -620,14 +620,18 @@ mod tests {
         // caller of the keyed `A::send` is not keyed; two definitions stay
         // so that the index still finds the name ambiguous.
         let a = "impl A { fn send(&self, idempotency_key: &str) -> String { idempotency_key.to_string() } }";
-        let b = "impl B { fn send(&self) {} }";
+        let b = "impl B { fn send(&self) { flush(); } }";
         let c = "impl C { fn send(&self) {} }";
         let caller = "fn call(x: &X) { let k = x.send(); }";
         let keyed_caller = "fn user(idem_key: &str, x: &X) { x.send(); }";
-        let chosen = select(&[a, b, c, caller, keyed_caller]);
+        let flush = "fn flush() {}";
+        let chosen = select(&[a, b, c, caller, keyed_caller, flush]);
         assert!(!chosen[3], "a caller through an ambiguous name");
         assert!(chosen[0] && chosen[4]);
         assert_eq!(chosen[1..3].iter().filter(|c| **c).count(), 1);
+        // A witness is analysed like any kept item: what it calls is kept,
+        // or its summary and its own findings would be inexact.
+        assert_eq!(chosen[5], chosen[1], "the witness's callee");
         // Called on `self` inside `impl A`, the own method resolves.
         let own = "impl A { fn send(&self, idempotency_key: &str) -> String { idempotency_key.to_string() } fn go(&self) { self.send(\"\"); } }";
         let scan = Prefilter::new(&Vocabulary::default()).scan(own);

@@ -129,14 +129,11 @@ impl Prefilter {
                 work.push(n);
             }
         }
-        let witness = graph.close_over_callees(&mut selected, work);
+        graph.close_over_callees(&mut selected, work);
         let mut choice = graph.cold_dependencies(&selected, &keyed_at_first, &stores);
         if unit_claims {
             // A guard in a cold file is found by its name.
             choice.defs.insert("drop");
-        }
-        for (n, w) in witness.iter().enumerate() {
-            selected[n] |= *w;
         }
         if std::env::var_os("IDEM_LINT_UNIT_STATS").is_some() {
             graph.report(&seeds, &keyed_at_first, &selected);
@@ -408,11 +405,12 @@ impl<'s, 't> Graph<'s, 't> {
     }
 
     /// Selects, transitively from `work`, every function and constant a
-    /// selected item may resolve to. Returns the definitions kept only so
-    /// that the index still finds a method name ambiguous: parsed, but
-    /// what they call is not followed.
-    fn close_over_callees(&self, selected: &mut [bool], mut work: Vec<usize>) -> Vec<bool> {
-        let mut witness = vec![false; self.items.len()];
+    /// selected item may resolve to, and for a call the index finds
+    /// ambiguous, two definitions of different types so that it still
+    /// does. Those are analysed like any kept item, so what they call is
+    /// followed too: a definition kept without its callees has an inexact
+    /// summary, and its own findings differ from `--no-prefilter`'s.
+    fn close_over_callees(&self, selected: &mut [bool], mut work: Vec<usize>) {
         while let Some(n) = work.pop() {
             let mut next: Vec<usize> = Vec::new();
             for call in self.calls(n) {
@@ -421,11 +419,12 @@ impl<'s, 't> Graph<'s, 't> {
                 // by call (that scans all of `n`'s calls for each one).
                 let linked = |&d: &usize| self.methods.links(*call, self.items[d].1);
                 next.extend(defs.iter().copied().filter(linked));
-                if let Some(pair) = self.methods.witnesses(*call, defs, &self.items) {
-                    for d in pair {
-                        witness[d] = true;
-                    }
-                }
+                next.extend(
+                    self.methods
+                        .witnesses(*call, defs, &self.items)
+                        .into_iter()
+                        .flatten(),
+                );
             }
             for ident in self.idents(n) {
                 next.extend(self.consts_named.get(ident).map_or(NONE, Vec::as_slice));
@@ -437,7 +436,6 @@ impl<'s, 't> Graph<'s, 't> {
                 }
             }
         }
-        witness
     }
 
     /// What cold files the choice depends on: definitions of the names

@@ -118,7 +118,8 @@ impl Evaluator<'_> {
         Some(self.sql_root(&sql, exprs[0]))
     }
 
-    /// SQL: `query(SQL).bind(a).bind(b)`, `client.query_one(SQL, &[&a, &b])`.
+    /// SQL: `query(SQL).bind(a).bind(b)`, `client.query_one(SQL, &[&a, &b])`,
+    /// `conn.query_row(SQL, params![a, b], |row| ..)`.
     /// Any other method ends the receiver's query chain.
     pub(super) fn sql_method(
         &mut self,
@@ -144,6 +145,9 @@ impl Evaluator<'_> {
                 | "execute"
                 | "execute_raw"
                 | "prepare_cached"
+                // rusqlite: `conn.query_row(SQL, params![..], |row| ..)`.
+                | "query_row"
+                | "query_row_and_then"
         ) && args.len() >= 2
         {
             if let Some(sql) = args[0].literal.clone() {

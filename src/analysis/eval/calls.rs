@@ -16,7 +16,9 @@ use crate::analysis::syntax::{last_ident, path_segments, path_string, place_name
 use crate::analysis::value::{
     Construct, ConstructKind, KeyEvent, KeySource, Placeholder, Site, Value,
 };
-use crate::analysis::vocab::{Component, NO_TEXT_FLOW, OPAQUE_GETTERS, TRANSPARENT_METHODS};
+use crate::analysis::vocab::{
+    is_claim_api_method, Component, NO_TEXT_FLOW, OPAQUE_GETTERS, TRANSPARENT_METHODS,
+};
 
 const HEADER_SETTERS: &[&str] = &[
     "insert",
@@ -507,7 +509,10 @@ impl Evaluator<'_> {
                 ids.retain(|&id| !self.is_current_fn(id));
             }
             if !ids.is_empty() {
-                let store_verb = !on_self && self.vocab.is_store_method(method);
+                // A collection verb, not a claim API verb: those keep the
+                // storing call inside the wrapper (`storing_call_site`).
+                let store_verb =
+                    !on_self && self.vocab.is_store_method(method) && !is_claim_api_method(method);
                 let value = self.apply_call(&ids, &call.args, &call.exprs, call.expr, store_verb);
                 return ControlFlow::Break(value);
             }

@@ -183,15 +183,15 @@ impl Evaluator<'_> {
         recv: Value,
     ) -> ControlFlow<Value, Value> {
         let (m, args) = (call.m, &call.args);
-        if self.stores_in_summary(&call.method, &m.receiver) {
+        let wrappers = self.wrapper_targets(&call.method, &m.receiver);
+        if self.any_stores(&wrappers) {
             return ControlFlow::Continue(recv);
         }
         if self.vocab.is_store_method(&call.method) {
             // Read as a storage operation for now; if a wrapper this call
             // may reach turns out to store keys, this function is evaluated
             // again once the wrapper's summary says so.
-            let ids = self.wrapper_targets(&call.method, &m.receiver);
-            self.callees.extend(ids);
+            self.callees.extend(wrappers);
         }
         if let Some(key) = dynamo_key_attribute(&call.method, args, &call.exprs) {
             // `put_item().item("pk", AttributeValue::S(key))`: the
@@ -244,7 +244,12 @@ impl Evaluator<'_> {
     /// the wrapper decides what the key is. Not from inside the wrapper's
     /// own type, where `conn.get(..)` is the store it wraps.
     pub(super) fn stores_in_summary(&self, method: &str, receiver: &Expr) -> bool {
-        (self.wrapper_targets(method, receiver).iter()).any(|&id| {
+        self.any_stores(&self.wrapper_targets(method, receiver))
+    }
+
+    /// Whether one of the functions `ids` stores keys by its summary.
+    fn any_stores(&self, ids: &[usize]) -> bool {
+        (ids.iter()).any(|&id| {
             self.summaries
                 .get(id)
                 .is_some_and(|s| !s.pending.is_empty())

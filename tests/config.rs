@@ -496,7 +496,9 @@ pub fn lookup(headers: &http::HeaderMap, cache: &HashMap<String, Vec<u8>>) -> Op
     write(dir.path(), "tenant.rs", tenant);
     write(dir.path(), "wrapper.rs", wrapper);
     write(dir.path(), "header.rs", header);
-    let (_, before) = findings(dir.path(), &["."]);
+    // The tenant alone missing beside a principal is a `possible` finding.
+    let all = ["--confidence", "possible", "."];
+    let (_, before) = findings(dir.path(), &all);
     assert_eq!(
         before,
         vec![f("tenant.rs", "IDEM002", "error"), f("wrapper.rs", "IDEM002", "error")],
@@ -507,7 +509,7 @@ pub fn lookup(headers: &http::HeaderMap, cache: &HashMap<String, Vec<u8>>) -> Op
         "idem-lint.toml",
         "[vocabulary]\ntenant = [\"shop_id\"]\nkey-constructors = [\"acme_keys::scoped_key\"]\nheaders = [\"x-dedupe-token\"]\n",
     );
-    let (_, after) = findings(dir.path(), &["."]);
+    let (_, after) = findings(dir.path(), &all);
     assert_eq!(after, vec![f("header.rs", "IDEM002", "error")]);
     // The snake_case spelling of multi-word roles is accepted too.
     write(
@@ -515,7 +517,7 @@ pub fn lookup(headers: &http::HeaderMap, cache: &HashMap<String, Vec<u8>>) -> Op
         "idem-lint.toml",
         "[vocabulary]\nkey_constructors = [\"acme_keys::scoped_key\"]\n",
     );
-    let (_, after) = findings(dir.path(), &["wrapper.rs"]);
+    let (_, after) = findings(dir.path(), &["--confidence", "possible", "wrapper.rs"]);
     assert_eq!(after, vec![]);
 }
 
@@ -723,6 +725,7 @@ fn config_subcommand_shows_confidence_and_scope() {
 /// every component.
 #[test]
 fn scope_without_tenant_or_principal_never_asks_for_it() {
+    const IMPLIED: &str = " (unless the principal's ids are unique across tenants)";
     let dir = tempdir();
     let source = r#"use std::collections::HashMap;
 pub struct Ctx { pub user_id: String }
@@ -744,7 +747,17 @@ pub fn by_user(ctx: &Ctx, headers: &HeaderMap, cache: &HashMap<(String, String, 
             "single/idem-lint.toml",
             &format!("[scope]\n{scope}"),
         );
-        let (code, stdout, stderr) = run(dir.path(), &["--format", "json", "--no-cache", "."]);
+        // `--confidence possible`: the tenant alone missing beside a
+        // principal is a `possible` finding.
+        let args = [
+            "--format",
+            "json",
+            "--no-cache",
+            "--confidence",
+            "possible",
+            ".",
+        ];
+        let (code, stdout, stderr) = run(dir.path(), &args);
         assert_eq!(code, 1, "{stderr}");
         let json: serde_json::Value = serde_json::from_str(&stdout).expect("json");
         let mut out: Vec<(u64, String, String)> = (json["diagnostics"].as_array().expect("array"))
@@ -774,7 +787,7 @@ pub fn by_user(ctx: &Ctx, headers: &HeaderMap, cache: &HashMap<(String, String, 
         vec![
             (5, "multi/a.rs the raw client key is used as the storage key: its scope lacks tenant, principal and route".to_string(), full.clone()),
             (5, "single/a.rs the raw client key is used as the storage key: its scope lacks principal and route".to_string(), raw_fix("\"single-tenant\"", "&principal")),
-            (9, "multi/a.rs idempotency key scope lacks tenant".to_string(), String::new()),
+            (9, format!("multi/a.rs idempotency key scope lacks tenant{IMPLIED}"), String::new()),
         ]
     );
     assert_eq!(
@@ -782,8 +795,8 @@ pub fn by_user(ctx: &Ctx, headers: &HeaderMap, cache: &HashMap<(String, String, 
         vec![
             (5, "multi/a.rs the raw client key is used as the storage key: its scope lacks tenant, principal and route".to_string(), full.clone()),
             (5, "single/a.rs the raw client key is used as the storage key: its scope lacks tenant and route".to_string(), raw_fix("&tenant", "\"single-principal\"")),
-            (9, "multi/a.rs idempotency key scope lacks tenant".to_string(), String::new()),
-            (9, "single/a.rs idempotency key scope lacks tenant".to_string(), String::new()),
+            (9, format!("multi/a.rs idempotency key scope lacks tenant{IMPLIED}"), String::new()),
+            (9, format!("single/a.rs idempotency key scope lacks tenant{IMPLIED}"), String::new()),
         ]
     );
     let both = messages("tenant = false\nprincipal = false\n");

@@ -137,6 +137,11 @@ pub struct Value {
     pub principal: Option<Origin>,
     /// Route component.
     pub route: Option<Origin>,
+    /// A key column of the row that holds another resource's id beside the
+    /// key (`WHERE message_outbox_id = $1 AND idempotency_key = $2`): the key
+    /// is scoped to that resource. Whether the resource implies the tenant,
+    /// principal and route depends on who may reach it, which no flow shows.
+    pub resource: Option<Box<Origin>>,
     /// Parameters of the enclosing function that flow here (bit N = parameter N).
     pub params: u64,
     /// The ad-hoc concatenation that appended the client key.
@@ -255,6 +260,9 @@ pub struct SqlChain {
     pub table: Option<String>,
     /// Components named as columns in the query text.
     pub columns: Vec<(Component, Origin)>,
+    /// A key column holding another resource's id (see [`Value::resource`])
+    /// and the binds that fill it.
+    pub resource: Option<(Origin, Vec<usize>)>,
     /// Bound values with the site of each bound expression.
     pub binds: Vec<(Value, Site)>,
     /// The binds that fill the statement's key columns, when the statement
@@ -275,6 +283,7 @@ impl Value {
             && self.tenant.is_none()
             && self.principal.is_none()
             && self.route.is_none()
+            && self.resource.is_none()
             && self.params == 0
             && self.construct.is_none()
             && !self.scoped
@@ -375,6 +384,9 @@ impl Value {
             if let Some(origin) = other.component(component) {
                 self.add_component(component, origin.clone());
             }
+        }
+        if self.resource.is_none() {
+            self.resource.clone_from(&other.resource);
         }
         self.params |= other.params;
         if self.concat.is_none() {

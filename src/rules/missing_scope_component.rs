@@ -2,11 +2,12 @@
 //! (the docs are rules/missing-scope-component.md).
 
 use super::{english_list, Finding, Rule, Sink};
-use crate::analysis::value::KeySource;
+use crate::analysis::value::{KeySource, Value};
 use crate::analysis::vocab::Component;
 use crate::analysis::UnitFacts;
 use crate::diagnostic::Severity;
 use crate::fix::{ScopedCall, BINDING, BINDING_SLOT};
+use crate::model::diagnostic::Confidence;
 
 /// The rule.
 pub const RULE: Rule = Rule {
@@ -68,12 +69,20 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
         // "Raw" only where nothing was added to the key: no construction
         // and no component (a digest of `principal, route, key` is scoped
         // by two of them, not raw).
-        let raw = value.construct.is_none() && Component::ALL.into_iter().all(lacks);
+        let raw = value.construct.is_none()
+            && value.resource.is_none()
+            && Component::ALL.into_iter().all(lacks);
         let what = if raw {
             "the raw client key is used as the storage key: its scope lacks"
         } else {
             "idempotency key scope lacks"
         };
+        if let Some(resource) = &value.resource {
+            labels.push((
+                format!("key scoped to the resource `{}` only", resource.text),
+                resource.site,
+            ));
+        }
         let known = |c: Component| value.component(c).filter(|_| placeholder(c).is_none());
         let call = ScopedCall::new([
             known(Component::Tenant),
@@ -96,12 +105,45 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
             "scope the key: bind it first, `{BINDING_SLOT}`, then use `{BINDING}.storage_key()`; a key shared across {} lets one caller replay another's response",
             english_list(&shared),
         );
+        let judged_by_name = value.resource.is_some()
+            || (tenant_implied(&missing, value) && placeholder(Component::Tenant).is_none());
+        let confidence = if judged_by_name {
+            Confidence::Possible
+        } else {
+            event.confidence()
+        };
+        let unless = match &value.resource {
+            Some(resource) => format!(
+                " (unless `{}`, the resource it is scoped to, implies them)",
+                resource.text
+            ),
+            None if judged_by_name => {
+                " (unless the principal's ids are unique across tenants)".to_string()
+            }
+            None => String::new(),
+        };
         sink.add(
-            Finding::new(&RULE, site, format!("{what} {}", english_list(&names)))
-                .labels(labels)
-                .help(help)
-                .fix(call)
-                .confidence(event.confidence()),
+            Finding::new(
+                &RULE,
+                site,
+                format!("{what} {}{unless}", english_list(&names)),
+            )
+            .labels(labels)
+            .help(help)
+            .fix(call)
+            .confidence(confidence),
         );
     }
+}
+
+/// Whether the tenant is the only component missing beside a principal:
+/// a principal id from authentication (a JWT `sub`, a user UUID) is most
+/// often unique across tenants and then implies one. Only names say whether
+/// it is, so such a finding is `possible` (rules.md, "Evidence and
+/// confidence"). Not where the tenant is a placeholder (`scoped("", ..)`,
+/// missing by flow) or the principal a shared default, which implies
+/// nothing.
+fn tenant_implied(missing: &[Component], value: &Value) -> bool {
+    let defaulted = |c: Component| value.fallbacks.iter().any(|f| f.component == Some(c));
+    missing == [Component::Tenant] && value.principal.is_some() && !defaulted(Component::Principal)
 }

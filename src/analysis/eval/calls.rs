@@ -17,7 +17,8 @@ use crate::analysis::value::{
     Construct, ConstructKind, KeyEvent, KeySource, Placeholder, Site, Value,
 };
 use crate::analysis::vocab::{
-    is_claim_api_method, Component, NO_TEXT_FLOW, OPAQUE_GETTERS, TRANSPARENT_METHODS,
+    is_claim_api_method, Component, ELEMENT_METHODS, NO_TEXT_FLOW, OPAQUE_GETTERS,
+    TRANSPARENT_METHODS,
 };
 
 const HEADER_SETTERS: &[&str] = &[
@@ -544,6 +545,29 @@ impl Evaluator<'_> {
         if OPAQUE_GETTERS.contains(&method) {
             return Value::empty();
         }
+        if ELEMENT_METHODS.contains(&method) {
+            let mut value = recv;
+            value.literal = None;
+            match (method, call.args.as_slice()) {
+                // Pairs: `for (item, key) in items.iter().zip(keys.iter())`.
+                ("zip", [other]) => {
+                    let mut pair = Value::derived([&value, other]);
+                    pair.elems = Some(vec![value, other.clone()]);
+                    return pair;
+                }
+                ("enumerate", []) => {
+                    let mut pair = value.clone();
+                    pair.elems = Some(vec![Value::empty(), value]);
+                    return pair;
+                }
+                _ => {}
+            }
+            for arg in call.args.iter().filter(|a| a.carries_key()) {
+                // `a.chain(b)`: the elements of both.
+                value.join(arg);
+            }
+            return value;
+        }
         let mut value = recv;
         value.elems = None;
         value.construct = None;
@@ -821,5 +845,12 @@ fn is_wrapper_call(name: &str) -> bool {
             | "Owned"
             | "Borrowed"
             | "copy_from_slice"
+            // Serialising a key record keeps what it holds
+            // (`bincode::serialize(&ReplayKey { .. })`, `serde_json::to_vec`).
+            | "serialize"
+            | "to_vec"
+            | "to_allocvec"
+            | "to_stdvec"
+            | "encode_to_vec"
     )
 }

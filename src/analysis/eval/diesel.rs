@@ -127,6 +127,7 @@ impl Evaluator<'_> {
                 by_use: !idem_table && key_column,
                 table: table.clone(),
                 columns,
+                resource: None,
                 binds: vec![(arg.clone(), site)],
                 key_binds: Some(if key_column { vec![0] } else { Vec::new() }),
             })),

@@ -809,7 +809,16 @@ impl<'a> Evaluator<'a> {
                 let iter = self.eval(&f.expr);
                 self.scoped(|this| {
                     let mut item = iter;
-                    item.elems = None;
+                    // An iterator of pairs (`a.zip(b)`, `enumerate()`) keeps
+                    // its elements for a pattern of pairs; any other
+                    // collection's elements are its items, not parts of one.
+                    let pairs = matches!(
+                        (&*f.pat, &item.elems),
+                        (Pat::Tuple(t), Some(e)) if t.elems.len() == 2 && e.len() == 2
+                    );
+                    if !pairs {
+                        item.elems = None;
+                    }
                     this.bind_pat(&f.pat, item, None);
                     this.eval_block(&f.body);
                 });

@@ -11,7 +11,9 @@ use super::sql_binds::{client_key_lookup, key_binds};
 use super::{Evaluator, MethodCall};
 use crate::analysis::sql::sql_tables;
 use crate::analysis::syntax::{last_ident, path_string, strip_ref};
-use crate::analysis::value::{is_store_by_use, KeyEvent, Site, SqlChain, Value, SQL_BY_USE};
+use crate::analysis::value::{
+    is_store_by_use, KeyEvent, Origin, Site, SqlChain, Value, SQL_BY_USE,
+};
 use crate::analysis::vocab::{
     is_claim_api_method, is_dynamo_key_attribute, names_request_extensions, names_strong_store,
     words, Component, DYNAMO_STORE, TRANSPARENT_METHODS,
@@ -207,12 +209,17 @@ impl Evaluator<'_> {
             let headers =
                 name.to_ascii_lowercase().contains("header") || names_request_extensions(&name);
             let names_store = self.vocab.is_store_receiver(&name);
+            if call.method == "insert" && args.len() == 1 && names_map_entry(&name) {
+                // `Entry::Vacant(slot) => slot.insert(response)`: the entry's
+                // key was given to `entry(..)`; this is its value.
+                return ControlFlow::Continue(recv);
+            }
             if stores_under_fixed_name(args, &call.exprs) {
                 // `depot.insert("idem_header", key)`: the client key is the
                 // value kept under a fixed name, not the key of a record.
                 return ControlFlow::Continue(recv);
             }
-            let (primary, mut key) = key_of_arguments(args);
+            let (primary, mut key) = key_of_arguments(args, &call.exprs);
             // An idempotency or dedup store is never a blob store.
             let strong_name = names_strong_store(&name);
             if !strong_name && super::payload_hash::content_addressed(&key, &args[primary + 1..]) {
@@ -335,6 +342,21 @@ impl Evaluator<'_> {
                 .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
                 .collect(),
         };
+        // A key column that holds another resource's id scopes the key to
+        // that resource; read only where the key columns are known.
+        let resource = (key.as_ref()).and_then(|k| {
+            let column = k.columns.iter().find(|c| self.is_resource_column(c))?;
+            let binds = (k.filled.iter())
+                .filter(|(c, _)| c == column)
+                .map(|(_, p)| *p)
+                .collect();
+            let origin = Origin {
+                text: column.clone(),
+                by_name: true,
+                ..self.origin(node)
+            };
+            Some((origin, binds))
+        });
         let mut columns = Vec::new();
         for word in named {
             if let Some(component) = self.vocab.component_of_name(word) {
@@ -353,11 +375,21 @@ impl Evaluator<'_> {
                 by_use,
                 table,
                 columns,
+                resource,
                 binds: Vec::new(),
                 key_binds: key.map(|k| k.binds),
             })),
             ..Value::default()
         }
+    }
+
+    /// Whether a key column holds the id of a resource (`invoice_id`, `id`):
+    /// no client key, request id or scope component by its name.
+    fn is_resource_column(&self, column: &str) -> bool {
+        (column == "id" || column.ends_with("_id") || column.ends_with("_uuid"))
+            && self.vocab.component_of_name(column).is_none()
+            && !self.vocab.is_client_key_name(column)
+            && !self.vocab.is_request_id_name(column)
     }
 
     /// A SQL chain stops growing: judge its binds as one key.
@@ -395,6 +427,18 @@ impl Evaluator<'_> {
         }
         for (component, origin) in &chain.columns {
             key.add_component(*component, origin.clone());
+        }
+        if let Some((origin, binds)) = &chain.resource {
+            // A column named like a resource whose value is a scope
+            // component (`app_id` holding the tenant) is that component.
+            let bare = |i: &usize| {
+                chain.binds.get(*i).is_some_and(|(v, _)| {
+                    !v.has_component() && !v.carries_key() && v.resource.is_none()
+                })
+            };
+            if key.resource.is_none() && !binds.is_empty() && binds.iter().all(bare) {
+                key.resource = Some(Box::new(origin.clone()));
+            }
         }
         key.concat = first_key.0.concat;
         key.construct = first_key.0.construct;
@@ -484,8 +528,16 @@ fn stores_under_fixed_name(args: &[Value], exprs: &[&Expr]) -> bool {
 /// Only scope parts can come before the key: behind an argument that
 /// carries no scope component, no key and no id (`replace(claim, record)`,
 /// `put(handle, envelope)`), what carries the client key is a stored value,
-/// and the first argument is the key.
-fn key_of_arguments(args: &[Value]) -> (usize, Value) {
+/// and the first argument is the key. A transaction handle leads the
+/// arguments of some stores (heed's `db.put(&mut wtxn, &key, &value)`,
+/// fdb's and lmdb's): it is no part of the key and is skipped.
+fn key_of_arguments(args: &[Value], exprs: &[&Expr]) -> (usize, Value) {
+    if let ([txn, _, ..], [txn_expr, _, ..]) = (args, exprs) {
+        if names_transaction(txn_expr) && !txn.carries_key() && !txn.has_component() {
+            let (primary, key) = key_of_arguments(&args[1..], &exprs[1..]);
+            return (primary + 1, key);
+        }
+    }
     let primary = args
         .iter()
         .position(Value::carries_key)
@@ -496,8 +548,11 @@ fn key_of_arguments(args: &[Value]) -> (usize, Value) {
         .or_else(|| args.iter().position(|a| a.params != 0 && !a.is_identity()))
         .or_else(|| args.iter().position(|a| a.params != 0))
         .unwrap_or(0);
-    let scope_part =
-        |a: &Value| a.has_component() || !a.fallbacks.is_empty() || a.literal.is_some();
+    // A value with a literal prefix of its own (`format!("audit/{}", id)`)
+    // is a whole key in its namespace, not one part of a tuple.
+    let scope_part = |a: &Value| {
+        (a.has_component() || !a.fallbacks.is_empty() || a.literal.is_some()) && a.prefix.is_none()
+    };
     let primary = if args[..primary].iter().all(scope_part) {
         primary
     } else {
@@ -520,6 +575,30 @@ fn key_of_arguments(args: &[Value]) -> (usize, Value) {
         key.params |= part.params;
     }
     (primary, key)
+}
+
+/// Whether a receiver names a map entry (`slot`, `vacant`, `entry`, `e`).
+fn names_map_entry(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    matches!(lower.as_str(), "e" | "v" | "o")
+        || words(&lower)
+            .iter()
+            .any(|w| matches!(w.as_str(), "entry" | "slot" | "vacant" | "occupied"))
+}
+
+/// Whether an argument names a database transaction (`&mut wtxn`, `&txn`,
+/// `tx`, `&mut transaction`).
+fn names_transaction(expr: &Expr) -> bool {
+    let Expr::Path(p) = strip_ref(expr) else {
+        return false;
+    };
+    let name = last_ident(&p.path).to_ascii_lowercase();
+    words(&name).iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "txn" | "wtxn" | "rtxn" | "tx" | "trx" | "transaction"
+        )
+    })
 }
 
 /// Peels references, parens, `?`, `.await` and clones to find the name of

@@ -29,6 +29,8 @@ pub(super) struct KeyBinds {
     pub(super) binds: Vec<usize>,
     /// The key columns, for the scope components their names show.
     pub(super) columns: Vec<String>,
+    /// Each key column that meets a parameter, with that parameter.
+    pub(super) filled: Vec<(String, usize)>,
 }
 
 /// The key binds of `sql` (lower case), or `None` when the statement's key
@@ -44,14 +46,19 @@ pub(super) fn key_binds(sql: &str, vocab: &Vocabulary) -> Option<KeyBinds> {
 
 /// The binds that fill `columns`, when there are any.
 fn filling(pairs: &[(String, usize)], columns: Vec<String>) -> Option<KeyBinds> {
-    let mut binds: Vec<usize> = pairs
+    let filled: Vec<(String, usize)> = pairs
         .iter()
         .filter(|(c, _)| columns.contains(c))
-        .map(|(_, p)| *p)
+        .cloned()
         .collect();
+    let mut binds: Vec<usize> = filled.iter().map(|(_, p)| *p).collect();
     binds.sort_unstable();
     binds.dedup();
-    (!binds.is_empty()).then_some(KeyBinds { binds, columns })
+    (!binds.is_empty()).then_some(KeyBinds {
+        binds,
+        columns,
+        filled,
+    })
 }
 
 /// The key binds of a statement on a business table (`transactions`) that

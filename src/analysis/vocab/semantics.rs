@@ -61,6 +61,37 @@ pub const TRANSPARENT_METHODS: &[&str] = &[
     "columns",
 ];
 
+/// Iterator and container methods that hand on an element, or the
+/// elements themselves, as they are: a key built in a closure keeps its
+/// shape through `keys.iter().zip(..)`, `.next()`, `.collect()`. Unlike
+/// [`TRANSPARENT_METHODS`], a crate may define them for its own types, so
+/// the evaluator reads them so only where no crate-local method applies.
+pub const ELEMENT_METHODS: &[&str] = &[
+    "iter",
+    "iter_mut",
+    "into_iter",
+    "next",
+    "next_back",
+    "last",
+    "nth",
+    "first",
+    "peekable",
+    "rev",
+    "take",
+    "skip",
+    "step_by",
+    "chain",
+    "zip",
+    "enumerate",
+    "flatten",
+    "fuse",
+    "by_ref",
+    "collect",
+    "pop",
+    "pop_front",
+    "pop_back",
+];
+
 /// Zero-argument methods whose result says nothing about the key's text.
 pub const OPAQUE_GETTERS: &[&str] = &[
     "len", "is_empty", "is_some", "is_none", "is_ok", "is_err", "count", "capacity", "hash",

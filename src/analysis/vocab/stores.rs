@@ -164,7 +164,9 @@ impl Vocabulary {
     pub fn is_store_method(&self, method: &str) -> bool {
         // A compound claim verb (`check_or_claim`, `try_claim_key`) claims
         // its first argument whatever else its name says.
-        self.store_methods.iter().any(|m| m == method) || is_claim_api_method(method)
+        self.store_methods.iter().any(|m| m == method)
+            || is_claim_api_method(method)
+            || is_store_verb_variant(method)
     }
 
     /// Whether a call path names a correctly scoped key constructor. A
@@ -256,5 +258,43 @@ impl Vocabulary {
     /// store, where request ids count as client keys (`KeyEvent::strong`).
     pub fn is_strong_store_receiver(&self, ident: &str) -> bool {
         self.is_store_receiver(ident) && names_strong_store(ident)
+    }
+}
+
+/// A store verb with options or a condition spelled into its name:
+/// `set_with_options` (rustis), `put_with_ttl`, `insert_if_not_exists`,
+/// `set_if_absent`, `get_with_options`. The key is still the first argument.
+fn is_store_verb_variant(method: &str) -> bool {
+    let mut parts = method.split('_');
+    let (Some(verb), Some(modifier)) = (parts.next(), parts.next()) else {
+        return false;
+    };
+    matches!(verb, "set" | "get" | "put" | "insert" | "upsert")
+        && matches!(
+            modifier,
+            "with" | "if" | "options" | "opts" | "ttl" | "expiry" | "expiration" | "nx" | "xx"
+        )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_verbs_with_options_in_their_names_are_store_methods() {
+        let v = Vocabulary::default();
+        for m in [
+            "set_with_options",
+            "put_with_ttl",
+            "insert_if_not_exists",
+            "set_if_absent",
+        ] {
+            assert!(v.is_store_method(m), "{m}");
+        }
+        for m in ["settle", "set", "get_or", "insert"] {
+            assert_eq!(v.is_store_method(m), STORE_METHODS.contains(&m), "{m}");
+        }
+        assert!(!v.is_store_method("settings_with_defaults"));
+        assert!(!v.is_store_method("getter_with"));
     }
 }

@@ -483,9 +483,19 @@ impl Value {
         let prefix = (self.prefix == other.prefix)
             .then(|| self.prefix.take())
             .flatten();
+        // A server id is namespaced only where every alternative that
+        // carries one namespaces it (one `match` arm `scoped_server`, the
+        // other `scoped` into the client keyspace, is not).
+        let namespaced = |v: &Value| v.server_ns || v.server_id.is_none();
+        let server_ns = if self.server_id.is_some() || other.server_id.is_some() {
+            namespaced(&self) && namespaced(other)
+        } else {
+            self.server_ns || other.server_ns
+        };
         self.join(other);
         self.hash_alone = hash_alone;
         self.prefix = prefix;
+        self.server_ns = server_ns;
         self
     }
 

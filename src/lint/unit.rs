@@ -246,23 +246,27 @@ fn read_files<'a>(
 /// idempotency key added (`analysis::vocab::documented_key_names`); `None`
 /// when they document none.
 fn documented_vocab(vocab: &Vocabulary, rust: &[(&FileEntry, Arc<String>)]) -> Option<Vocabulary> {
-    let mut names: Vec<String> = Vec::new();
+    let mut documented: Vec<String> = Vec::new();
     for (_, text) in rust {
         for name in crate::analysis::vocab::documented_key_names(text, vocab) {
-            if !vocab.is_client_key_name(&name) && !names.contains(&name) {
-                names.push(name);
+            if !documented.contains(&name) {
+                documented.push(name);
             }
         }
     }
-    if names.is_empty() {
+    if documented.is_empty() {
         return None;
     }
+    let names: Vec<String> = (documented.iter())
+        .filter(|n| !vocab.is_client_key_name(n))
+        .cloned()
+        .collect();
     let mut extended = vocab.clone();
     extended.extend(&crate::analysis::vocab::VocabularyExtension {
         client_key: names,
         ..Default::default()
     });
-    Some(extended)
+    Some(extended.with_documented_keys(&documented))
 }
 
 /// The pre-filter a unit uses: the shared one, or its own when the unit's

@@ -5,6 +5,7 @@
 
 use std::collections::{BTreeSet, HashSet};
 
+use syn::punctuated::Punctuated;
 use syn::visit::Visit;
 use syn::Expr;
 
@@ -67,17 +68,15 @@ impl Walker<'_> {
                 if let Expr::Path(p) = &*c.func {
                     let path = path_string(&p.path);
                     if self.walker.vocab.is_key_constructor(&path) {
-                        let before = self.out.len();
                         syn::visit::visit_expr_call(self, c);
-                        if self.out.len() == before {
-                            // Marked: a key built by a key constructor is an
-                            // idempotency key by flow, not by a name.
-                            self.out.insert(format!(
-                                "{}{}",
-                                super::findings::SCOPED_ROOT,
-                                source_line(c)
-                            ));
-                        }
+                        // Marked: a key built by a key constructor is an
+                        // idempotency key by flow, whatever its parts are
+                        // called (`scoped(.., &item.idempotency_key)`).
+                        self.out.insert(format!(
+                            "{}{}",
+                            super::findings::SCOPED_ROOT,
+                            source_line(c)
+                        ));
                         return;
                     }
                 }
@@ -236,6 +235,9 @@ impl Walker<'_> {
             "exec_async",
             "query_one",
         ];
+        if let Some(op) = self.classify_positional_sql(m) {
+            return Some(op);
+        }
         if !EXEC.contains(&m.method.to_string().as_str()) {
             return None;
         }
@@ -295,6 +297,49 @@ impl Walker<'_> {
             return None;
         };
         let (roots, key_text) = self.key_arg(binds.iter().copied())?;
+        Some(Op {
+            kind,
+            verb,
+            roots,
+            key_text,
+            results: BTreeSet::new(),
+        })
+    }
+
+    /// A statement run with its binds beside it: tokio-postgres'
+    /// `client.execute(SQL, &[&a, &b])` and `query_opt`, rusqlite's
+    /// `conn.execute(SQL, params![a, b])` and `query_row`.
+    fn classify_positional_sql(&self, m: &syn::ExprMethodCall) -> Option<Op> {
+        const RUN: &[&str] = &[
+            "execute",
+            "query",
+            "query_one",
+            "query_opt",
+            "query_row",
+            "query_raw",
+        ];
+        if !RUN.contains(&m.method.to_string().as_str()) || m.args.len() < 2 {
+            return None;
+        }
+        let Some(Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(text),
+            ..
+        })) = m.args.first()
+        else {
+            return None;
+        };
+        let (kind, verb) = sql_kind(&text.value())?;
+        let binds: Vec<Expr> = match strip_ref(&m.args[1]) {
+            Expr::Array(a) => a.elems.iter().cloned().collect(),
+            Expr::Macro(mac) => mac
+                .mac
+                .parse_body_with(Punctuated::<Expr, syn::Token![,]>::parse_terminated)
+                .ok()?
+                .into_iter()
+                .collect(),
+            _ => return None,
+        };
+        let (roots, key_text) = self.key_arg(binds.iter())?;
         Some(Op {
             kind,
             verb,

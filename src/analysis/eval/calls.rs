@@ -86,6 +86,9 @@ impl Evaluator<'_> {
             return v;
         }
         let segments: Vec<String> = path_segments(&func.path);
+        if let Some(v) = self.orm_primary_key_fn(&segments, &args, &arg_exprs) {
+            return v;
+        }
         if let Some(call) = hashing::classify_call(&segments, args.len()) {
             return self.hash_call(call, &args, &arg_exprs, expr);
         }

@@ -11,7 +11,7 @@ use std::ops::ControlFlow;
 use syn::Expr;
 
 use super::{Evaluator, MethodCall};
-use crate::analysis::value::{SqlChain, Value};
+use crate::analysis::value::{SqlChain, Value, SQL_BY_USE};
 
 impl Evaluator<'_> {
     /// `column.eq(v)` starts a one-bind chain; `filter`/`and`/`or` merge
@@ -50,6 +50,34 @@ impl Evaluator<'_> {
         let mut value = Value::empty();
         merge_chain(&mut value, target);
         Some(value)
+    }
+
+    /// sea-orm's primary-key lookups, `idempotency::Entity::find_by_id(k)`
+    /// and `delete_by_id(k)`: the argument is the row's key, in the table
+    /// of the entity's module. A table that is no idempotency table is a
+    /// store of the client keys it is looked up by (by use).
+    pub(super) fn orm_primary_key_fn(
+        &mut self,
+        segments: &[String],
+        args: &[Value],
+        exprs: &[&Expr],
+    ) -> Option<Value> {
+        let [.., module, entity, method] = segments else {
+            return None;
+        };
+        if entity != "Entity" || !matches!(method.as_str(), "find_by_id" | "delete_by_id") {
+            return None;
+        }
+        let (key, expr) = (args.first()?, exprs.first()?);
+        let idempotency_table = self.vocab.is_idempotency_table(module);
+        let store = if idempotency_table {
+            format!("sql:{module}")
+        } else {
+            format!("{SQL_BY_USE}{module}")
+        };
+        let site = self.site(*expr);
+        self.key_position_in(key.clone(), site, true, idempotency_table, Some(store));
+        Some(Value::empty())
     }
 
     /// A diesel column: a path of lower-case segments `table::column`

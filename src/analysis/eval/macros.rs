@@ -10,6 +10,7 @@ use syn::Expr;
 use super::Evaluator;
 use crate::analysis::syntax::{last_ident, macro_args, object_entries, span_of, ObjectValue};
 use crate::analysis::value::{Construct, ConstructKind, Site, Value};
+use crate::model::diagnostic::Confidence;
 
 const LOG_MACROS: &[&str] = &[
     "println",
@@ -147,7 +148,14 @@ impl Evaluator<'_> {
             if !filter || name == "_id" {
                 return;
             }
-            if this.vocab.is_client_key_name(name) && v.client_key.is_some() {
+            // A filter entry holding the client key is the lookup's key,
+            // whatever the field is called (`"key": &key`); a key known by
+            // name only counts under a key's name.
+            let by_flow = v
+                .client_key
+                .as_ref()
+                .is_some_and(|(_, s)| s.confidence() == Confidence::Certain);
+            if (by_flow || this.vocab.is_client_key_name(name)) && v.client_key.is_some() {
                 key_site.get_or_insert(this.site(expr));
             } else if let Some(component) = this.vocab.component_of_name(name) {
                 key.add_component(component, this.origin(expr));

@@ -742,7 +742,9 @@ impl<'a> Evaluator<'a> {
                         self.enrich_by_name(&mut value, &name.to_string(), f);
                         // A field of the request's payload named like the
                         // key is the client's key by flow, not by name alone.
-                        if of_payload && !had_key {
+                        // So is a field the code documents as the key.
+                        let documented = self.vocab.is_documented_key(&name.to_string());
+                        if (of_payload || documented) && !had_key {
                             value.client_key =
                                 value.client_key.take().map(|(o, s)| (o, s.by_flow()));
                         }

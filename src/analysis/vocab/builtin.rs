@@ -34,6 +34,7 @@ impl Default for Vocabulary {
             idempotency_tables: owned(IDEMPOTENCY_TABLES),
             payload: Vec::new(),
             server_namespaces: vec!["s:".to_string()],
+            documented_keys: Vec::new(),
         }
         .with_id()
     }

@@ -62,12 +62,15 @@ pub fn documented_key_names(text: &str, vocab: &Vocabulary) -> Vec<String> {
         || (vocab.headers.iter())
             .filter(|h| !super::text::contains_ci(h, "dempot"))
             .any(|h| super::text::contains_ci(text, h));
-    let hints = ["rename", "alias", "desc"];
-    if !names_key || !hints.iter().any(|h| has(h)) {
+    if !names_key {
         return Vec::new();
     }
+    let mut names = doc_commented_key_names(text);
+    let hints = ["rename", "alias", "desc"];
+    if !hints.iter().any(|h| has(h)) {
+        return names;
+    }
     let tokens: Vec<Token<'_>> = lex::tokens(text).collect();
-    let mut names = Vec::new();
     let mut i = 0;
     while i + 2 < tokens.len() {
         let documented = documenting(&tokens[i..], vocab);
@@ -82,6 +85,109 @@ pub fn documented_key_names(text: &str, vocab: &Vocabulary) -> Vec<String> {
         }
     }
     names
+}
+
+/// The fields whose doc comment (`/// The client's idempotency key; retries
+/// reuse it.`) says they are the idempotency key: the declaration after the
+/// comment, past further doc lines and attributes. A field documented as
+/// something *of* the key (its hash, its expiry) is not the key.
+fn doc_commented_key_names(text: &str) -> Vec<String> {
+    let lines: Vec<&str> = text.lines().map(str::trim_start).collect();
+    let mut names: Vec<String> = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Some(doc) = line.strip_prefix("///") else {
+            continue;
+        };
+        // The block's first line says what the field is; a later line
+        // naming the key (`Paired with Idempotency-Key, ..` on an `id`)
+        // tells how the field is used beside it.
+        // And it must be the *client's* key: "The idempotency key this
+        // result is associated with" may be one the server derives.
+        let starts_block = i == 0 || !lines[i - 1].starts_with("///");
+        if !starts_block || !names_idempotency_key(doc) || !names_the_client(doc) {
+            continue;
+        }
+        let declaration = lines[i + 1..]
+            .iter()
+            .find(|l| !l.starts_with("///") && !l.starts_with("#[") && !l.is_empty());
+        let Some(name) = declaration.and_then(|l| declared_field(l)) else {
+            continue;
+        };
+        // Something of the key (its hash, its expiry), or an entity's id.
+        let of_the_key = super::words(name).iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "hash"
+                    | "digest"
+                    | "fingerprint"
+                    | "ttl"
+                    | "expiry"
+                    | "expires"
+                    | "len"
+                    | "length"
+                    | "count"
+                    | "status"
+                    | "state"
+                    | "header"
+                    | "at"
+                    | "id"
+                    | "uuid"
+            )
+        });
+        if !of_the_key && !names.iter().any(|n| n == name) {
+            names.push(name.to_string());
+        }
+    }
+    names
+}
+
+/// Whether prose says who chose the key: the client or caller.
+fn names_the_client(doc: &str) -> bool {
+    let lower = doc.to_ascii_lowercase();
+    [
+        "client",
+        "caller",
+        "sender",
+        "user-supplied",
+        "user supplied",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
+}
+
+/// The field a line declares (`pub idempotency_key: String,` → its name).
+fn declared_field(line: &str) -> Option<&str> {
+    let mut rest = line.strip_prefix("pub").map_or(line, |r| {
+        let r = r.trim_start();
+        match r.strip_prefix('(') {
+            Some(inner) => inner.split_once(')').map_or(r, |(_, after)| after),
+            None => r,
+        }
+    });
+    rest = rest.trim_start();
+    let (name, after) = rest.split_once(':')?;
+    let name = name.trim();
+    let ident = !name.is_empty()
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !name.starts_with(|c: char| c.is_ascii_digit());
+    (ident && !after.starts_with(':')).then_some(name)
+}
+
+impl Vocabulary {
+    /// This vocabulary, knowing `names` as documented client keys.
+    pub fn with_documented_keys(mut self, names: &[String]) -> Vocabulary {
+        for name in names {
+            if !self.documented_keys.contains(name) {
+                self.documented_keys.push(name.clone());
+            }
+        }
+        self.with_id()
+    }
+
+    /// Whether the unit documents `name` as the client's idempotency key.
+    pub fn is_documented_key(&self, name: &str) -> bool {
+        self.documented_keys.iter().any(|n| n == name)
+    }
 }
 
 /// The name declared after the attribute that `tokens` starts inside:
@@ -164,6 +270,33 @@ mod tests {
             }
         "#;
         assert_eq!(names(text), ["token", "nonce"]);
+    }
+
+    #[test]
+    fn doc_comments_document_the_key_but_not_what_belongs_to_it() {
+        let text = r#"
+            pub struct Command {
+                /// Idempotency key chosen by the client; retries reuse it.
+                #[serde(default)]
+                pub(crate) nonce: String,
+                /// Hash of the client's idempotency key, for the audit log.
+                key_hash: String,
+                /// The idempotency key's expiry.
+                expires_at: u64,
+                /// The action to run.
+                action: String,
+                /// The folder's id, minted by the client. Paired with
+                /// `Idempotency-Key`, a replayed create is deduplicated.
+                pub id: Option<Uuid>,
+                /// Client idempotency key of the order this line belongs to.
+                pub order_id: Uuid,
+                /// The idempotency key this result is associated with.
+                pub idem_key: String,
+            }
+            /// Builds the idempotency key.
+            fn build_key() {}
+        "#;
+        assert_eq!(names(text), ["nonce"]);
     }
 
     #[test]

@@ -25,6 +25,9 @@ pub struct Vocabulary {
     pub(super) idempotency_tables: Vec<String>,
     pub(super) payload: Vec<String>,
     pub(super) server_namespaces: Vec<String>,
+    /// Fields and parameters the unit's code documents as the client's
+    /// key (`documented.rs`): reading one is a source by documentation.
+    pub(super) documented_keys: Vec<String>,
 }
 
 impl Vocabulary {

@@ -397,7 +397,9 @@ impl Value {
                 self.concat_params.push((*p, *site));
             }
         }
-        if self.construct.is_none() {
+        // A construction is where a key was built: one that holds no key
+        // (a record of the tenant) does not become the key's.
+        if self.construct.is_none() && (other.is_key_material() || other.scoped) {
             self.construct = other.construct;
         }
         self.scoped |= other.scoped;

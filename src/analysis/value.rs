@@ -247,6 +247,16 @@ pub fn is_store_by_use(store: &str) -> bool {
     store.starts_with(SQL_BY_USE)
 }
 
+/// The store name of SQL table `table`: `sql:TABLE`, or the by-use name of
+/// a business table looked up by its client key column.
+pub fn sql_store(table: &str, by_use: bool) -> String {
+    if by_use {
+        format!("{SQL_BY_USE}{table}")
+    } else {
+        format!("sql:{table}")
+    }
+}
+
 /// A SQL query and the values bound to it so far.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SqlChain {

@@ -5,7 +5,6 @@
 
 use std::collections::{BTreeSet, HashSet};
 
-use syn::punctuated::Punctuated;
 use syn::visit::Visit;
 use syn::Expr;
 
@@ -14,7 +13,9 @@ use super::walker::{Claim, Walker};
 use crate::analysis::format_string;
 use crate::analysis::syntax::{macro_args, path_string, source_line, strip_ref};
 use crate::analysis::value::Site;
-use crate::analysis::vocab::{words, RESPONSE_WORDS, RESPONSE_WRITE_METHODS};
+use crate::analysis::vocab::{
+    words, POSITIONAL_SQL_METHODS, RESPONSE_WORDS, RESPONSE_WRITE_METHODS,
+};
 
 /// What a call does to the claim of its key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -296,29 +297,15 @@ impl Walker<'_> {
         } else {
             return None;
         };
-        let (roots, key_text) = self.key_arg(binds.iter().copied())?;
-        Some(Op {
-            kind,
-            verb,
-            roots,
-            key_text,
-            results: BTreeSet::new(),
-        })
+        self.op_on_binds(kind, verb, binds)
     }
 
-    /// A statement run with its binds beside it: tokio-postgres'
-    /// `client.execute(SQL, &[&a, &b])` and `query_opt`, rusqlite's
-    /// `conn.execute(SQL, params![a, b])` and `query_row`.
+    /// A statement run with its binds beside it (`POSITIONAL_SQL_METHODS`):
+    /// tokio-postgres' `client.execute(SQL, &[&a, &b])`, rusqlite's
+    /// `conn.execute(SQL, params![a, b])`.
     fn classify_positional_sql(&self, m: &syn::ExprMethodCall) -> Option<Op> {
-        const RUN: &[&str] = &[
-            "execute",
-            "query",
-            "query_one",
-            "query_opt",
-            "query_row",
-            "query_raw",
-        ];
-        if !RUN.contains(&m.method.to_string().as_str()) || m.args.len() < 2 {
+        let method = m.method.to_string();
+        if !POSITIONAL_SQL_METHODS.contains(&method.as_str()) || m.args.len() < 2 {
             return None;
         }
         let Some(Expr::Lit(syn::ExprLit {
@@ -329,17 +316,21 @@ impl Walker<'_> {
             return None;
         };
         let (kind, verb) = sql_kind(&text.value())?;
-        let binds: Vec<Expr> = match strip_ref(&m.args[1]) {
-            Expr::Array(a) => a.elems.iter().cloned().collect(),
-            Expr::Macro(mac) => mac
-                .mac
-                .parse_body_with(Punctuated::<Expr, syn::Token![,]>::parse_terminated)
-                .ok()?
-                .into_iter()
-                .collect(),
+        let params;
+        let binds: Vec<&Expr> = match strip_ref(&m.args[1]) {
+            Expr::Array(a) => a.elems.iter().collect(),
+            Expr::Macro(mac) => {
+                params = macro_args(&mac.mac)?;
+                params.iter().collect()
+            }
             _ => return None,
         };
-        let (roots, key_text) = self.key_arg(binds.iter())?;
+        self.op_on_binds(kind, verb, binds)
+    }
+
+    /// The claim, completion or release of the first bind that holds a key.
+    fn op_on_binds(&self, kind: OpKind, verb: String, binds: Vec<&Expr>) -> Option<Op> {
+        let (roots, key_text) = self.key_arg(binds)?;
         Some(Op {
             kind,
             verb,

@@ -11,7 +11,7 @@ use std::ops::ControlFlow;
 use syn::Expr;
 
 use super::{Evaluator, MethodCall};
-use crate::analysis::value::{SqlChain, Value, SQL_BY_USE};
+use crate::analysis::value::{sql_store, SqlChain, Value};
 
 impl Evaluator<'_> {
     /// `column.eq(v)` starts a one-bind chain; `filter`/`and`/`or` merge
@@ -70,11 +70,7 @@ impl Evaluator<'_> {
         }
         let (key, expr) = (args.first()?, exprs.first()?);
         let idempotency_table = self.vocab.is_idempotency_table(module);
-        let store = if idempotency_table {
-            format!("sql:{module}")
-        } else {
-            format!("{SQL_BY_USE}{module}")
-        };
+        let store = sql_store(module, !idempotency_table);
         let site = self.site(*expr);
         self.key_position_in(key.clone(), site, true, idempotency_table, Some(store));
         Some(Value::empty())

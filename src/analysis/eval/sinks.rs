@@ -11,12 +11,11 @@ use super::sql_binds::{client_key_lookup, key_binds};
 use super::{Evaluator, MethodCall};
 use crate::analysis::sql::sql_tables;
 use crate::analysis::syntax::{last_ident, path_string, strip_ref};
-use crate::analysis::value::{
-    is_store_by_use, KeyEvent, Origin, Site, SqlChain, Value, SQL_BY_USE,
-};
+use crate::analysis::value::{is_store_by_use, sql_store, KeyEvent, Origin, Site, SqlChain, Value};
 use crate::analysis::vocab::{
-    is_claim_api_method, is_dynamo_key_attribute, names_request_extensions, names_strong_store,
-    words, Component, DYNAMO_STORE, TRANSPARENT_METHODS,
+    is_claim_api_method, is_dynamo_key_attribute, names_map_entry, names_request_extensions,
+    names_strong_store, names_transaction_handle, words, Component, DYNAMO_STORE,
+    POSITIONAL_SQL_METHODS, TRANSPARENT_METHODS,
 };
 
 /// At most this many pending key positions are kept per function summary.
@@ -138,20 +137,7 @@ impl Evaluator<'_> {
             }
             return ControlFlow::Break(value);
         }
-        if matches!(
-            method,
-            "query"
-                | "query_one"
-                | "query_opt"
-                | "query_raw"
-                | "execute"
-                | "execute_raw"
-                | "prepare_cached"
-                // rusqlite: `conn.query_row(SQL, params![..], |row| ..)`.
-                | "query_row"
-                | "query_row_and_then"
-        ) && args.len() >= 2
-        {
+        if POSITIONAL_SQL_METHODS.contains(&method) && args.len() >= 2 {
             if let Some(sql) = args[0].literal.clone() {
                 return ControlFlow::Break(self.sql_with_params(&sql, args, exprs));
             }
@@ -345,7 +331,7 @@ impl Evaluator<'_> {
         // A key column that holds another resource's id scopes the key to
         // that resource; read only where the key columns are known.
         let resource = (key.as_ref()).and_then(|k| {
-            let column = k.columns.iter().find(|c| self.is_resource_column(c))?;
+            let column = k.columns.iter().find(|c| self.vocab.names_resource_id(c))?;
             let binds = (k.filled.iter())
                 .filter(|(c, _)| c == column)
                 .map(|(_, p)| *p)
@@ -381,15 +367,6 @@ impl Evaluator<'_> {
             })),
             ..Value::default()
         }
-    }
-
-    /// Whether a key column holds the id of a resource (`invoice_id`, `id`):
-    /// no client key, request id or scope component by its name.
-    fn is_resource_column(&self, column: &str) -> bool {
-        (column == "id" || column.ends_with("_id") || column.ends_with("_uuid"))
-            && self.vocab.component_of_name(column).is_none()
-            && !self.vocab.is_client_key_name(column)
-            && !self.vocab.is_request_id_name(column)
     }
 
     /// A SQL chain stops growing: judge its binds as one key.
@@ -443,13 +420,7 @@ impl Evaluator<'_> {
         key.concat = first_key.0.concat;
         key.construct = first_key.0.construct;
         key.scoped = key_binds.iter().any(|(v, _)| v.scoped);
-        let store = chain.table.as_ref().map(|t| {
-            if chain.by_use {
-                format!("{SQL_BY_USE}{t}")
-            } else {
-                format!("sql:{t}")
-            }
-        });
+        let store = (chain.table.as_ref()).map(|t| sql_store(t, chain.by_use));
         self.key_position_in(key, site, true, true, store);
         value
     }
@@ -577,28 +548,12 @@ fn key_of_arguments(args: &[Value], exprs: &[&Expr]) -> (usize, Value) {
     (primary, key)
 }
 
-/// Whether a receiver names a map entry (`slot`, `vacant`, `entry`, `e`).
-fn names_map_entry(name: &str) -> bool {
-    let lower = name.to_ascii_lowercase();
-    matches!(lower.as_str(), "e" | "v" | "o")
-        || words(&lower)
-            .iter()
-            .any(|w| matches!(w.as_str(), "entry" | "slot" | "vacant" | "occupied"))
-}
-
-/// Whether an argument names a database transaction (`&mut wtxn`, `&txn`,
-/// `tx`, `&mut transaction`).
+/// Whether an argument names a database transaction (`&mut wtxn`, `&txn`).
 fn names_transaction(expr: &Expr) -> bool {
-    let Expr::Path(p) = strip_ref(expr) else {
-        return false;
-    };
-    let name = last_ident(&p.path).to_ascii_lowercase();
-    words(&name).iter().any(|w| {
-        matches!(
-            w.as_str(),
-            "txn" | "wtxn" | "rtxn" | "tx" | "trx" | "transaction"
-        )
-    })
+    match strip_ref(expr) {
+        Expr::Path(p) => names_transaction_handle(&last_ident(&p.path)),
+        _ => false,
+    }
 }
 
 /// Peels references, parens, `?`, `.await` and clones to find the name of

@@ -38,15 +38,35 @@ pub fn attribute_documents_client_key(attribute: &str, vocab: &Vocabulary) -> bo
 /// Whether prose names the idempotency key (`"The client's idempotency key"`,
 /// `"Idempotency-Key for retries"`).
 fn names_idempotency_key(text: &str) -> bool {
+    mentions_any(
+        text,
+        &[
+            "idempotency key",
+            "idempotency-key",
+            "idempotency_key",
+            "idempotencykey",
+        ],
+    )
+}
+
+/// Whether prose says who chose the key: the client or caller.
+fn names_the_client(doc: &str) -> bool {
+    mentions_any(
+        doc,
+        &[
+            "client",
+            "caller",
+            "sender",
+            "user-supplied",
+            "user supplied",
+        ],
+    )
+}
+
+/// Whether `text` contains one of the lower-case `phrases`, in any case.
+fn mentions_any(text: &str, phrases: &[&str]) -> bool {
     let lower = text.to_ascii_lowercase();
-    [
-        "idempotency key",
-        "idempotency-key",
-        "idempotency_key",
-        "idempotencykey",
-    ]
-    .iter()
-    .any(|p| lower.contains(p))
+    phrases.iter().any(|p| lower.contains(p))
 }
 
 /// The names of the fields and parameters `text` documents as the client's
@@ -65,12 +85,27 @@ pub fn documented_key_names(text: &str, vocab: &Vocabulary) -> Vec<String> {
     if !names_key {
         return Vec::new();
     }
-    let mut names = doc_commented_key_names(text);
-    let hints = ["rename", "alias", "desc"];
-    if !hints.iter().any(|h| has(h)) {
+    // A doc comment must name who chose the key; an attribute must be one
+    // that documents (`rename`, `alias`, `desc`).
+    // (Without their first letter: `Client`, `client`.)
+    let by_doc = ["lient", "aller", "ender", "upplied"]
+        .iter()
+        .any(|h| has(h));
+    let by_attribute = ["rename", "alias", "desc"].iter().any(|h| has(h));
+    if !by_doc && !by_attribute {
+        return Vec::new();
+    }
+    // One pass of the lexer for both readings.
+    let lexed = lex::lex(text);
+    let mut names = if by_doc {
+        doc_commented_key_names(text, &lexed)
+    } else {
+        Vec::new()
+    };
+    if !by_attribute {
         return names;
     }
-    let tokens: Vec<Token<'_>> = lex::tokens(text).collect();
+    let tokens = &lexed.tokens;
     let mut i = 0;
     while i + 2 < tokens.len() {
         let documented = documenting(&tokens[i..], vocab);
@@ -89,31 +124,38 @@ pub fn documented_key_names(text: &str, vocab: &Vocabulary) -> Vec<String> {
 
 /// The fields whose doc comment (`/// The client's idempotency key; retries
 /// reuse it.`) says they are the idempotency key: the declaration after the
-/// comment, past further doc lines and attributes. A field documented as
-/// something *of* the key (its hash, its expiry) is not the key.
-fn doc_commented_key_names(text: &str) -> Vec<String> {
-    let lines: Vec<&str> = text.lines().map(str::trim_start).collect();
+/// comment block, past attributes (`declaration_at`). Only the block's first
+/// line says what the field is; a later line naming the key (`Paired with
+/// Idempotency-Key, ..` on an `id`) tells how it is used beside it. It must
+/// be the *client's* key ("The idempotency key this result is associated
+/// with" may be one the server derives), and a field documented as
+/// something of the key (its hash, its expiry) or an entity's id is not it.
+fn doc_commented_key_names(text: &str, lexed: &lex::Lexed<'_>) -> Vec<String> {
+    let comment = |r: &std::ops::Range<usize>| text.get(r.clone()).unwrap_or_default();
     let mut names: Vec<String> = Vec::new();
-    for (i, line) in lines.iter().enumerate() {
-        let Some(doc) = line.strip_prefix("///") else {
-            continue;
-        };
-        // The block's first line says what the field is; a later line
-        // naming the key (`Paired with Idempotency-Key, ..` on an `id`)
-        // tells how the field is used beside it.
-        // And it must be the *client's* key: "The idempotency key this
-        // result is associated with" may be one the server derives.
-        let starts_block = i == 0 || !lines[i - 1].starts_with("///");
-        if !starts_block || !names_idempotency_key(doc) || !names_the_client(doc) {
+    let docs = &lexed.doc_comments;
+    let mut i = 0;
+    while i < docs.len() {
+        // The block: doc comments with only whitespace between them.
+        let mut end = i;
+        while end + 1 < docs.len()
+            && (text.get(docs[end].end..docs[end + 1].start))
+                .is_some_and(|gap| gap.trim().is_empty())
+        {
+            end += 1;
+        }
+        let first = comment(&docs[i]);
+        let after = docs[end].end;
+        i = end + 1;
+        if !names_idempotency_key(first) || !names_the_client(first) {
             continue;
         }
-        let declaration = lines[i + 1..]
-            .iter()
-            .find(|l| !l.starts_with("///") && !l.starts_with("#[") && !l.is_empty());
-        let Some(name) = declaration.and_then(|l| declared_field(l)) else {
+        let next = lexed
+            .spans
+            .partition_point(|span| (span.start as usize) < after);
+        let Some(name) = declaration_at(&lexed.tokens, next) else {
             continue;
         };
-        // Something of the key (its hash, its expiry), or an entity's id.
         let of_the_key = super::words(name).iter().any(|w| {
             matches!(
                 w.as_str(),
@@ -139,38 +181,6 @@ fn doc_commented_key_names(text: &str) -> Vec<String> {
         }
     }
     names
-}
-
-/// Whether prose says who chose the key: the client or caller.
-fn names_the_client(doc: &str) -> bool {
-    let lower = doc.to_ascii_lowercase();
-    [
-        "client",
-        "caller",
-        "sender",
-        "user-supplied",
-        "user supplied",
-    ]
-    .iter()
-    .any(|w| lower.contains(w))
-}
-
-/// The field a line declares (`pub idempotency_key: String,` → its name).
-fn declared_field(line: &str) -> Option<&str> {
-    let mut rest = line.strip_prefix("pub").map_or(line, |r| {
-        let r = r.trim_start();
-        match r.strip_prefix('(') {
-            Some(inner) => inner.split_once(')').map_or(r, |(_, after)| after),
-            None => r,
-        }
-    });
-    rest = rest.trim_start();
-    let (name, after) = rest.split_once(':')?;
-    let name = name.trim();
-    let ident = !name.is_empty()
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        && !name.starts_with(|c: char| c.is_ascii_digit());
-    (ident && !after.starts_with(':')).then_some(name)
 }
 
 impl Vocabulary {
@@ -210,7 +220,13 @@ fn next_declared_name<'a>(tokens: &[Token<'a>]) -> Option<&'a str> {
             _ => {}
         }
     }
-    let mut j = at?;
+    declaration_at(tokens, at?)
+}
+
+/// The name declared at `tokens[j..]`, past attributes and `pub`/`mut`/
+/// `ref` (`#[serde(default)] pub(crate) nonce:` gives `nonce`); anything
+/// but a declaration gives nothing.
+fn declaration_at<'a>(tokens: &[Token<'a>], mut j: usize) -> Option<&'a str> {
     loop {
         match tokens.get(j)? {
             // Another attribute: skip it whole.

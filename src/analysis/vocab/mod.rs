@@ -50,12 +50,12 @@ pub use provenance::is_server_entity_word;
 pub use roles::{names_key_header_constant, Component};
 pub use semantics::{
     is_escape_replacement, ELEMENT_METHODS, KEY_SEPARATORS, NO_TEXT_FLOW, OPAQUE_GETTERS,
-    TRANSPARENT_METHODS,
+    POSITIONAL_SQL_METHODS, TRANSPARENT_METHODS,
 };
 pub use sentinels::{is_sentinel_literal, is_sentinel_name};
 pub use stores::{
-    is_claim_api_method, is_dynamo_key_attribute, names_request_extensions, names_strong_store,
-    DYNAMO_STORE, STRONG_STORE_WORDS,
+    is_claim_api_method, is_dynamo_key_attribute, names_map_entry, names_request_extensions,
+    names_strong_store, names_transaction_handle, DYNAMO_STORE, STRONG_STORE_WORDS,
 };
 pub use text::{contains_ci, ends_with_ci, snake, words};
 pub use verbs::{

@@ -242,6 +242,16 @@ impl Vocabulary {
         self.name_info(ident).component
     }
 
+    /// Whether a key column names another resource's id (`invoice_id`,
+    /// `message_outbox_id`, `id`): an id that is no client key, request id
+    /// or scope component by its name.
+    pub fn names_resource_id(&self, column: &str) -> bool {
+        (column == "id" || column.ends_with("_id") || column.ends_with("_uuid"))
+            && self.component_of_name(column).is_none()
+            && !self.is_client_key_name(column)
+            && !self.is_request_id_name(column)
+    }
+
     /// Whether an identifier names a request id (`request_id`, `req_id`).
     pub fn is_request_id_name(&self, ident: &str) -> bool {
         self.name_info(ident).request_id

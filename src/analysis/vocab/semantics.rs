@@ -92,6 +92,22 @@ pub const ELEMENT_METHODS: &[&str] = &[
     "pop_back",
 ];
 
+/// Methods that run a SQL statement given with its binds beside it:
+/// tokio-postgres' `client.query_one(SQL, &[&a, &b])`, rusqlite's
+/// `conn.execute(SQL, params![a, b])` and `query_row(SQL, params![..], |row| ..)`.
+/// Read as key positions by the evaluator and as claims by the claim walk.
+pub const POSITIONAL_SQL_METHODS: &[&str] = &[
+    "query",
+    "query_one",
+    "query_opt",
+    "query_raw",
+    "execute",
+    "execute_raw",
+    "prepare_cached",
+    "query_row",
+    "query_row_and_then",
+];
+
 /// Zero-argument methods whose result says nothing about the key's text.
 pub const OPAQUE_GETTERS: &[&str] = &[
     "len", "is_empty", "is_some", "is_none", "is_ok", "is_err", "count", "capacity", "hash",

@@ -261,6 +261,29 @@ impl Vocabulary {
     }
 }
 
+/// Whether a store call's argument names a database transaction handle
+/// (`wtxn`, `rtxn`, `tx`, `transaction`): heed's `db.put(&mut wtxn, &key, &v)`
+/// passes one before the key, and it is no part of the key.
+pub fn names_transaction_handle(name: &str) -> bool {
+    words(&name.to_ascii_lowercase()).iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "txn" | "wtxn" | "rtxn" | "tx" | "trx" | "transaction"
+        )
+    })
+}
+
+/// Whether a receiver names a map entry (`slot`, `vacant`, `entry`, `e`),
+/// whose one-argument `insert(v)` stores the value of a key given to
+/// `entry(..)`.
+pub fn names_map_entry(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    matches!(lower.as_str(), "e" | "v" | "o")
+        || words(&lower)
+            .iter()
+            .any(|w| matches!(w.as_str(), "entry" | "slot" | "vacant" | "occupied"))
+}
+
 /// A store verb with options or a condition spelled into its name:
 /// `set_with_options` (rustis), `put_with_ttl`, `insert_if_not_exists`,
 /// `set_if_absent`, `get_with_options`. The key is still the first argument.

@@ -63,6 +63,8 @@ pub struct CrateIndex<'a> {
     /// Fields whose serde default is a function (`#[serde(default =
     /// "Config::default_header")]`): the field and the function's name.
     serde_defaults: Vec<(String, String)>,
+    /// `use path::original as alias;` outside function bodies: (original, alias).
+    renames: Vec<(String, String)>,
 }
 
 /// What a local type item is, as far as holding a key goes.
@@ -85,6 +87,7 @@ impl<'a> CrateIndex<'a> {
                 index: &mut index,
                 file: file.id,
                 self_ty: Vec::new(),
+                in_fn: 0,
             };
             collector.visit_file(&file.ast);
         }
@@ -99,6 +102,20 @@ impl<'a> CrateIndex<'a> {
                 .entry(f.name.clone())
                 .or_default()
                 .push(id);
+        }
+        // A free function is called by its `use` aliases too (`pub use
+        // payment::find_by_key as find_payment_by_key;`).
+        for (original, alias) in &index.renames {
+            let free: Vec<usize> = (index.fns_by_name.get(original).into_iter().flatten())
+                .copied()
+                .filter(|&id| index.fns[id].self_ty.is_none() && !index.fns[id].has_receiver())
+                .collect();
+            let ids = index.fns_by_name.entry(alias.clone()).or_default();
+            for id in free {
+                if !ids.contains(&id) {
+                    ids.push(id);
+                }
+            }
         }
         // A serde default function's result is given to its field.
         for (field, default_fn) in &index.serde_defaults {
@@ -228,6 +245,20 @@ struct Collector<'i, 'a> {
     index: &'i mut CrateIndex<'a>,
     file: u32,
     self_ty: Vec<Option<String>>,
+    /// Function bodies the visit is in (their `use`s rename nothing outside).
+    in_fn: usize,
+}
+
+/// The `original as alias` renames of a `use` tree.
+fn use_renames(tree: &syn::UseTree, out: &mut Vec<(String, String)>) {
+    match tree {
+        syn::UseTree::Path(p) => use_renames(&p.tree, out),
+        syn::UseTree::Group(g) => g.items.iter().for_each(|t| use_renames(t, out)),
+        syn::UseTree::Rename(r) if r.rename != "_" && r.rename != r.ident => {
+            out.push((r.ident.to_string(), r.rename.to_string()))
+        }
+        _ => {}
+    }
 }
 
 pub(crate) use super::test_support::is_test;
@@ -255,6 +286,12 @@ impl<'ast> Collector<'_, 'ast> {
 }
 
 impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
+    fn visit_item_use(&mut self, item: &'ast syn::ItemUse) {
+        if self.in_fn == 0 {
+            use_renames(&item.tree, &mut self.index.renames);
+        }
+    }
+
     fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
         if !is_test_module(item) {
             syn::visit::visit_item_mod(self, item);
@@ -274,7 +311,9 @@ impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
         });
         // Nested items are functions of their own.
         self.self_ty.push(None);
+        self.in_fn += 1;
         syn::visit::visit_item_fn(self, item);
+        self.in_fn -= 1;
         self.self_ty.pop();
     }
 
@@ -304,7 +343,9 @@ impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
             sig: &item.sig,
             block: &item.block,
         });
+        self.in_fn += 1;
         syn::visit::visit_impl_item_fn(self, item);
+        self.in_fn -= 1;
     }
 
     fn visit_trait_item_fn(&mut self, item: &'ast syn::TraitItemFn) {
@@ -317,7 +358,9 @@ impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
                 block,
             });
         }
+        self.in_fn += 1;
         syn::visit::visit_trait_item_fn(self, item);
+        self.in_fn -= 1;
     }
 
     fn visit_item_enum(&mut self, item: &'ast syn::ItemEnum) {

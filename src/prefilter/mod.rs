@@ -449,6 +449,14 @@ impl Planner<'_, '_> {
                 }
             }
             if reached.is_empty() {
+                // A file renaming a selected function is parsed for its
+                // `use`: the index reads the alias from there.
+                let selected_fns: HashSet<&str> = (scans.iter().flatten())
+                    .flat_map(|scan| scan.items.iter())
+                    .zip(&choice.selected)
+                    .filter(|(item, kept)| **kept && item.is_fn)
+                    .map(|(item, _)| item.name)
+                    .collect();
                 let mut selected = choice.selected.iter();
                 return scans
                     .iter()
@@ -456,7 +464,9 @@ impl Planner<'_, '_> {
                         Some(scan) => {
                             let mine: Vec<bool> =
                                 selected.by_ref().take(scan.items.len()).copied().collect();
-                            file_plan(scan, &mine)
+                            let renames = (scan.renames.iter())
+                                .any(|(original, _)| selected_fns.contains(original));
+                            file_plan(scan, &mine, renames)
                         }
                         None => FilePlan::Skip,
                     })
@@ -651,6 +661,26 @@ mod tests {
         names.sort();
         // `r#fn f` is no definition, but an extra name only costs a scan.
         assert_eq!(names, ["A", "B", "_", "c", "d", "f"]);
+        // A `use` alias names its original function (a cast's type counts
+        // too, which only costs a scan).
+        let names = defined_names(
+            "pub use m::{find as find_intent, get};
+let n = x as u64;",
+        );
+        let mut names: Vec<&str> = names.into_iter().collect();
+        names.sort();
+        assert_eq!(names, ["find_intent", "u64"]);
+    }
+
+    #[test]
+    fn use_renames_are_scanned_outside_items() {
+        let prefilter = Prefilter::new(&Vocabulary::default());
+        let scan = prefilter.scan(
+            "pub use memo::{recall as recall_reply, remember};
+use a::b as _;
+             fn f() { use x::y as z; let n = m as u64; }",
+        );
+        assert_eq!(scan.renames, [("recall", "recall_reply")]);
     }
 
     #[test]

@@ -196,6 +196,10 @@ pub struct FileScan<'t> {
     /// items: generated lookup tables are most of the syntax tree of the
     /// crates that have them.
     pub inert_tables: Vec<Range<usize>>,
+    /// `use path::original as alias;` outside items: (original, alias).
+    /// A call of the alias may resolve to the original function, as
+    /// `CrateIndex` resolves it.
+    pub renames: Vec<(&'t str, &'t str)>,
 }
 
 impl<'t> FileScan<'t> {
@@ -259,6 +263,8 @@ struct Scanner<'p, 't> {
     blocks: Vec<(Owner<'t>, usize)>,
     /// A block header waiting for its `{`: (owner, depth of the keyword).
     header: Option<(Owner<'t>, usize)>,
+    /// Inside a `use` declaration (until its `;`).
+    in_use: bool,
 }
 
 impl Prefilter {
@@ -297,6 +303,7 @@ impl Prefilter {
             open: Vec::new(),
             blocks: Vec::new(),
             header: None,
+            in_use: false,
         };
         for (i, span) in spans.iter().enumerate() {
             scanner.token(i, &(span.start as usize..span.end as usize));
@@ -326,6 +333,12 @@ impl<'t> Scanner<'_, 't> {
     fn token(&mut self, i: usize, span: &Range<usize>) {
         let token = self.tokens[i];
         match token {
+            Token::Ident("use") => self.in_use = true,
+            Token::Punct(";") => self.in_use = false,
+            Token::Ident("as") if self.in_use && self.open.is_empty() => self.rename(i),
+            _ => {}
+        }
+        match token {
             Token::Open(b) => return self.open_bracket(b, span),
             Token::Close(b) => return self.close_bracket(b, span),
             Token::Punct(";") => return self.semicolon(span),
@@ -354,6 +367,17 @@ impl<'t> Scanner<'_, 't> {
         }
         if let Token::Ident(ident) = token {
             self.ident_uses(i, ident);
+        }
+    }
+
+    /// `original as alias` at token `i` (the `as`) of a `use` declaration.
+    fn rename(&mut self, i: usize) {
+        if let (Some(Token::Ident(original)), Some(Token::Ident(alias))) =
+            (self.before(i, 1), self.tokens.get(i + 1).copied())
+        {
+            if alias != "_" && alias != original {
+                self.out.renames.push((original, alias));
+            }
         }
     }
 

@@ -121,10 +121,15 @@ impl Prefilter {
         let mut selected = keyed;
         let mut work: Vec<usize> = (0..graph.items.len()).filter(|&n| selected[n]).collect();
         // Items with a local fact (a claim, a guard, DDL) need no client
-        // key, but their callees' releases matter.
+        // key, but their callees' releases matter. An item storing where
+        // client keys are stored is followed to its callers as far as its
+        // summary reaches them: the server-minted key may come from there.
+        let mut sharing: Vec<bool> = (graph.items.iter())
+            .map(|(_, item)| self.holds_shared(item, &stores))
+            .collect();
+        graph.close_over_users(&mut sharing);
         for (n, (_, item)) in graph.items.iter().enumerate() {
-            let shares = self.holds_shared(item, &stores);
-            if (local(item) || shares) && !selected[n] {
+            if (local(item) || sharing[n]) && !selected[n] {
                 selected[n] = true;
                 work.push(n);
             }
@@ -220,6 +225,8 @@ struct Graph<'s, 't> {
     consts_named: HashMap<&'t str, Vec<usize>>,
     /// Items calling a name (each once).
     callers_of: HashMap<&'t str, Vec<usize>>,
+    /// The functions a `use`-renamed name stands for (alias → originals).
+    aliases: HashMap<&'t str, Vec<&'t str>>,
     /// Items using a constant's name (each once), or a header holder's.
     users_of: HashMap<&'t str, Vec<usize>>,
     /// Per item, the fields and variants it gives the key header's name
@@ -258,6 +265,7 @@ impl<'s, 't> Graph<'s, 't> {
             fns_named: HashMap::default(),
             consts_named: HashMap::default(),
             callers_of: HashMap::default(),
+            aliases: HashMap::default(),
             users_of: HashMap::default(),
             holders: Vec::new(),
         };
@@ -277,6 +285,35 @@ impl<'s, 't> Graph<'s, 't> {
             let (f, item) = graph.items[n];
             for call in graph.scans[f].calls_of(item) {
                 add(graph.callers_of.entry(call.name()).or_default(), n);
+            }
+        }
+        // A free function is also named by its `use` renames, as the index
+        // names it, and whoever calls the alias calls it.
+        for scan in &graph.scans {
+            for &(original, alias) in &scan.renames {
+                let free: Vec<usize> = (graph.fns_named.get(original).map_or(NONE, Vec::as_slice))
+                    .iter()
+                    .copied()
+                    .filter(|&d| {
+                        graph.items[d].1.owner == Owner::Free && !graph.items[d].1.receiver
+                    })
+                    .collect();
+                if free.is_empty() {
+                    continue;
+                }
+                let originals = graph.aliases.entry(alias).or_default();
+                if originals.contains(&original) {
+                    continue;
+                }
+                originals.push(original);
+                graph.fns_named.entry(alias).or_default().extend(free);
+                let callers = graph.callers_of.get(alias).cloned().unwrap_or_default();
+                let list = graph.callers_of.entry(original).or_default();
+                for c in callers {
+                    if !list.contains(&c) {
+                        list.push(c);
+                    }
+                }
             }
         }
         // A field whose serde default is a holder function holds the name too.
@@ -341,9 +378,11 @@ impl<'s, 't> Graph<'s, 't> {
     /// Whether item `caller` has a call that may resolve to fn item `callee`.
     fn links(&self, caller: usize, callee: usize) -> bool {
         let def = self.items[callee].1;
-        self.calls(caller)
-            .iter()
-            .any(|m| m.name() == def.name && self.methods.links(*m, def))
+        self.calls(caller).iter().any(|m| {
+            let named = m.name() == def.name
+                || (self.aliases.get(m.name())).is_some_and(|o| o.contains(&def.name));
+            named && self.methods.links(*m, def)
+        })
     }
 
     /// The items whose calls may resolve to fn item `n`.
@@ -605,12 +644,23 @@ impl<'t> Methods<'t> {
 
 /// The names `fn`, `const` and `static` items of `text` may define: the
 /// word after the keyword (after `mut`), when followed by `(` or `<` (a
-/// function) or by a single `:` (a constant). Comments and strings count
-/// too; more names only make the filter scan more. `*const T` and
-/// `&'static T` are types, not definitions.
+/// function) or by a single `:` (a constant); and the aliases of `use ..
+/// as alias` (the word after `as` before `,`, `}` or `;`, casts too).
+/// Comments and strings count too; more names only make the filter scan
+/// more. `*const T` and `&'static T` are types, not definitions.
 pub(super) fn defined_names(text: &str) -> HashSet<&str> {
     let bytes = text.as_bytes();
     let mut out = HashSet::default();
+    for at in memchr::memmem::find_iter(bytes, b" as ") {
+        let rest = text[at + 4..].trim_start();
+        let word_end = (rest.bytes())
+            .position(|b| !lex::is_ident_continue(b))
+            .unwrap_or(rest.len());
+        let next = rest[word_end..].trim_start();
+        if word_end > 0 && next.starts_with([',', '}', ';']) {
+            out.insert(&rest[..word_end]);
+        }
+    }
     for keyword in ["fn", "const", "static"] {
         for at in memchr::memmem::find_iter(bytes, keyword.as_bytes()) {
             let end = at + keyword.len();

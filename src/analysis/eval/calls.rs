@@ -17,9 +17,10 @@ use crate::analysis::value::{
     Construct, ConstructKind, KeyEvent, KeySource, Placeholder, Site, Value,
 };
 use crate::analysis::vocab::{
-    is_claim_api_method, Component, ELEMENT_METHODS, NO_TEXT_FLOW, OPAQUE_GETTERS,
-    TRANSPARENT_METHODS,
+    is_claim_api_method, Component, ELEMENT_METHODS, MINTING_CONSTRUCTORS, NO_TEXT_FLOW,
+    OPAQUE_GETTERS, TRANSPARENT_METHODS,
 };
+use crate::model::diagnostic::Confidence;
 
 const HEADER_SETTERS: &[&str] = &[
     "insert",
@@ -133,20 +134,31 @@ impl Evaluator<'_> {
         Some(value)
     }
 
-    /// `IdempotencyKey::parse(..)`, `IdempotencyKey::from_headers(..)`.
-    /// Made from literals only (`IdempotencyKey::new("demo")`), the key's
-    /// origin is visible and is not the client: the type's name says nothing.
+    /// `IdempotencyKey::parse(..)`, `IdempotencyKey::from_headers(..)`:
+    /// the type's name says the value is the client's key, which is a
+    /// judgement by name (`KeySource::Named`, `possible`); an argument that
+    /// carries the client key by flow keeps its own source (the default
+    /// propagation of the library call). Made from literals only
+    /// (`IdempotencyKey::new("demo")`) or minted (`IdempotencyKey::generate(..)`),
+    /// the key's origin is visible and is not the client.
     fn typed_key_call(&self, func: &syn::ExprPath, args: &[Value], expr: &Expr) -> Option<Value> {
         let from_literals = !args.is_empty()
             && args
                 .iter()
                 .all(|a| a.literal.is_some() && a.client_key.is_none() && a.params == 0);
-        if from_literals {
+        let by_flow = args.iter().any(|a| {
+            a.client_key
+                .as_ref()
+                .is_some_and(|(_, s)| s.confidence() == Confidence::Certain)
+        });
+        let mut segments = func.path.segments.iter().rev();
+        let constructor = segments.next()?.ident.to_string();
+        if from_literals || by_flow || MINTING_CONSTRUCTORS.contains(&constructor.as_str()) {
             return None;
         }
-        let ty = func.path.segments.iter().rev().nth(1)?.ident.to_string();
+        let ty = segments.next()?.ident.to_string();
         (ty.ends_with("Key") && self.vocab.is_client_key_name(&ty)).then(|| Value {
-            client_key: Some((self.origin(expr), KeySource::IdempotencyKey)),
+            client_key: Some((self.origin(expr), KeySource::Named)),
             ..Value::default()
         })
     }

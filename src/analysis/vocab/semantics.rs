@@ -95,6 +95,21 @@ pub const ELEMENT_METHODS: &[&str] = &[
 /// Methods that run a SQL statement given with its binds beside it:
 /// tokio-postgres' `client.query_one(SQL, &[&a, &b])`, rusqlite's
 /// `conn.execute(SQL, params![a, b])` and `query_row(SQL, params![..], |row| ..)`.
+/// Constructors that mint a fresh value of their type
+/// (`IdempotencyKey::generate(node)`): the type's name says what the value
+/// is, never that a client sent it.
+pub const MINTING_CONSTRUCTORS: &[&str] = &[
+    "generate",
+    "random",
+    "new_random",
+    "new_v4",
+    "new_v7",
+    "now_v7",
+    "fresh",
+    "mint",
+    "new_unique",
+];
+
 /// Read as key positions by the evaluator and as claims by the claim walk.
 pub const POSITIONAL_SQL_METHODS: &[&str] = &[
     "query",

@@ -673,6 +673,24 @@ let n = x as u64;",
     }
 
     #[test]
+    fn claims_reach_only_the_helpers_that_release() {
+        let claim = "fn handle(s: &S, key: &str) { s.try_claim(key); cleanup(s, key); audit(s); }";
+        let release = "fn cleanup(s: &S, key: &str) { s.remove(key); }";
+        let other = "fn audit(s: &S) { s.log(1); inner(s); }";
+        let inner = "fn inner(s: &S) { s.flush(); }";
+        // The claim walk reads releasing helpers by name, nothing else of
+        // the claim's callees; no client key is in the claim to follow.
+        assert_eq!(
+            select(&[claim, release, other, inner]),
+            [true, true, false, false]
+        );
+        // A claim on a client key is followed to all its callees.
+        let keyed =
+            "fn handle(s: &S, idempotency_key: &str) { s.try_claim(idempotency_key); audit(s); }";
+        assert_eq!(select(&[keyed, other, inner]), [true, true, true]);
+    }
+
+    #[test]
     fn use_renames_are_scanned_outside_items() {
         let prefilter = Prefilter::new(&Vocabulary::default());
         let scan = prefilter.scan(

@@ -159,6 +159,11 @@ impl Item<'_> {
         self.is_fn && self.name == "drop" && self.clues.has(Clue::ReleaseCall)
     }
 
+    /// Whether it calls a release verb.
+    pub fn releases(&self) -> bool {
+        self.clues.has(Clue::ReleaseCall)
+    }
+
     /// Whether it makes a hasher object (`Sha256::new()`): a hash fact
     /// where it, or a caller it returns the hasher to, finishes it.
     pub fn makes_hasher(&self) -> bool {

@@ -119,29 +119,53 @@ impl Prefilter {
             None => Stores::of(&graph, &keyed),
         };
         let mut selected = keyed;
+        let mut followed = vec![false; graph.items.len()];
         let mut work: Vec<usize> = (0..graph.items.len()).filter(|&n| selected[n]).collect();
-        // Items with a local fact (a claim, a guard, DDL) need no client
-        // key, but their callees' releases matter. An item storing where
-        // client keys are stored is followed to its callers as far as its
-        // summary reaches them: the server-minted key may come from there.
+        // An item storing where client keys are stored is followed to its
+        // callers as far as its summary reaches them: the server-minted key
+        // may come from there.
         let mut sharing: Vec<bool> = (graph.items.iter())
             .map(|(_, item)| self.holds_shared(item, &stores))
             .collect();
         graph.close_over_users(&mut sharing);
+        let starts = work.len();
+        for n in (0..graph.items.len()).filter(|&n| sharing[n]) {
+            selected[n] = true;
+            work.push(n);
+        }
+        for &n in &work {
+            followed[n] = true;
+        }
+        graph.close_over_callees(&mut selected, &mut followed, work);
+        // Items with a local fact (a claim, a guard, DDL) need no client
+        // key; of their callees, the claim walk reads only the helpers that
+        // release (by name, `claims::guards::releasing_helpers`).
+        let mut reached = followed.clone();
+        let mut locals = 0;
         for (n, (_, item)) in graph.items.iter().enumerate() {
-            if (local(item) || sharing[n]) && !selected[n] {
-                selected[n] = true;
-                work.push(n);
+            if !local(item) {
+                continue;
+            }
+            locals += 1;
+            selected[n] = true;
+            reached[n] = true;
+            for call in graph.calls(n) {
+                for &d in graph.fns_named.get(call.name()).map_or(NONE, Vec::as_slice) {
+                    selected[d] |= graph.items[d].1.releases();
+                }
             }
         }
-        graph.close_over_callees(&mut selected, work);
-        let mut choice = graph.cold_dependencies(&selected, &keyed_at_first, &stores);
+        let mut choice = graph.cold_dependencies(&reached, &keyed_at_first, &stores);
         if unit_claims {
             // A guard in a cold file is found by its name.
             choice.defs.insert("drop");
         }
         if std::env::var_os("IDEM_LINT_UNIT_STATS").is_some() {
             graph.report(&seeds, &keyed_at_first, &selected);
+            let shared = sharing.iter().filter(|s| **s).count();
+            eprintln!(
+                "[idem-lint prefilter] callees followed from {starts} keyed, {locals} local and {shared} sharing items"
+            );
         }
         choice.selected = selected;
         Some(choice)
@@ -449,7 +473,13 @@ impl<'s, 't> Graph<'s, 't> {
     /// does. Those are analysed like any kept item, so what they call is
     /// followed too: a definition kept without its callees has an inexact
     /// summary, and its own findings differ from `--no-prefilter`'s.
-    fn close_over_callees(&self, selected: &mut [bool], mut work: Vec<usize>) {
+    /// `followed`: the items whose callees are (being) followed.
+    fn close_over_callees(
+        &self,
+        selected: &mut [bool],
+        followed: &mut [bool],
+        mut work: Vec<usize>,
+    ) {
         while let Some(n) = work.pop() {
             let mut next: Vec<usize> = Vec::new();
             for call in self.calls(n) {
@@ -469,8 +499,9 @@ impl<'s, 't> Graph<'s, 't> {
                 next.extend(self.consts_named.get(ident).map_or(NONE, Vec::as_slice));
             }
             for m in next {
-                if !selected[m] {
-                    selected[m] = true;
+                selected[m] = true;
+                if !followed[m] {
+                    followed[m] = true;
                     work.push(m);
                 }
             }
@@ -478,11 +509,12 @@ impl<'s, 't> Graph<'s, 't> {
     }
 
     /// What cold files the choice depends on: definitions of the names
-    /// selected items use, mentions of keyed items and their stores.
-    fn cold_dependencies(&self, selected: &[bool], keyed: &[bool], stores: &Stores) -> Choice<'t> {
+    /// items followed to their callees use, mentions of keyed items and
+    /// their stores.
+    fn cold_dependencies(&self, followed: &[bool], keyed: &[bool], stores: &Stores) -> Choice<'t> {
         let mut defs: HashSet<&'t str> = HashSet::default();
         let mut mentions: Vec<&'t str> = Vec::new();
-        for n in (0..self.items.len()).filter(|&n| selected[n]) {
+        for n in (0..self.items.len()).filter(|&n| followed[n]) {
             defs.extend(self.idents(n).iter().copied());
         }
         for n in (0..self.items.len()).filter(|&n| keyed[n]) {

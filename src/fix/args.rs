@@ -3,7 +3,7 @@
 //! every argument is a value the code already names for that role.
 
 use crate::analysis::value::Origin;
-use crate::analysis::vocab::{Component, Vocabulary};
+use crate::analysis::vocab::{Component, Vocabulary, TRANSPARENT_METHODS};
 
 use super::scope::Scope;
 
@@ -158,8 +158,30 @@ pub struct At<'a> {
 pub fn resolve(role: Role, origin: Option<&Origin>, file: u32, at: Option<&At<'_>>) -> Arg {
     let found = origin.and_then(|o| from_origin(role, o, file, at));
     found
+        .or_else(|| at.filter(|_| role == Role::Key).and_then(own_key))
         .or_else(|| at.and_then(|at| guess(role, at)))
         .unwrap_or_else(|| Arg::placeholder(role))
+}
+
+/// The key's own binding at the finding (`parsed` of `parsed.as_str()`)
+/// when the source's text is not in scope there (a header read bound to
+/// another name and then parsed): only where the finding is that binding,
+/// maybe through methods that pass it on unchanged, not a call on it
+/// (`out.push_str(key)`).
+fn own_key(at: &At<'_>) -> Option<Arg> {
+    let text = at
+        .key_text
+        .trim()
+        .trim_start_matches(['&', '*'])
+        .trim_start();
+    let root = root_name(text)?;
+    let passes_through = text[root.len()..].split('.').skip(1).all(|call| {
+        call.strip_suffix("()")
+            .is_some_and(|method| TRANSPARENT_METHODS.contains(&method))
+    });
+    let rest_is_calls = text[root.len()..].is_empty() || text[root.len()..].starts_with('.');
+    (passes_through && rest_is_calls && at.scope.named(root).is_some())
+        .then(|| Arg::known(borrowed(root)))
 }
 
 /// The argument for `role` in a service without that component

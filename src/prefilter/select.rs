@@ -677,13 +677,22 @@ impl<'t> Methods<'t> {
 /// The names `fn`, `const` and `static` items of `text` may define: the
 /// word after the keyword (after `mut`), when followed by `(` or `<` (a
 /// function) or by a single `:` (a constant); and the aliases of `use ..
-/// as alias` (the word after `as` before `,`, `}` or `;`, casts too).
+/// as alias` (the word after `as` before `,`, `}` or `;`).
 /// Comments and strings count too; more names only make the filter scan
 /// more. `*const T` and `&'static T` are types, not definitions.
 pub(super) fn defined_names(text: &str) -> HashSet<&str> {
     let bytes = text.as_bytes();
     let mut out = HashSet::default();
     for at in memchr::memmem::find_iter(bytes, b" as ") {
+        // In a `use` declaration: since the last `;` (a cast's statement
+        // has none, and its type names would make every file that casts to
+        // `u64` a definition of it).
+        let start = memchr::memrchr(b';', &bytes[..at]).map_or(0, |i| i + 1);
+        if !(text[start..at].split(|c: char| !lex::is_ident_continue(c as u8)))
+            .any(|word| word == "use")
+        {
+            continue;
+        }
         let rest = text[at + 4..].trim_start();
         let word_end = (rest.bytes())
             .position(|b| !lex::is_ident_continue(b))

@@ -220,8 +220,12 @@ impl Evaluator<'_> {
             let ty = s.ident.to_string();
             ty.contains("Key") || ty.contains("Scope")
         });
+        // A record made around a key a constructor already scoped
+        // (`Key::new("ns", "set", scoped.storage_key())`) is that key: its
+        // construction stays the scoping call, where rules judge its parts.
         if (key_type || name.chars().next().is_some_and(|c| c.is_uppercase()))
             && v.is_key_material()
+            && !v.scoped
         {
             v.concat = None;
             v.construct = Some(Construct {

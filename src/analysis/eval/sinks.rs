@@ -211,11 +211,23 @@ impl Evaluator<'_> {
             if !strong_name && super::payload_hash::content_addressed(&key, &args[primary + 1..]) {
                 key.payload_hash = None;
             }
-            let any_receiver = key.client_key.is_some() || key.payload_hash.is_some();
+            // A key by flow (the client's, a payload's digest, or one a key
+            // constructor or namespace made) is stored wherever a store
+            // method takes it, whatever the receiver is called.
+            let any_receiver = key.client_key.is_some()
+                || key.payload_hash.is_some()
+                || key.scoped
+                || key.client_ns
+                || key.server_ns;
             if !headers && (names_store || any_receiver) && !is_self(&m.receiver) {
                 let strong = names_store && strong_name;
                 let site = self.site(call.exprs[primary]);
-                let store = Some(name.to_ascii_lowercase()).filter(|n| !n.is_empty());
+                let store = Some(name.to_ascii_lowercase())
+                    .filter(|n| !n.is_empty())
+                    .map(|n| match named_partition(&call.exprs[..primary]) {
+                        Some(part) => format!("{n}/{part}"),
+                        None => n,
+                    });
                 // A receiver is a field or local of the type whose method
                 // this is; a SQL table or redis is one store for all.
                 let owner = self.self_ty.clone();
@@ -654,5 +666,28 @@ fn is_redis_cmd(expr: &Expr) -> bool {
         Expr::Call(c) => matches!(&*c.func, Expr::Path(p) if last_ident(&p.path) == "cmd"),
         Expr::Paren(p) => is_redis_cmd(&p.expr),
         _ => false,
+    }
+}
+
+/// The part of a store the argument before the key names: a constant or
+/// a string literal (`tx.put(REPLAY_INDEX, key, id)`, `db.insert("jobs",
+/// ..)`): keys in differently named parts of one store never meet.
+fn named_partition(before_key: &[&Expr]) -> Option<String> {
+    let mut expr = *before_key.last()?;
+    while let Expr::Reference(r) = expr {
+        expr = &r.expr;
+    }
+    match expr {
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(s),
+            ..
+        }) => Some(s.value()),
+        Expr::Path(p) => {
+            let last = p.path.segments.last()?.ident.to_string();
+            let constant = last.len() > 1
+                && (last.chars()).all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+            constant.then_some(last)
+        }
+        _ => None,
     }
 }

@@ -3,7 +3,7 @@
 //! Statements come from `*.sql` files and from Rust string literals
 //! ([`super::sql_literals`]). The text is split into statements with the
 //! `sqlparser` tokenizer, and every `CREATE TABLE`, `ALTER TABLE` and
-//! `CREATE UNIQUE INDEX` is parsed with the PostgreSQL, MySQL and SQLite
+//! `CREATE UNIQUE INDEX` is parsed with the PostgreSQL, MySQL, SQLite and SQL Server
 //! dialects in turn: a migrations folder may be written for any of them. A
 //! statement that no dialect parses is recorded as skipped, never guessed at.
 //!
@@ -14,10 +14,10 @@ use sqlparser::ast::{
     AlterTableOperation, ColumnDef, ColumnOption, Expr, FunctionArg, FunctionArgExpr,
     FunctionArguments, IndexColumn, ObjectName, Statement, TableConstraint,
 };
-use sqlparser::dialect::{Dialect, MySqlDialect, PostgreSqlDialect, SQLiteDialect};
+use sqlparser::dialect::{Dialect, MsSqlDialect, MySqlDialect, PostgreSqlDialect, SQLiteDialect};
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::Parser;
-use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer};
+use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer, Whitespace};
 
 use super::index::ParsedFile;
 use super::sql_source::char_line_starts;
@@ -271,11 +271,12 @@ impl Lines {
     }
 }
 
-fn dialects() -> [(&'static str, Box<dyn Dialect>); 3] {
+fn dialects() -> [(&'static str, Box<dyn Dialect>); 4] {
     [
         ("PostgreSQL", Box::new(PostgreSqlDialect {})),
         ("MySQL", Box::new(MySqlDialect {})),
         ("SQLite", Box::new(SQLiteDialect {})),
+        ("SQL Server", Box::new(MsSqlDialect {})),
     ]
 }
 
@@ -346,9 +347,9 @@ pub fn analyze_text(text: &str, vocab: &Vocabulary) -> TextAnalysis {
         }
         let mut first_error = None;
         let mut parsed = None;
+        let parse_text = without_index_kind(statement_text);
         for (name, dialect) in &dialects {
-            let Ok(tokens) =
-                Tokenizer::new(dialect.as_ref(), statement_text).tokenize_with_location()
+            let Ok(tokens) = Tokenizer::new(dialect.as_ref(), &parse_text).tokenize_with_location()
             else {
                 continue;
             };
@@ -471,12 +472,72 @@ fn is_trivia(token: &Token) -> bool {
 }
 
 /// Splits at top-level `;` (the tokenizer already keeps `;` inside strings,
-/// comments and dollar-quoted bodies).
+/// comments and dollar-quoted bodies) and at SQL Server's `GO` batch
+/// separator, a line of its own.
 fn split_statements(tokens: &[TokenWithSpan]) -> Vec<&[TokenWithSpan]> {
-    tokens
-        .split(|t| matches!(t.token, Token::SemiColon | Token::EOF))
-        .filter(|s| s.iter().any(|t| !is_trivia(&t.token)))
-        .collect()
+    let mut out = Vec::new();
+    let mut start = 0;
+    for i in 0..tokens.len() {
+        if matches!(tokens[i].token, Token::SemiColon | Token::EOF) || is_batch_separator(tokens, i)
+        {
+            out.push(&tokens[start..i]);
+            start = i + 1;
+        }
+    }
+    out.push(&tokens[start..]);
+    out.retain(|s| s.iter().any(|t| !is_trivia(&t.token)));
+    out
+}
+
+/// SQL Server's `CLUSTERED`/`NONCLUSTERED` after `UNIQUE` or `KEY` blanked
+/// (same length, so positions hold): no dialect parses `CREATE UNIQUE
+/// NONCLUSTERED INDEX`, and the kind of index says nothing of its columns.
+fn without_index_kind(text: &str) -> std::borrow::Cow<'_, str> {
+    let upper = text.to_ascii_uppercase();
+    if !upper.contains("CLUSTERED") {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = text.to_string();
+    let mut previous = "";
+    let bytes = upper.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() {
+        let end = (bytes[at..].iter())
+            .position(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
+            .map_or(bytes.len(), |n| at + n);
+        if end == at {
+            at += 1;
+            continue;
+        }
+        let word = &upper[at..end];
+        if matches!(word, "CLUSTERED" | "NONCLUSTERED") && matches!(previous, "UNIQUE" | "KEY") {
+            out.replace_range(at..end, &" ".repeat(end - at));
+        }
+        previous = word;
+        at = end;
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// `GO` alone on its line (spaces around it allowed).
+fn is_batch_separator(tokens: &[TokenWithSpan], i: usize) -> bool {
+    let Token::Word(word) = &tokens[i].token else {
+        return false;
+    };
+    if word.quote_style.is_some() || !word.value.eq_ignore_ascii_case("GO") {
+        return false;
+    }
+    let blank = |t: &TokenWithSpan| {
+        matches!(
+            t.token,
+            Token::Whitespace(Whitespace::Space | Whitespace::Tab)
+        )
+    };
+    let ends_line =
+        |t: &TokenWithSpan| matches!(t.token, Token::EOF | Token::Whitespace(Whitespace::Newline));
+    let before = tokens[..i].iter().rev().find(|t| !blank(t));
+    let after = tokens[i + 1..].iter().find(|t| !blank(t));
+    before.is_none_or(ends_line) && after.is_none_or(ends_line)
 }
 
 /// Identifier-ish words of a text that the tokenizer rejected; only used to
@@ -484,7 +545,12 @@ fn split_statements(tokens: &[TokenWithSpan]) -> Vec<&[TokenWithSpan]> {
 fn plain_words(text: &str) -> Vec<String> {
     text.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
         .filter(|w| !w.is_empty())
-        .map(|w| w.trim_matches('.').to_string())
+        // The dot between quoted parts (`[dbo].[t]`, `"s"."t"`) is a word
+        // of its own, as `ddl_head` reads a qualified name.
+        .map(|w| match w.trim_matches('.') {
+            "" => ".".to_string(),
+            part => part.to_string(),
+        })
         .collect()
 }
 

@@ -39,7 +39,7 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
             format!(" ({})", skipped.error)
         };
         let message = format!(
-            "SQL statement skipped: `{}` does not parse as PostgreSQL, MySQL or SQLite{reason}; IDEM008 did not check it",
+            "SQL statement skipped: `{}` does not parse as PostgreSQL, MySQL, SQLite or SQL Server{reason}; IDEM008 did not check it",
             skipped.excerpt
         );
         sink.add(Finding::new(&parse_error::RULE, skipped.site, message));

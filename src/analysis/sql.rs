@@ -17,7 +17,7 @@ use sqlparser::ast::{
 use sqlparser::dialect::{Dialect, MsSqlDialect, MySqlDialect, PostgreSqlDialect, SQLiteDialect};
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::Parser;
-use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer, Whitespace};
+use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer};
 
 use super::index::ParsedFile;
 use super::sql_source::char_line_starts;
@@ -25,7 +25,10 @@ pub use super::sql_source::{CharRange, SqlSource};
 use super::value::Site;
 use super::vocab::{words, Component, Vocabulary};
 
+mod statements;
 mod tolerant;
+
+use statements::{split_statements, without_index_kind};
 
 /// Which kind of uniqueness a constraint declares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -469,75 +472,6 @@ fn error_location(message: &str) -> (u64, u64) {
 
 fn is_trivia(token: &Token) -> bool {
     matches!(token, Token::Whitespace(_) | Token::EOF)
-}
-
-/// Splits at top-level `;` (the tokenizer already keeps `;` inside strings,
-/// comments and dollar-quoted bodies) and at SQL Server's `GO` batch
-/// separator, a line of its own.
-fn split_statements(tokens: &[TokenWithSpan]) -> Vec<&[TokenWithSpan]> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    for i in 0..tokens.len() {
-        if matches!(tokens[i].token, Token::SemiColon | Token::EOF) || is_batch_separator(tokens, i)
-        {
-            out.push(&tokens[start..i]);
-            start = i + 1;
-        }
-    }
-    out.push(&tokens[start..]);
-    out.retain(|s| s.iter().any(|t| !is_trivia(&t.token)));
-    out
-}
-
-/// SQL Server's `CLUSTERED`/`NONCLUSTERED` after `UNIQUE` or `KEY` blanked
-/// (same length, so positions hold): no dialect parses `CREATE UNIQUE
-/// NONCLUSTERED INDEX`, and the kind of index says nothing of its columns.
-fn without_index_kind(text: &str) -> std::borrow::Cow<'_, str> {
-    let upper = text.to_ascii_uppercase();
-    if !upper.contains("CLUSTERED") {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    let mut out = text.to_string();
-    let mut previous = "";
-    let bytes = upper.as_bytes();
-    let mut at = 0;
-    while at < bytes.len() {
-        let end = (bytes[at..].iter())
-            .position(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
-            .map_or(bytes.len(), |n| at + n);
-        if end == at {
-            at += 1;
-            continue;
-        }
-        let word = &upper[at..end];
-        if matches!(word, "CLUSTERED" | "NONCLUSTERED") && matches!(previous, "UNIQUE" | "KEY") {
-            out.replace_range(at..end, &" ".repeat(end - at));
-        }
-        previous = word;
-        at = end;
-    }
-    std::borrow::Cow::Owned(out)
-}
-
-/// `GO` alone on its line (spaces around it allowed).
-fn is_batch_separator(tokens: &[TokenWithSpan], i: usize) -> bool {
-    let Token::Word(word) = &tokens[i].token else {
-        return false;
-    };
-    if word.quote_style.is_some() || !word.value.eq_ignore_ascii_case("GO") {
-        return false;
-    }
-    let blank = |t: &TokenWithSpan| {
-        matches!(
-            t.token,
-            Token::Whitespace(Whitespace::Space | Whitespace::Tab)
-        )
-    };
-    let ends_line =
-        |t: &TokenWithSpan| matches!(t.token, Token::EOF | Token::Whitespace(Whitespace::Newline));
-    let before = tokens[..i].iter().rev().find(|t| !blank(t));
-    let after = tokens[i + 1..].iter().find(|t| !blank(t));
-    before.is_none_or(ends_line) && after.is_none_or(ends_line)
 }
 
 /// Identifier-ish words of a text that the tokenizer rejected; only used to

@@ -673,20 +673,14 @@ fn is_redis_cmd(expr: &Expr) -> bool {
 /// a string literal (`tx.put(REPLAY_INDEX, key, id)`, `db.insert("jobs",
 /// ..)`): keys in differently named parts of one store never meet.
 fn named_partition(before_key: &[&Expr]) -> Option<String> {
-    let mut expr = *before_key.last()?;
-    while let Expr::Reference(r) = expr {
-        expr = &r.expr;
-    }
-    match expr {
+    match strip_ref(before_key.last()?) {
         Expr::Lit(syn::ExprLit {
             lit: syn::Lit::Str(s),
             ..
         }) => Some(s.value()),
         Expr::Path(p) => {
-            let last = p.path.segments.last()?.ident.to_string();
-            let constant = last.len() > 1
-                && (last.chars()).all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
-            constant.then_some(last)
+            let last = last_ident(&p.path);
+            crate::analysis::header_holders::is_const_name(&last).then_some(last)
         }
         _ => None,
     }

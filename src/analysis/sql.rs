@@ -28,7 +28,7 @@ use super::vocab::{words, Component, Vocabulary};
 mod statements;
 mod tolerant;
 
-use statements::{split_statements, without_index_kind};
+use statements::{hash_comments, split_statements, without_index_kind};
 
 /// Which kind of uniqueness a constraint declares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -293,7 +293,11 @@ pub fn analyze_text(text: &str, vocab: &Vocabulary) -> TextAnalysis {
         .map(|(b, _)| b)
         .chain(std::iter::once(text.len()))
         .collect();
-    let tokens = dialects.iter().find_map(|(_, d)| {
+    // MySQL's `#` line comments are an operator to the other tokenizers,
+    // which would glue each comment to the statement after it.
+    let mysql = hash_comments(text);
+    let splitting = (dialects.iter()).filter(|(name, _)| !mysql || *name == "MySQL");
+    let tokens = splitting.chain(&dialects).find_map(|(_, d)| {
         Tokenizer::new(d.as_ref(), text)
             .tokenize_with_location()
             .ok()

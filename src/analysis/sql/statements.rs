@@ -1,5 +1,5 @@
 //! Statements of a SQL text: where they end (`;`, SQL Server's `GO`
-//! lines) and the SQL Server words no dialect parses.
+//! lines, MySQL's `#` comments) and the SQL Server words no dialect parses.
 
 use sqlparser::tokenizer::{Token, TokenWithSpan, Whitespace};
 
@@ -51,6 +51,12 @@ pub(super) fn without_index_kind(text: &str) -> std::borrow::Cow<'_, str> {
         at = end;
     }
     std::borrow::Cow::Owned(out)
+}
+
+/// Whether a line starts with MySQL's `#` comment (no other dialect starts
+/// a line of SQL with `#`).
+pub(super) fn hash_comments(text: &str) -> bool {
+    text.lines().any(|line| line.trim_start().starts_with('#'))
 }
 
 /// `GO` alone on its line (spaces around it allowed).

@@ -83,9 +83,34 @@ impl Statement_<'_> {
                 }
             }
         }
+        // Cloud Spanner's and ClickHouse's key comes after the column list:
+        // `) PRIMARY KEY (tenant_id, idem_key)`.
+        if let Some(candidate) = self.trailing_primary_key(close) {
+            candidates.push(candidate);
+        }
         let generated: Vec<&str> = generated.iter().map(String::as_str).collect();
         self.judge(table, candidates, &table_columns, &generated, out);
         understood
+    }
+
+    /// `PRIMARY KEY (..)` outside the column list that ends at `close`.
+    fn trailing_primary_key(&self, close: usize) -> Option<Candidate> {
+        let mut depth = 0usize;
+        for i in close + 1..self.tokens.len() {
+            match self.tokens[i].token {
+                Token::LParen => depth += 1,
+                Token::RParen => depth = depth.saturating_sub(1),
+                _ if depth == 0 && self.keyword(i) == Some(Keyword::PRIMARY) => {
+                    let key =
+                        (i + 1..self.tokens.len()).find(|&j| !is_trivia(&self.tokens[j].token));
+                    if key.is_some_and(|j| self.keyword(j) == Some(Keyword::KEY)) {
+                        return self.tolerant_table_constraint(i, i, ConstraintKind::PrimaryKey);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
     }
 
     /// The token indices of each top-level item of the list `open`..`close`.

@@ -9,6 +9,7 @@
 //! [`UnitFacts`] is everything the rules read.
 
 pub mod claims;
+pub mod demand;
 pub mod eval;
 pub mod format_string;
 pub mod hashing;
@@ -53,6 +54,9 @@ pub struct UnitFacts {
     /// The fields and variants given the key header's name: the
     /// pre-filter's next round keys their users.
     pub header_holders: Vec<String>,
+    /// Calls the analysis could not resolve that it needs: the
+    /// pre-filter's next round analyses the crate-local functions they name.
+    pub demanded_calls: Vec<String>,
 }
 
 /// One analysed function, and what it gives the pre-filter's next round.
@@ -129,12 +133,14 @@ pub fn analyze(files: &[ParsedFile], sql_files: &[sql::SqlFile], vocab: &Vocabul
     let writes: Vec<bool> = (fn_events.iter())
         .map(|events| events.iter().any(KeyEvent::writes_client_key))
         .collect();
+    let client_stores: HashSet<String> = (fn_events.iter().flatten())
+        .filter(|event| event.writes_client_key())
+        .filter_map(|event| event.store.clone())
+        .collect();
+    let demanded_calls = demand::demanded_calls(&fn_events, &summaries, &renamed, &client_stores);
     let events: Vec<KeyEvent> = fn_events.into_iter().flatten().collect();
     let unique = dedup_events(events);
-    let client_stores: HashSet<&str> = (unique.iter())
-        .filter(|event| event.writes_client_key())
-        .filter_map(|event| event.store.as_deref())
-        .collect();
+    let client_stores: HashSet<&str> = client_stores.iter().map(String::as_str).collect();
     let functions = (index.fns.iter().enumerate())
         .map(|(id, def)| AnalysedFn {
             file: def.file,
@@ -172,6 +178,7 @@ pub fn analyze(files: &[ParsedFile], sql_files: &[sql::SqlFile], vocab: &Vocabul
         functions,
         client_stores,
         header_holders: index.header_holders.names(vocab, &index.consts),
+        demanded_calls,
     }
 }
 
@@ -202,7 +209,18 @@ fn fixpoint(
             let evaluator = Evaluator::new(index, vocab, &summaries, def)
                 .without_names_for(unnamed.get(id).copied().unwrap_or(0));
             let (summary, events) = evaluator.run(def);
-            let facts = |s: &Summary| (s.ret.fallbacks.len(), s.ret.sanitized.len());
+            // The unresolved calls a value passes on are no part of its
+            // signature, but callers pass them on too (`prefilter::Demand`).
+            let facts = |s: &Summary| {
+                let via = |v: &value::Value| v.via.names().count();
+                let pending: usize = s.pending.iter().map(|e| via(&e.value)).sum();
+                (
+                    s.ret.fallbacks.len(),
+                    s.ret.sanitized.len(),
+                    via(&s.ret),
+                    pending,
+                )
+            };
             changed[id] = summary.signature() != summaries[id].signature()
                 || facts(&summary) != facts(&summaries[id]);
             next[id] = summary;

@@ -121,6 +121,53 @@ pub struct PayloadHash {
     pub payload: Origin,
 }
 
+/// Calls the analysis could not resolve whose results flow into a value, by
+/// the name called: a crate-local function the pre-filter left out of this
+/// round (`prefilter::Demand`) is analysed in the next one when its result
+/// reaches a key position. Never part of a value's identity: two values
+/// that differ only in it are equal.
+#[derive(Debug, Clone, Default)]
+pub struct Via(Vec<std::sync::Arc<str>>);
+
+impl PartialEq for Via {
+    fn eq(&self, _: &Via) -> bool {
+        true
+    }
+}
+
+impl Eq for Via {}
+
+impl Via {
+    /// At most this many names per value: a value built from more unknown
+    /// calls keeps the first ones (a later round analyses those, and what
+    /// they give brings the others).
+    const MAX: usize = 16;
+
+    /// Records a call of `name`.
+    pub fn push(&mut self, name: &str) {
+        if self.0.len() < Via::MAX && !self.0.iter().any(|n| &**n == name) {
+            self.0.push(name.into());
+        }
+    }
+
+    /// Adds the names of `other`.
+    pub fn extend(&mut self, other: &Via) {
+        for name in &other.0 {
+            if self.0.len() >= Via::MAX {
+                break;
+            }
+            if !self.0.contains(name) {
+                self.0.push(name.clone());
+            }
+        }
+    }
+
+    /// The names.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().map(|n| &**n)
+    }
+}
+
 /// What the analysis knows about a value. The IDEM003/IDEM007 facts are
 /// boxed: values are cloned with every branch, and these are rarely set.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -203,6 +250,8 @@ pub struct Value {
     /// Calls that stripped a key separator from this value or from a key
     /// component in it (IDEM006).
     pub sanitized: Vec<Sanitized>,
+    /// Unresolved calls whose results flow here.
+    pub via: Via,
 }
 
 /// A value that may be a sentinel default ("nobody in particular").
@@ -336,6 +385,16 @@ impl Value {
             || self.hasher
     }
 
+    /// Whether a callee given this value may make a finding of it on its
+    /// own: it starts findings (a parameter may carry one too, where its
+    /// callers pass one: see `eval::Demanded`). The payload, a digest or a
+    /// server-minted id become a finding only in a callee that hashes or
+    /// stores where client keys are stored, which the pre-filter keeps in
+    /// any case.
+    pub fn carries_fact(&self) -> bool {
+        self.starts_findings()
+    }
+
     /// Whether a tenant, principal or route component flows here.
     pub fn has_component(&self) -> bool {
         self.tenant.is_some() || self.principal.is_some() || self.route.is_some()
@@ -441,6 +500,7 @@ impl Value {
         }
         self.join_payload_and_server(other);
         self.hash_alone = hash_alone;
+        self.via.extend(&other.via);
     }
 
     /// The IDEM003/IDEM007 part of [`Value::join`].
@@ -483,9 +543,12 @@ impl Value {
     /// The union of two values that are alternatives (branches of an `if`).
     pub fn union(mut self, other: &Value) -> Value {
         if self.is_empty() && self.elems.is_none() && self.fields.is_none() {
-            return other.clone();
+            let mut other = other.clone();
+            other.via.extend(&self.via);
+            return other;
         }
         if other.is_empty() && other.elems.is_none() && other.fields.is_none() {
+            self.via.extend(&other.via);
             return self;
         }
         let hash_alone = self.hash_alone

@@ -154,5 +154,11 @@ pub(super) fn learn(demand: &mut Demand, facts: &UnitFacts, parsed: &Parsed) -> 
     for holder in &facts.header_holders {
         learned |= demand.learn_holder(holder);
     }
+    let mut calls = false;
+    for call in &facts.demanded_calls {
+        calls |= demand.learn_call(call);
+    }
+    demand.end_round(calls);
+    learned |= calls;
     learned
 }

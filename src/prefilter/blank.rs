@@ -23,10 +23,10 @@ pub enum FilePlan {
 /// `impl` or `trait` depth, but not inside a kept item) are blanked, and so
 /// are doc comments outside kept item bodies: neither can reach a finding
 /// (an item's only way in is the call graph the selection closes over), and
-/// both are most of the syntax tree of generated code. `renames`: the
-/// file's `use` declarations rename a selected function, so it is parsed
-/// even with no item kept.
-pub(super) fn file_plan(scan: &FileScan<'_>, selected: &[bool], renames: bool) -> FilePlan {
+/// both are most of the syntax tree of generated code. `needed`: the
+/// file's `use` declarations rename a selected function, or it defines a
+/// struct a kept function names, so it is parsed even with no item kept.
+pub(super) fn file_plan(scan: &FileScan<'_>, selected: &[bool], needed: bool) -> FilePlan {
     let mut keep = selected.to_vec();
     // A nested selected item keeps the items around it (items come after
     // their parents, so one backwards pass carries it all the way up).
@@ -35,7 +35,7 @@ pub(super) fn file_plan(scan: &FileScan<'_>, selected: &[bool], renames: bool) -
             keep[parent] = true;
         }
     }
-    if !keep.iter().any(|k| *k) && !scan.ddl_outside_items && !renames {
+    if !keep.iter().any(|k| *k) && !scan.ddl_outside_items && !needed {
         return FilePlan::Skip;
     }
     let top = |n: &usize| scan.items[*n].parent.is_none();

@@ -43,7 +43,23 @@ pub struct Learned {
     /// The fields and variants the analysis saw given the key header's
     /// name (the scan takes any field given a constant for one).
     header_holders: HashSet<String>,
+    /// The calls the analysis could not resolve and needs: the names
+    /// whose crate-local functions are followed from the items calling
+    /// them (`analysis::UnitFacts::demanded_calls`).
+    calls: HashSet<String>,
+    /// Rounds that learned a call: a call chain the analysis uncovers one
+    /// callee per round would take as many rounds as it is deep.
+    call_rounds: usize,
+    /// Past [`MAX_CALL_ROUNDS`], every call of a followed item is followed
+    /// (as without rounds), so the next round is the last to grow.
+    all_calls: bool,
 }
+
+/// Rounds that may learn calls before every call is followed: each round
+/// analyses the whole selection again, so a deep chain of demanded calls
+/// (a page server's request path, one callee per round) would cost more
+/// than the callees it leaves out.
+pub const MAX_CALL_ROUNDS: usize = 4;
 
 impl Demand {
     /// The demand of a first round: nothing analysed yet.
@@ -66,6 +82,36 @@ impl Demand {
         match self {
             Demand::Everything => false,
             Demand::Learned(learned) => learned.header_holders.insert(holder.to_string()),
+        }
+    }
+
+    /// Records a call the analysis needs resolved; returns whether that is
+    /// new.
+    pub fn learn_call(&mut self, name: &str) -> bool {
+        match self {
+            Demand::Everything => false,
+            Demand::Learned(learned) => learned.calls.insert(name.to_string()),
+        }
+    }
+
+    /// Ends a round's learning: `learned_calls` says whether it learned a
+    /// call.
+    pub fn end_round(&mut self, learned_calls: bool) {
+        if let Demand::Learned(learned) = self {
+            if learned_calls {
+                learned.call_rounds += 1;
+                learned.all_calls |= learned.call_rounds > MAX_CALL_ROUNDS;
+            }
+        }
+    }
+
+    /// Whether the functions a call of `name` may resolve to are followed
+    /// from the items making it: its result reaches a key position, or it
+    /// is given a value that may carry a fact (always, without rounds).
+    pub fn follows_call(&self, name: &str) -> bool {
+        match self {
+            Demand::Everything => true,
+            Demand::Learned(learned) => learned.all_calls || learned.calls.contains(name),
         }
     }
 
@@ -170,6 +216,28 @@ mod tests {
         // What is learned is by file: a `check` of another file is not it.
         let elsewhere = analysed(&[(1, "check", REACHES)]);
         assert_eq!(parsed(&texts, &elsewhere), [true, false]);
+    }
+
+    #[test]
+    fn callees_are_followed_only_where_the_analysis_demands_them() {
+        let handler = "fn handle(r: &R) { let k = r.idempotency_key(); save(k); audit(r); }";
+        let save = "fn save(k: &str) { STORE.insert(k, 1); }";
+        let audit = "fn audit(r: &R) { log(r); }";
+        let texts = [handler, save, audit];
+        // Without rounds, every callee of a keyed function is kept.
+        assert_eq!(parsed(&texts, &Demand::Everything), [true, true, true]);
+        // A first round analyses the seed alone.
+        assert_eq!(parsed(&texts, &Demand::first_round()), [true, false, false]);
+        // The analysis saw the key given to `save`.
+        let mut demand = Demand::first_round();
+        assert!(demand.learn_call("save"));
+        assert!(!demand.learn_call("save"));
+        assert_eq!(parsed(&texts, &demand), [true, true, false]);
+        // Past the rounds that may learn calls, every call is followed.
+        for _ in 0..=MAX_CALL_ROUNDS {
+            demand.end_round(true);
+        }
+        assert_eq!(parsed(&texts, &demand), [true, true, true]);
     }
 
     #[test]

@@ -457,6 +457,14 @@ impl Planner<'_, '_> {
                     .filter(|(item, kept)| **kept && item.is_fn)
                     .map(|(item, _)| item.name)
                     .collect();
+                // Structs a kept function names: their fields are what a
+                // fix may pass as the key's scope.
+                let named: HashSet<&str> = (scans.iter().flatten())
+                    .flat_map(|scan| scan.items.iter().map(move |item| (scan, item)))
+                    .zip(&choice.selected)
+                    .filter(|((_, item), kept)| **kept && item.is_fn)
+                    .flat_map(|((scan, item), _)| scan.idents_of(item).iter().copied())
+                    .collect();
                 let mut selected = choice.selected.iter();
                 return scans
                     .iter()
@@ -466,7 +474,8 @@ impl Planner<'_, '_> {
                                 selected.by_ref().take(scan.items.len()).copied().collect();
                             let renames = (scan.renames.iter())
                                 .any(|(original, _)| selected_fns.contains(original));
-                            file_plan(scan, &mine, renames)
+                            let types = scan.structs.iter().any(|s| named.contains(s));
+                            file_plan(scan, &mine, renames || types)
                         }
                         None => FilePlan::Skip,
                     })

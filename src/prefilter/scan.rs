@@ -205,6 +205,9 @@ pub struct FileScan<'t> {
     /// A call of the alias may resolve to the original function, as
     /// `CrateIndex` resolves it.
     pub renames: Vec<(&'t str, &'t str)>,
+    /// Structs defined outside items: a fix reads the fields of a type a
+    /// kept function names (`ctx.tenant_id` of `ctx: AuthContext`).
+    pub structs: Vec<&'t str>,
 }
 
 impl<'t> FileScan<'t> {
@@ -493,6 +496,9 @@ impl<'t> Scanner<'_, 't> {
         }
         if let Some(is_fn) = self.defines_item(i, ident) {
             self.open_item(i, ident, is_fn, span);
+        }
+        if self.open.is_empty() && self.before(i, 1) == Some(Token::Ident("struct")) {
+            self.out.structs.push(ident);
         }
     }
 

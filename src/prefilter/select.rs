@@ -136,7 +136,7 @@ impl Prefilter {
         for &n in &work {
             followed[n] = true;
         }
-        graph.close_over_callees(&mut selected, &mut followed, work);
+        graph.close_over_callees(&mut selected, &mut followed, work, demand);
         // Items with a local fact (a claim, a guard, DDL) need no client
         // key; of their callees, the claim walk reads only the helpers that
         // release (by name, `claims::guards::releasing_helpers`).
@@ -155,7 +155,7 @@ impl Prefilter {
                 }
             }
         }
-        let mut choice = graph.cold_dependencies(&reached, &keyed_at_first, &stores);
+        let mut choice = graph.cold_dependencies(&reached, &keyed_at_first, &stores, demand);
         if unit_claims {
             // A guard in a cold file is found by its name.
             choice.defs.insert("drop");
@@ -479,10 +479,14 @@ impl<'s, 't> Graph<'s, 't> {
         selected: &mut [bool],
         followed: &mut [bool],
         mut work: Vec<usize>,
+        demand: &Demand,
     ) {
         while let Some(n) = work.pop() {
             let mut next: Vec<usize> = Vec::new();
             for call in self.calls(n) {
+                if !demand.follows_call(call.name()) {
+                    continue;
+                }
                 let defs = self.fns_named.get(call.name()).map_or(NONE, Vec::as_slice);
                 // This call's own link, which is `links(n, d)` taken call
                 // by call (that scans all of `n`'s calls for each one).
@@ -511,11 +515,26 @@ impl<'s, 't> Graph<'s, 't> {
     /// What cold files the choice depends on: definitions of the names
     /// items followed to their callees use, mentions of keyed items and
     /// their stores.
-    fn cold_dependencies(&self, followed: &[bool], keyed: &[bool], stores: &Stores) -> Choice<'t> {
+    fn cold_dependencies(
+        &self,
+        followed: &[bool],
+        keyed: &[bool],
+        stores: &Stores,
+        demand: &Demand,
+    ) -> Choice<'t> {
         let mut defs: HashSet<&'t str> = HashSet::default();
         let mut mentions: Vec<&'t str> = Vec::new();
         for n in (0..self.items.len()).filter(|&n| followed[n]) {
-            defs.extend(self.idents(n).iter().copied());
+            // A call the analysis does not need leaves its callee's file cold.
+            let unneeded: HashSet<&'t str> = (self.calls(n).iter())
+                .map(|call| call.name())
+                .filter(|name| !demand.follows_call(name))
+                .collect();
+            defs.extend(
+                (self.idents(n).iter())
+                    .copied()
+                    .filter(|ident| !unneeded.contains(ident)),
+            );
         }
         for n in (0..self.items.len()).filter(|&n| keyed[n]) {
             // Callers in a cold file matter only for an item that keys them.

@@ -7,9 +7,12 @@ use std::ops::ControlFlow;
 
 use syn::Expr;
 
+use crate::analysis::value::Via;
+
 use super::sinks::is_self;
 use super::{
-    bits, payload_hash, server_built, server_keys, Evaluator, MethodCall, MAX_CLOSURE_NESTING,
+    bits, payload_hash, server_built, server_keys, Demanded, Evaluator, MethodCall,
+    MAX_CLOSURE_NESTING,
 };
 use crate::analysis::hashing;
 use crate::analysis::syntax::{last_ident, path_segments, path_string, place_name};
@@ -66,9 +69,28 @@ impl Evaluator<'_> {
             v.join(&f);
             return v;
         };
+        let args: Vec<Value> = c.args.iter().map(|a| self.eval(a)).collect();
+        // Whatever the call makes of its arguments, the unresolved calls
+        // that gave them flow on (`Via`).
+        let mut via = Via::default();
+        for arg in &args {
+            via.extend(&arg.via);
+        }
+        let mut value = self.eval_path_call(c, func, args, expr);
+        value.via.extend(&via);
+        value
+    }
+
+    /// [`Self::eval_call`] of a path.
+    fn eval_path_call(
+        &mut self,
+        c: &syn::ExprCall,
+        func: &syn::ExprPath,
+        args: Vec<Value>,
+        expr: &Expr,
+    ) -> Value {
         let path = path_string(&func.path);
         let name = last_ident(&func.path);
-        let args: Vec<Value> = c.args.iter().map(|a| self.eval(a)).collect();
         let arg_exprs: Vec<&Expr> = c.args.iter().collect();
 
         if self.vocab.is_key_constructor(&path) {
@@ -105,7 +127,34 @@ impl Evaluator<'_> {
         if let Some(value) = self.local_closure_call(func, &args) {
             return value;
         }
-        self.library_call(func, &name, &segments, args, expr)
+        let inputs = Demanded::of(args.iter());
+        let mut value = self.library_call(func, &name, &segments, args, expr);
+        if name != "Err" {
+            self.unresolved_call(&name, inputs, &mut value);
+        }
+        value
+    }
+
+    /// A call the index does not resolve, which may be of a crate-local
+    /// function this round of the pre-filter left out: its result records
+    /// the name (`Via`: demanded where it reaches a key position), and the
+    /// call is demanded where it is given a value that may carry a fact
+    /// into the callee (`prefilter::Demand`; decided after the fixpoint,
+    /// which knows what the parameters carry).
+    pub(super) fn unresolved_call(&mut self, name: &str, inputs: Demanded, result: &mut Value) {
+        result.via.push(name);
+        self.demand_call(name, inputs);
+    }
+
+    /// Records that a call of `name` given `inputs` is unresolved: the
+    /// pre-filter's next round analyses it where they carry a fact.
+    pub(super) fn demand_call(&mut self, name: &str, inputs: Demanded) {
+        if inputs.is_some() {
+            match self.demands.iter_mut().find(|(n, _)| n == name) {
+                Some((_, known)) => known.add(inputs),
+                None => self.demands.push((name.to_string(), inputs)),
+            }
+        }
     }
 
     /// `key_for(&client_key)` where `let key_for = |k| format!(..)`: the
@@ -337,9 +386,13 @@ impl Evaluator<'_> {
             .enumerate()
             .filter(|(_, a)| !server_built(a))
             .fold(0u64, |mask, (i, _)| mask | 1u64 << i);
+        let flows: Vec<Demanded> = args.iter().map(|a| Demanded::of([a])).collect();
         for &id in ids {
             self.callees.push(id);
             self.calls.push((id, client_args));
+            if flows.iter().any(|f| f.is_some()) {
+                self.arg_flows.push((id, flows.clone()));
+            }
             let Some(summary) = summaries.get(id) else {
                 continue;
             };
@@ -410,7 +463,10 @@ impl Evaluator<'_> {
             && !exprs.is_empty()
             && exprs.iter().all(|e| matches!(e, Expr::MethodCall(_)));
         if CLOSURE_METHODS.contains(&method.as_str()) && !query_filter {
-            return self.closure_method(&method, recv, &exprs);
+            let via = recv.via.clone();
+            let mut value = self.closure_method(&method, recv, &exprs);
+            value.via.extend(&via);
+            return value;
         }
 
         // A closure handed to any other method of a value carrying a client
@@ -448,9 +504,15 @@ impl Evaluator<'_> {
             args,
             exprs,
         };
-        match self.method_steps(&call, recv) {
-            ControlFlow::Break(value) | ControlFlow::Continue(value) => value,
+        let mut via = recv.via.clone();
+        for arg in &call.args {
+            via.extend(&arg.via);
         }
+        let mut value = match self.method_steps(&call, recv) {
+            ControlFlow::Break(value) | ControlFlow::Continue(value) => value,
+        };
+        value.via.extend(&via);
+        value
     }
 
     /// The kinds of method call, in the order they are recognised: each
@@ -549,7 +611,20 @@ impl Evaluator<'_> {
     /// Any other method: transparent ones keep the receiver's value, opaque
     /// getters give nothing, and an unknown method keeps where the text came
     /// from, not the key shape (its name may still say what it returns).
-    fn library_method(&self, call: &MethodCall<'_>, mut recv: Value) -> Value {
+    fn library_method(&mut self, call: &MethodCall<'_>, recv: Value) -> Value {
+        let method = call.method.as_str();
+        let inputs = Demanded::of(std::iter::once(&recv).chain(&call.args));
+        let mut value = self.library_method_value(call, recv);
+        // A transparent method of another value is not resolved even where
+        // one of the crate has its name (`crate_method`).
+        if is_self(&call.m.receiver) || !TRANSPARENT_METHODS.contains(&method) {
+            self.unresolved_call(method, inputs, &mut value);
+        }
+        value
+    }
+
+    /// [`Self::library_method`]'s value.
+    fn library_method_value(&self, call: &MethodCall<'_>, mut recv: Value) -> Value {
         let method = call.method.as_str();
         if call.args.is_empty() {
             // `delivery.properties.message_id()`, `msg.key()` of a queue

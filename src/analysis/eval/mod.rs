@@ -90,6 +90,51 @@ pub struct Summary {
     /// Crate-local calls made here: the callee and the arguments that may
     /// carry a client key (bit N = argument N is not visibly server-built).
     pub calls: Vec<(usize, u64)>,
+    /// Unresolved calls given a value that may carry a fact into the
+    /// callee, by name: the pre-filter's next round analyses those whose
+    /// inputs do carry one.
+    pub demands: Vec<(String, Demanded)>,
+    /// Crate-local calls made here and what each argument may carry.
+    pub arg_flows: Vec<(usize, Vec<Demanded>)>,
+}
+
+/// What the inputs of a call may carry into the callee: a fact of their
+/// own ([`Value::carries_fact`]), or the enclosing function's parameters
+/// (bit N = parameter N), which carry one where its callers pass one.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Demanded {
+    /// Some input carries a fact.
+    pub fact: bool,
+    /// The parameters flowing into the inputs.
+    pub params: u64,
+}
+
+impl Demanded {
+    /// What `inputs` carry.
+    pub fn of<'v>(inputs: impl IntoIterator<Item = &'v Value>) -> Demanded {
+        let mut out = Demanded::default();
+        for input in inputs {
+            out.fact |= input.carries_fact();
+            out.params |= input.params;
+        }
+        out
+    }
+
+    /// Adds what `other` carries.
+    pub fn add(&mut self, other: Demanded) {
+        self.fact |= other.fact;
+        self.params |= other.params;
+    }
+
+    /// Whether anything may be carried.
+    pub fn is_some(self) -> bool {
+        self.fact || self.params != 0
+    }
+
+    /// Whether a fact is carried where the parameters `fact_params` carry one.
+    pub fn carries(self, fact_params: u64) -> bool {
+        self.fact || self.params & fact_params != 0
+    }
 }
 
 impl Summary {
@@ -166,6 +211,11 @@ pub struct Evaluator<'a> {
     /// Bindings declared with the type of a server entity (`ev: PspEvent`,
     /// `Json(d): Json<WebhookDelivery>`): their `id` is a server id.
     entity_bindings: std::collections::HashSet<String>,
+    /// Unresolved calls given a value that may carry a fact (see
+    /// `calls::unresolved_call`).
+    demands: Vec<(String, Demanded)>,
+    /// Resolved calls and what their arguments may carry.
+    arg_flows: Vec<(usize, Vec<Demanded>)>,
 }
 
 /// How deep calls of local closures are followed into each other's bodies.
@@ -254,6 +304,8 @@ impl<'a> Evaluator<'a> {
             local_closures: HashMap::new(),
             closure_calls: Vec::new(),
             entity_bindings: Default::default(),
+            demands: Vec::new(),
+            arg_flows: Vec::new(),
         }
     }
 
@@ -328,6 +380,8 @@ impl<'a> Evaluator<'a> {
             absorbs: std::mem::take(&mut self.absorbs),
             named_key_params: self.named_key_params,
             calls: std::mem::take(&mut self.calls),
+            demands: std::mem::take(&mut self.demands),
+            arg_flows: std::mem::take(&mut self.arg_flows),
         };
         (summary, self.events)
     }

@@ -8,7 +8,7 @@ use std::ops::ControlFlow;
 use syn::Expr;
 
 use super::sql_binds::{client_key_lookup, key_binds};
-use super::{Evaluator, MethodCall};
+use super::{Demanded, Evaluator, MethodCall};
 use crate::analysis::sql::sql_tables;
 use crate::analysis::syntax::{last_ident, path_string, strip_ref};
 use crate::analysis::value::{is_store_by_use, sql_store, KeyEvent, Origin, Site, SqlChain, Value};
@@ -179,7 +179,19 @@ impl Evaluator<'_> {
             // Read as a storage operation for now; if a wrapper this call
             // may reach turns out to store keys, this function is evaluated
             // again once the wrapper's summary says so.
-            self.callees.extend(wrappers);
+            self.callees.extend(wrappers.iter().copied());
+        }
+        if wrappers.is_empty() && self.vocab.is_store_method(&call.method) {
+            // A wrapper of the store may be a function this round left out.
+            let inputs = Demanded::of(std::iter::once(&recv).chain(args));
+            self.demand_call(&call.method, inputs);
+            // The unresolved calls that gave the other arguments may give the
+            // key's scope (`begin(&principal_of(req), &route, key)`).
+            for arg in args {
+                for name in arg.via.names() {
+                    self.demand_call(name, inputs);
+                }
+            }
         }
         if let Some(key) = dynamo_key_attribute(&call.method, args, &call.exprs) {
             // `put_item().item("pk", AttributeValue::S(key))`: the

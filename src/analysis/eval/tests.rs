@@ -146,3 +146,53 @@ fn a_callee_storing_its_parameter_reports_at_the_caller() {
     assert_eq!(keyed[0].store.as_deref(), Some("store"));
     assert_eq!(keyed[0].site.span.start.line, 6);
 }
+
+/// What a unit's analysis asks the pre-filter's next round for: the calls
+/// it could not resolve (their functions are not in `src`).
+fn demanded(src: &str) -> Vec<String> {
+    let files = parse(src);
+    crate::analysis::analyze(&files, &[], &Vocabulary::default()).demanded_calls
+}
+
+#[test]
+fn calls_are_demanded_where_a_key_flows_into_or_out_of_them() {
+    let calls = demanded(
+        r#"
+        fn handler(headers: HeaderMap, cache: Cache, user: User) {
+            let key = headers.get("Idempotency-Key").unwrap();
+            // Given the key: the callee may store it.
+            remember(&key);
+            // Its result meets the key at a store: it may be the tenant.
+            let tenant = tenant_of(&user);
+            cache.insert(format!("{tenant}:{key}"), 1);
+            // Neither: nothing it does can change a finding.
+            let limit = page_limit(&user);
+            log_limit(limit);
+        }
+        "#,
+    );
+    assert!(calls.contains(&"remember".to_string()), "{calls:?}");
+    assert!(calls.contains(&"tenant_of".to_string()), "{calls:?}");
+    assert!(!calls.contains(&"page_limit".to_string()), "{calls:?}");
+    assert!(!calls.contains(&"log_limit".to_string()), "{calls:?}");
+}
+
+#[test]
+fn parameters_demand_calls_only_where_callers_pass_a_fact() {
+    let calls = demanded(
+        r#"
+        fn handler(headers: HeaderMap) {
+            let key = headers.get("Idempotency-Key").unwrap();
+            save(&key, 7);
+        }
+        fn save(value: &str, attempt: u32) {
+            persist(value);
+            backoff(attempt);
+        }
+        "#,
+    );
+    // `save` is analysed: its first parameter carries the key, its second
+    // a number.
+    assert!(calls.contains(&"persist".to_string()), "{calls:?}");
+    assert!(!calls.contains(&"backoff".to_string()), "{calls:?}");
+}

@@ -50,8 +50,8 @@ pub struct Learned {
     /// Rounds that learned a call: a call chain the analysis uncovers one
     /// callee per round would take as many rounds as it is deep.
     call_rounds: usize,
-    /// Past [`MAX_CALL_ROUNDS`], every call of a followed item is followed
-    /// (as without rounds), so the next round is the last to grow.
+    /// Past [`MAX_CALL_ROUNDS`] or [`MAX_DEMANDED_CALLS`], every call of a
+    /// followed item is followed (as without rounds).
     all_calls: bool,
 }
 
@@ -60,6 +60,12 @@ pub struct Learned {
 /// (a page server's request path, one callee per round) would cost more
 /// than the callees it leaves out.
 pub const MAX_CALL_ROUNDS: usize = 4;
+
+/// Calls that may be learned before every call is followed: a demand this
+/// wide soon covers most of what the keyed items reach, and taking that
+/// at once spares the rounds (and the parses) that would find it callee by
+/// callee.
+pub const MAX_DEMANDED_CALLS: usize = 64;
 
 impl Demand {
     /// The demand of a first round: nothing analysed yet.
@@ -100,7 +106,8 @@ impl Demand {
         if let Demand::Learned(learned) = self {
             if learned_calls {
                 learned.call_rounds += 1;
-                learned.all_calls |= learned.call_rounds > MAX_CALL_ROUNDS;
+                learned.all_calls |= learned.call_rounds > MAX_CALL_ROUNDS
+                    || learned.calls.len() > MAX_DEMANDED_CALLS;
             }
         }
     }
@@ -234,10 +241,18 @@ mod tests {
         assert!(!demand.learn_call("save"));
         assert_eq!(parsed(&texts, &demand), [true, true, false]);
         // Past the rounds that may learn calls, every call is followed.
+        let mut late = demand.clone();
         for _ in 0..=MAX_CALL_ROUNDS {
-            demand.end_round(true);
+            late.end_round(true);
         }
-        assert_eq!(parsed(&texts, &demand), [true, true, true]);
+        assert_eq!(parsed(&texts, &late), [true, true, true]);
+        // And so past the calls that may be learned.
+        let mut wide = demand.clone();
+        for n in 0..=MAX_DEMANDED_CALLS {
+            wide.learn_call(&format!("call_{n}"));
+        }
+        wide.end_round(true);
+        assert_eq!(parsed(&texts, &wide), [true, true, true]);
     }
 
     #[test]

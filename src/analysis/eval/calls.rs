@@ -318,7 +318,7 @@ impl Evaluator<'_> {
             value.params |= arg.params;
         }
         Self::constructor_sanitizers(args, &mut value);
-        self.constructor_fallbacks(path, args, &mut value);
+        self.constructor_fallbacks(args, &mut value);
         self.hash_as_key_argument(args, exprs);
         hashing::constructor_namespace(path, args, &mut value);
         if !value.placeholders.is_empty() {

@@ -53,15 +53,6 @@ const SENTINEL_WRAPPERS: &[&str] = &[
     "to_string",
 ];
 
-/// The key constructors of `idem_scope`: they reject empty components at run
-/// time, so an empty default passed to them fails closed.
-const FAIL_CLOSED_CONSTRUCTORS: &[&str] = &[
-    "scoped",
-    "scoped_server",
-    "idem_scope::scoped",
-    "idem_scope::scoped_server",
-];
-
 /// Whether a block always leaves (returns, breaks, panics or bails).
 fn diverges(block: &syn::Block) -> bool {
     block.stmts.iter().any(|stmt| match stmt {
@@ -529,10 +520,11 @@ impl Evaluator<'_> {
 
     /// Defaults of the arguments of a key constructor
     /// (`idem_scope::scoped(tenant, principal, route, key)`): argument N is
-    /// component N. `idem_scope` rejects an empty component at run time, so
-    /// an empty default passed straight to it fails closed.
-    pub(super) fn constructor_fallbacks(&self, path: &str, args: &[Value], value: &mut Value) {
-        let fail_closed = FAIL_CLOSED_CONSTRUCTORS.contains(&path);
+    /// component N. An empty default counts too, as rules.md lists it
+    /// (`unwrap_or_default()`, `Default::default()`): `idem_scope` rejecting
+    /// it at run time turns every caller without identity into an error,
+    /// and a constructor of the service's own may not reject it at all.
+    pub(super) fn constructor_fallbacks(&self, args: &[Value], value: &mut Value) {
         for (i, arg) in args.iter().enumerate() {
             let component = match i {
                 0 => Component::Tenant,
@@ -540,9 +532,6 @@ impl Evaluator<'_> {
                 _ => continue,
             };
             for f in &arg.fallbacks {
-                if fail_closed && f.empty {
-                    continue;
-                }
                 let mut attached = f.clone();
                 attached.component = Some(component);
                 if !value.fallbacks.contains(&attached) {

@@ -21,7 +21,7 @@ pub fn demanded_calls(
     let fact_params = fact_params(&[summaries, renamed]);
     let mut names: HashSet<&str> = HashSet::new();
     let needed = |event: &KeyEvent, params: u64| {
-        event.value.carries_fact()
+        event.value.starts_findings()
             || event.value.params & params != 0
             || (event.store.as_ref()).is_some_and(|s| client_stores.contains(s))
     };

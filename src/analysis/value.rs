@@ -385,16 +385,6 @@ impl Value {
             || self.hasher
     }
 
-    /// Whether a callee given this value may make a finding of it on its
-    /// own: it starts findings (a parameter may carry one too, where its
-    /// callers pass one: see `eval::Demanded`). The payload, a digest or a
-    /// server-minted id become a finding only in a callee that hashes or
-    /// stores where client keys are stored, which the pre-filter keeps in
-    /// any case.
-    pub fn carries_fact(&self) -> bool {
-        self.starts_findings()
-    }
-
     /// Whether a tenant, principal or route component flows here.
     pub fn has_component(&self) -> bool {
         self.tenant.is_some() || self.principal.is_some() || self.route.is_some()

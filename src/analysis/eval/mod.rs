@@ -98,9 +98,12 @@ pub struct Summary {
     pub arg_flows: Vec<(usize, Vec<Demanded>)>,
 }
 
-/// What the inputs of a call may carry into the callee: a fact of their
-/// own ([`Value::carries_fact`]), or the enclosing function's parameters
-/// (bit N = parameter N), which carry one where its callers pass one.
+/// What the inputs of a call may carry into the callee: a fact that starts
+/// findings ([`Value::starts_findings`]), or the enclosing function's
+/// parameters (bit N = parameter N), which carry one where its callers pass
+/// one. The payload, a digest or a server-minted id become a finding only
+/// in a callee that hashes or stores where client keys are stored, which
+/// the pre-filter keeps in any case.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Demanded {
     /// Some input carries a fact.
@@ -114,7 +117,7 @@ impl Demanded {
     pub fn of<'v>(inputs: impl IntoIterator<Item = &'v Value>) -> Demanded {
         let mut out = Demanded::default();
         for input in inputs {
-            out.fact |= input.carries_fact();
+            out.fact |= input.starts_findings();
             out.params |= input.params;
         }
         out

@@ -5,6 +5,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
+use idem_lint::diagnostic::Confidence;
 use idem_lint::lint::{lint_paths, LintOptions};
 use idem_lint::Diagnostic;
 
@@ -23,12 +24,21 @@ fn key(d: &Diagnostic) -> String {
 }
 
 /// Lints `paths` both ways and compares every finding, `possible` ones too,
-/// with its tier. IDEM000 about parsing can only be reported for parsed
-/// files, so the filtered run's IDEM000 must be a subset; everything else
-/// must be identical. Returns (findings, files) compared.
+/// with its tier; then again showing only `certain` findings, where the
+/// analysis follows fewer calls (`analysis::DemandedCalls`). IDEM000 about
+/// parsing can only be reported for parsed files, so the filtered run's
+/// IDEM000 must be a subset; everything else must be identical. Returns
+/// (findings, files) compared of the first.
 fn compare(paths: &[PathBuf]) -> (usize, usize) {
+    let certain = compare_at(paths, Confidence::Certain);
+    let possible = compare_at(paths, Confidence::Possible);
+    assert!(certain.0 <= possible.0, "certain findings are some of all");
+    possible
+}
+
+fn compare_at(paths: &[PathBuf], confidence: Confidence) -> (usize, usize) {
     let every = LintOptions {
-        confidence: idem_lint::diagnostic::Confidence::Possible,
+        confidence,
         confidence_fixed: true,
         ..LintOptions::default()
     };

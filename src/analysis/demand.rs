@@ -4,71 +4,149 @@
 //! may make a finding, or where it is given a value that may carry a fact
 //! into the callee. Every other call of an analysed function is left
 //! unresolved: its callee cannot change a finding, and is never analysed.
+//!
+//! A run that reports only `certain` findings needs less: a client key
+//! known only by its name makes `possible` findings wherever it flows, so
+//! the calls it reaches are demanded only where `possible` ones are shown.
 
 use std::collections::HashSet;
 
 use super::eval::{KeyEvent, Summary};
+use crate::model::diagnostic::Confidence;
 
-/// The names of the unresolved calls the next round analyses. `fn_events`
-/// and `summaries` are per function of the index; `renamed` are the
-/// summaries of the second fixpoint, if there was one.
+/// The calls each confidence tier demands (`certain` is a subset).
+#[derive(Debug, Clone, Default)]
+pub struct DemandedCalls {
+    /// For a run that shows `possible` findings.
+    pub possible: TierCalls,
+    /// For a run that shows only `certain` findings.
+    pub certain: TierCalls,
+}
+
+/// The calls one tier demands.
+#[derive(Debug, Clone, Default)]
+pub struct TierCalls {
+    /// Followed to every function they may resolve to.
+    pub calls: Vec<String>,
+    /// Given only a request id: followed only to functions that may reach
+    /// an idempotency store, where alone a request id counts.
+    pub toward_stores: Vec<String>,
+}
+
+impl DemandedCalls {
+    /// The calls a run whose least confident finding shown is `tier` needs.
+    pub fn at(&self, tier: Confidence) -> &TierCalls {
+        match tier {
+            Confidence::Certain => &self.certain,
+            Confidence::Possible => &self.possible,
+        }
+    }
+}
+
+/// The names of the unresolved calls the next round analyses, per tier.
+/// `fn_events` and `summaries` are per function of the index; `renamed`
+/// are the summaries of the second fixpoint, if there was one.
 pub fn demanded_calls(
     fn_events: &[Vec<KeyEvent>],
     summaries: &[Summary],
     renamed: &[Summary],
     client_stores: &HashSet<String>,
-) -> Vec<String> {
-    let fact_params = fact_params(&[summaries, renamed]);
-    let mut names: HashSet<&str> = HashSet::new();
-    let needed = |event: &KeyEvent, params: u64| {
-        event.value.starts_findings()
-            || event.value.params & params != 0
+) -> DemandedCalls {
+    let at = |tier| demanded_at(fn_events, summaries, renamed, client_stores, tier);
+    DemandedCalls {
+        possible: at(Confidence::Possible),
+        certain: at(Confidence::Certain),
+    }
+}
+
+/// The calls demanded where findings down to `tier` are shown.
+fn demanded_at(
+    fn_events: &[Vec<KeyEvent>],
+    summaries: &[Summary],
+    renamed: &[Summary],
+    client_stores: &HashSet<String>,
+    tier: Confidence,
+) -> TierCalls {
+    let carrying = fact_params(&[summaries, renamed], tier);
+    let params_of = |id: usize| carrying.get(id).copied().unwrap_or_default();
+    let mut calls: HashSet<&str> = HashSet::new();
+    let mut toward_stores: HashSet<&str> = HashSet::new();
+    // The store test stays for every tier: a server-minted key beside
+    // client keys (IDEM007) is `certain` whatever named the client keys.
+    // A request id needs a call's result only at an idempotency store.
+    let needed = |event: &KeyEvent, (facts, request_ids): (u64, u64)| {
+        let value = &event.value;
+        value.starts_findings_at(tier)
+            || value.params & facts != 0
             || (event.store.as_ref()).is_some_and(|s| client_stores.contains(s))
+            || (event.strong && (value.carries_request_id(tier) || value.params & request_ids != 0))
     };
     for (id, events) in fn_events.iter().enumerate() {
-        let params = fact_params.get(id).copied().unwrap_or(0);
-        for event in events.iter().filter(|e| needed(e, params)) {
-            names.extend(event.value.via.names());
+        for event in events.iter().filter(|e| needed(e, params_of(id))) {
+            calls.extend(event.value.via.names());
         }
     }
     for summaries in [summaries, renamed] {
         for (id, summary) in summaries.iter().enumerate() {
-            let params = fact_params.get(id).copied().unwrap_or(0);
-            for event in summary.pending.iter().filter(|e| needed(e, params)) {
-                names.extend(event.value.via.names());
+            let (facts, request_ids) = params_of(id);
+            for event in summary
+                .pending
+                .iter()
+                .filter(|e| needed(e, (facts, request_ids)))
+            {
+                calls.extend(event.value.via.names());
             }
             for (name, inputs) in &summary.demands {
-                if inputs.carries(params) {
-                    names.insert(name);
+                let carried = inputs.at(tier, facts, request_ids);
+                if carried.fact {
+                    calls.insert(name);
+                } else if carried.request_id {
+                    toward_stores.insert(name);
                 }
             }
         }
     }
-    let mut names: Vec<String> = names.into_iter().map(String::from).collect();
-    names.sort_unstable();
-    names
+    let sorted = |names: HashSet<&str>| {
+        let mut names: Vec<String> = names.into_iter().map(String::from).collect();
+        names.sort_unstable();
+        names
+    };
+    toward_stores.retain(|name| !calls.contains(name));
+    TierCalls {
+        calls: sorted(calls),
+        toward_stores: sorted(toward_stores),
+    }
 }
 
 /// Per function, the parameters (bit N = parameter N) some crate-local
-/// caller passes a value that may carry a fact: a fact of its own, or
-/// one of the caller's parameters that does. A function no analysed
+/// caller passes a value that may carry a fact of confidence `tier`: a
+/// fact of its own, or one of the caller's parameters that does; first
+/// facts other than request ids, then request ids. A function no analysed
 /// function calls (a handler) gets its facts from its extractors, not its
 /// parameters.
-fn fact_params(summaries: &[&[Summary]]) -> Vec<u64> {
+fn fact_params(summaries: &[&[Summary]], tier: Confidence) -> Vec<(u64, u64)> {
     let len = summaries.iter().map(|s| s.len()).max().unwrap_or(0);
-    let mut params = vec![0u64; len];
+    let mut params = vec![(0u64, 0u64); len];
     // Masks only grow, so this ends; each pass is linear in the calls.
     loop {
         let mut changed = false;
         for (caller, summary) in summaries.iter().flat_map(|s| s.iter().enumerate()) {
-            let given = params[caller];
+            let (facts, request_ids) = params[caller];
             for (callee, args) in &summary.arg_flows {
-                let mask = (args.iter().take(64).enumerate())
-                    .filter(|(_, a)| a.carries(given))
-                    .fold(0u64, |mask, (i, _)| mask | 1 << i);
+                let mut mask = (0u64, 0u64);
+                for (i, arg) in args.iter().take(64).enumerate() {
+                    let carried = arg.at(tier, facts, request_ids);
+                    if carried.fact {
+                        mask.0 |= 1 << i;
+                    }
+                    if carried.request_id {
+                        mask.1 |= 1 << i;
+                    }
+                }
                 if let Some(known) = params.get_mut(*callee) {
-                    if *known | mask != *known {
-                        *known |= mask;
+                    let grown = (known.0 | mask.0, known.1 | mask.1);
+                    if grown != *known {
+                        *known = grown;
                         changed = true;
                     }
                 }

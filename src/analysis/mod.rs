@@ -10,6 +10,7 @@
 
 pub mod claims;
 pub mod demand;
+pub use demand::DemandedCalls;
 pub mod eval;
 pub mod format_string;
 pub mod hashing;
@@ -56,7 +57,7 @@ pub struct UnitFacts {
     pub header_holders: Vec<String>,
     /// Calls the analysis could not resolve that it needs: the
     /// pre-filter's next round analyses the crate-local functions they name.
-    pub demanded_calls: Vec<String>,
+    pub demanded_calls: demand::DemandedCalls,
 }
 
 /// One analysed function, and what it gives the pre-filter's next round.

@@ -3,6 +3,7 @@
 
 use super::vocab::Component;
 use crate::diagnostic::Span;
+use crate::model::diagnostic::Confidence;
 
 /// A location in one of the unit's files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -64,6 +65,12 @@ impl KeySource {
             KeySource::NamedRequestId => KeySource::RequestId,
             other => other,
         }
+    }
+
+    /// A request id, by flow or by name: a key only where it reaches an
+    /// idempotency store.
+    pub fn is_request_id(self) -> bool {
+        matches!(self, KeySource::RequestId | KeySource::NamedRequestId)
     }
 
     /// The confidence of a finding whose client key came from here.
@@ -368,13 +375,29 @@ impl Value {
     /// needs one of those facts too, and whoever holds that fact is
     /// analysed with its callees.
     pub fn starts_findings(&self) -> bool {
+        self.starts_findings_at(Confidence::Possible)
+            || self.carries_request_id(Confidence::Possible)
+    }
+
+    /// Whether this value carries a fact other than a request id that can
+    /// start a finding of confidence `tier` or above: at `Certain`, a client
+    /// key known only by its name (`KeySource::Named`, `key_by_name`) does
+    /// not count, since every finding on it is `possible` (rules.md,
+    /// "Evidence and confidence"). A request id counts only where it
+    /// reaches an idempotency store ([`Value::carries_request_id`]).
+    pub fn starts_findings_at(&self, tier: Confidence) -> bool {
         let parts = (self.elems.iter().flatten())
             .chain(self.fields.iter().flat_map(|f| f.iter().map(|(_, v)| v)));
-        if parts.into_iter().any(Value::starts_findings) {
+        if parts.into_iter().any(|part| part.starts_findings_at(tier)) {
             return true;
         }
-        self.client_key.is_some()
-            || self.key_by_name
+        let by_name_counts = tier == Confidence::Possible;
+        let client_key = (self.client_key.as_ref()).is_some_and(|(_, source)| {
+            !source.is_request_id()
+                && (by_name_counts || source.confidence() == Confidence::Certain)
+        });
+        client_key
+            || (self.key_by_name && by_name_counts)
             || self.scoped
             || self.client_ns
             || self.server_ns
@@ -383,6 +406,19 @@ impl Value {
             || self.payload_hash.is_some()
             || self.hashed_params != 0
             || self.hasher
+    }
+
+    /// Whether a request id of confidence `tier` or above flows into this
+    /// value (or an element or field of it).
+    pub fn carries_request_id(&self, tier: Confidence) -> bool {
+        let parts = (self.elems.iter().flatten())
+            .chain(self.fields.iter().flat_map(|f| f.iter().map(|(_, v)| v)));
+        if parts.into_iter().any(|part| part.carries_request_id(tier)) {
+            return true;
+        }
+        (self.client_key.as_ref()).is_some_and(|(_, source)| {
+            source.is_request_id() && (tier == Confidence::Possible || source.confidence() == tier)
+        })
     }
 
     /// Whether a tenant, principal or route component flows here.

@@ -11,6 +11,7 @@ use rustc_hash::FxHashMap as HashMap;
 use crate::cache::{self, Cache, Memo, Stamp};
 use crate::config::PlannedUnit;
 use crate::discover::FileEntry;
+use crate::model::diagnostic::Confidence;
 use crate::source;
 
 use super::options::LintOptions;
@@ -103,10 +104,14 @@ pub(super) struct Cached<'a> {
 pub(super) fn unit_key(
     plan: &PlannedUnit,
     cached: Cached,
+    confidence: Confidence,
     hash_of: impl Fn(&FileEntry) -> Option<u128>,
 ) -> cache::Key {
     let mut key = cache::KeyBuilder::new(cached.config);
     key.add(&cached.settings.to_le_bytes());
+    // A unit shown only `certain` findings follows fewer calls, so its
+    // `possible` findings are not complete (`analysis::DemandedCalls`).
+    key.add(&[u8::from(confidence == Confidence::Certain)]);
     for (entry, settings) in plan.unit.files.iter().zip(&plan.files) {
         key.add(entry.display.as_bytes());
         match settings.max_file_size() {
@@ -149,7 +154,7 @@ pub(super) fn replay_unchanged(
         let known = cached.memo.get(&path_key(entry), &Stamp::of(meta))?;
         remembered.insert(entry.display.as_str(), (entry, known, limit));
     }
-    let key = unit_key(plan, cached, |entry| {
+    let key = unit_key(plan, cached, options.unit_confidence(plan), |entry| {
         remembered
             .get(entry.display.as_str())
             .map(|(_, r, _)| r.hash)

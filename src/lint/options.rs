@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use crate::analysis::vocab::Vocabulary;
-use crate::config::{ConfigSource, Settings};
+use crate::config::{ConfigSource, PlannedUnit, Settings};
 use crate::limits::Limits;
 use crate::model::diagnostic::Confidence;
 use crate::partition::Partition;
@@ -86,6 +86,16 @@ impl LintOptions {
             Some(configured) if !self.confidence_fixed => configured,
             _ => self.confidence,
         }
+    }
+
+    /// The least certain findings reported in any file of `plan`: how much
+    /// the unit's analysis must follow (`analysis::DemandedCalls`).
+    pub(super) fn unit_confidence(&self, plan: &PlannedUnit) -> Confidence {
+        (plan.files.iter())
+            .map(|settings| self.confidence_for(settings))
+            .chain([self.confidence_for(&plan.settings)])
+            .min()
+            .unwrap_or(self.confidence)
     }
 }
 

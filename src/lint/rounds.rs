@@ -12,6 +12,7 @@ use crate::analysis::UnitFacts;
 use crate::discover::FileEntry;
 use crate::lex;
 use crate::limits::{self, Exceeded};
+use crate::model::diagnostic::Confidence;
 use crate::model::Diagnostic;
 use crate::prefilter::{Demand, FilePlan};
 
@@ -139,9 +140,15 @@ fn parse_one(entry: &FileEntry, text: &str, blank: &[Range<usize>]) -> Result<Ou
     )
 }
 
-/// Tells `demand` what this round's analysis found of each function;
-/// returns whether it learned anything.
-pub(super) fn learn(demand: &mut Demand, facts: &UnitFacts, parsed: &Parsed) -> bool {
+/// Tells `demand` what this round's analysis found of each function, for
+/// a unit whose least certain findings shown are `confidence`; returns
+/// whether it learned anything.
+pub(super) fn learn(
+    demand: &mut Demand,
+    facts: &UnitFacts,
+    parsed: &Parsed,
+    confidence: Confidence,
+) -> bool {
     let mut learned = false;
     for function in &facts.functions {
         if let Some(&text) = parsed.texts.get(function.file as usize) {
@@ -154,9 +161,16 @@ pub(super) fn learn(demand: &mut Demand, facts: &UnitFacts, parsed: &Parsed) -> 
     for holder in &facts.header_holders {
         learned |= demand.learn_holder(holder);
     }
+    let demanded = facts.demanded_calls.at(confidence);
+    if std::env::var_os("IDEM_LINT_UNIT_STATS").is_some() {
+        eprintln!("[idem-lint rounds] demanded calls: {demanded:?}");
+    }
     let mut calls = false;
-    for call in &facts.demanded_calls {
+    for call in &demanded.calls {
         calls |= demand.learn_call(call);
+    }
+    for call in &demanded.toward_stores {
+        calls |= demand.learn_call_toward_stores(call);
     }
     demand.end_round(calls);
     learned |= calls;

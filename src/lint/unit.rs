@@ -51,7 +51,7 @@ pub(super) fn lint_unit(
     // The key covers every file of the unit (summaries cross files) and the
     // unit's own configuration.
     let key = cached.map(|cached| {
-        unit_key(plan, cached, |entry| {
+        unit_key(plan, cached, options.unit_confidence(plan), |entry| {
             read.hashes.get(entry.display.as_str()).copied()
         })
     });
@@ -103,7 +103,7 @@ pub(super) fn lint_unit(
             Ok(facts) => facts,
             Err(exceeded) => break Err((exceeded, parsed.paths)),
         };
-        if !learn(&mut demand, &facts, &parsed) {
+        if !learn(&mut demand, &facts, &parsed, options.unit_confidence(plan)) {
             break Ok((parsed, facts));
         }
         let next = file_plans(&read.rust, planner.as_mut(), &demand);

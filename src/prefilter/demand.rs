@@ -47,12 +47,27 @@ pub struct Learned {
     /// whose crate-local functions are followed from the items calling
     /// them (`analysis::UnitFacts::demanded_calls`).
     calls: HashSet<String>,
+    /// The calls given only a request id: followed only to functions that
+    /// may reach an idempotency store, where alone one counts.
+    toward_stores: HashSet<String>,
     /// Rounds that learned a call: a call chain the analysis uncovers one
     /// callee per round would take as many rounds as it is deep.
     call_rounds: usize,
     /// Past [`MAX_CALL_ROUNDS`] or [`MAX_DEMANDED_CALLS`], every call of a
     /// followed item is followed (as without rounds).
     all_calls: bool,
+}
+
+/// To which of the functions a call may resolve to the selection follows
+/// it ([`Demand::follows_call`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Follow {
+    /// None: its callee cannot change a finding.
+    None,
+    /// Those from which an idempotency store may be reached by calls.
+    TowardStores,
+    /// Every one.
+    All,
 }
 
 /// Rounds that may learn calls before every call is followed: each round
@@ -96,7 +111,22 @@ impl Demand {
     pub fn learn_call(&mut self, name: &str) -> bool {
         match self {
             Demand::Everything => false,
-            Demand::Learned(learned) => learned.calls.insert(name.to_string()),
+            Demand::Learned(learned) => {
+                learned.toward_stores.remove(name);
+                learned.calls.insert(name.to_string())
+            }
+        }
+    }
+
+    /// Records a call the analysis needs resolved only where it may reach
+    /// an idempotency store (it is given a request id alone); returns
+    /// whether that is new.
+    pub fn learn_call_toward_stores(&mut self, name: &str) -> bool {
+        match self {
+            Demand::Everything => false,
+            Demand::Learned(learned) => {
+                !learned.calls.contains(name) && learned.toward_stores.insert(name.to_string())
+            }
         }
     }
 
@@ -107,19 +137,32 @@ impl Demand {
             if learned_calls {
                 learned.call_rounds += 1;
                 learned.all_calls |= learned.call_rounds > MAX_CALL_ROUNDS
-                    || learned.calls.len() > MAX_DEMANDED_CALLS;
+                    || learned.calls.len() + learned.toward_stores.len() > MAX_DEMANDED_CALLS;
             }
         }
     }
 
-    /// Whether the functions a call of `name` may resolve to are followed
-    /// from the items making it: its result reaches a key position, or it
-    /// is given a value that may carry a fact (always, without rounds).
-    pub fn follows_call(&self, name: &str) -> bool {
+    /// To which functions a call of `name` may resolve to it is followed
+    /// from the items making it: all where its result reaches a key
+    /// position or it is given a value that may carry a fact (always,
+    /// without rounds); those that may reach an idempotency store where it
+    /// is given a request id alone.
+    pub fn follows_call(&self, name: &str) -> Follow {
         match self {
-            Demand::Everything => true,
-            Demand::Learned(learned) => learned.all_calls || learned.calls.contains(name),
+            Demand::Everything => Follow::All,
+            Demand::Learned(learned) if learned.all_calls || learned.calls.contains(name) => {
+                Follow::All
+            }
+            Demand::Learned(learned) if learned.toward_stores.contains(name) => {
+                Follow::TowardStores
+            }
+            Demand::Learned(_) => Follow::None,
         }
+    }
+
+    /// Whether some call is followed only toward idempotency stores.
+    pub fn follows_toward_stores(&self) -> bool {
+        matches!(self, Demand::Learned(l) if !l.all_calls && !l.toward_stores.is_empty())
     }
 
     /// Whether a field or variant may hold the key header's name.
@@ -253,6 +296,25 @@ mod tests {
         }
         wide.end_round(true);
         assert_eq!(parsed(&texts, &wide), [true, true, true]);
+    }
+
+    #[test]
+    fn request_ids_are_followed_only_toward_idempotency_stores() {
+        let handler = "fn handle(r: &R) { let rid = r.request_id(); trace(&rid); persist(&rid); }";
+        let trace = "fn trace(id: &str) { log(id); }";
+        let persist = "fn persist(id: &str) { save_row(id); }";
+        let save_row = "fn save_row(&self, id: &str) { self.dedup_cache.insert(id, 1); }";
+        let texts = [handler, trace, persist, save_row];
+        let mut demand = Demand::first_round();
+        assert!(demand.learn_call_toward_stores("trace"));
+        assert!(demand.learn_call_toward_stores("persist"));
+        assert!(demand.follows_toward_stores());
+        let toward = parsed(&texts, &demand);
+        assert_eq!(toward[..3], [true, false, true], "{toward:?}");
+        // Given a fact besides, a call is followed to every callee.
+        assert!(demand.learn_call("trace"));
+        assert!(!demand.learn_call_toward_stores("trace"));
+        assert_eq!(parsed(&texts, &demand)[..3], [true, true, true]);
     }
 
     #[test]

@@ -15,7 +15,7 @@ use rustc_hash::FxHashSet as HashSet;
 
 use crate::analysis::eval::sql_tables;
 use crate::analysis::format_string;
-use crate::analysis::vocab::{is_dynamo_key_attribute, DYNAMO_STORE};
+use crate::analysis::vocab::{is_dynamo_key_attribute, names_strong_store, DYNAMO_STORE};
 use crate::lex::{self, Token};
 
 use super::holders;
@@ -134,6 +134,12 @@ pub struct Item<'t> {
     pub stores: HashSet<&'t str>,
     /// Idempotency tables its SQL literals name (a SQL bind is a storage call).
     pub tables: Vec<String>,
+    /// It may name an idempotency store: an identifier (not a type's)
+    /// whose words start with a store word (`idem_cache`, `replay_store`),
+    /// or a string holding a client-key or store word (SQL that may key
+    /// rows by a client key or a request id). A request id counts only
+    /// there (`KeyEvent::strong`).
+    pub names_store: bool,
     /// Fields and variants it gives a key-header literal (`None`) or a
     /// constant (`Some(name)`): see `holders.rs`.
     pub header_holders: Vec<(&'t str, Option<&'t str>)>,
@@ -364,6 +370,9 @@ impl<'t> Scanner<'_, 't> {
             }
         }
         let hit = self.check && self.hits.token(span);
+        if hit && names_store(token) {
+            self.for_open(|item| item.names_store = true);
+        }
         let uncalled_constructor = matches!(token, Token::Ident(x) if self.prefilter.only_constructor(x))
             && !is_called(self.tokens, i);
         if hit && !is_module_segment(self.tokens, i) && !uncalled_constructor {
@@ -567,6 +576,7 @@ impl<'t> Scanner<'_, 't> {
             parent,
             stores: HashSet::default(),
             tables: Vec::new(),
+            names_store: false,
             header_holders: Vec::new(),
         });
     }
@@ -925,4 +935,17 @@ fn block_owner<'t>(tokens: &[Token<'t>], is_trait: bool) -> Owner<'t> {
         }
     }
     last.map_or(Owner::Unknown, Owner::Type)
+}
+
+/// Whether a token holding a trigger word may name an idempotency store
+/// ([`Item::names_store`]): a string, or an identifier that is no type's
+/// (`CreateIdempotency`) whose words start with a store word.
+fn names_store(token: Token<'_>) -> bool {
+    match token {
+        Token::Str(_) => true,
+        Token::Ident(ident) => {
+            !ident.starts_with(|c: char| c.is_ascii_uppercase()) && names_strong_store(ident)
+        }
+        _ => false,
+    }
 }

@@ -18,6 +18,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use crate::analysis::index::{method_targets, MethodTargets, EXTRACTOR_FNS};
 use crate::lex;
 
+use super::demand::Follow;
 use super::scan::{FileScan, Item, Mention, Owner};
 use super::triggers::{reach, Fact, Reach, FACTS};
 use super::{Demand, Prefilter};
@@ -136,7 +137,12 @@ impl Prefilter {
         for &n in &work {
             followed[n] = true;
         }
-        graph.close_over_callees(&mut selected, &mut followed, work, demand);
+        // Only where some call is followed toward stores alone.
+        let toward_stores = match demand.follows_toward_stores() {
+            true => graph.reaching_stores(),
+            false => Vec::new(),
+        };
+        graph.close_over_callees(&mut selected, &mut followed, work, demand, &toward_stores);
         // Items with a local fact (a claim, a guard, DDL) need no client
         // key; of their callees, the claim walk reads only the helpers that
         // release (by name, `claims::guards::releasing_helpers`).
@@ -467,6 +473,27 @@ impl<'s, 't> Graph<'s, 't> {
         }
     }
 
+    /// Per item, whether an idempotency store may be reached from it by
+    /// calls: it names one ([`Item::names_store`]) or calls an item that
+    /// does. A request id counts only there (`KeyEvent::strong`).
+    fn reaching_stores(&self) -> Vec<bool> {
+        let mut reach: Vec<bool> = self
+            .items
+            .iter()
+            .map(|(_, item)| item.names_store)
+            .collect();
+        let mut work: Vec<usize> = (0..self.items.len()).filter(|&n| reach[n]).collect();
+        while let Some(n) = work.pop() {
+            for caller in self.callers(n) {
+                if !reach[caller] {
+                    reach[caller] = true;
+                    work.push(caller);
+                }
+            }
+        }
+        reach
+    }
+
     /// Selects, transitively from `work`, every function and constant a
     /// selected item may resolve to, and for a call the index finds
     /// ambiguous, two definitions of different types so that it still
@@ -480,18 +507,21 @@ impl<'s, 't> Graph<'s, 't> {
         followed: &mut [bool],
         mut work: Vec<usize>,
         demand: &Demand,
+        toward_stores: &[bool],
     ) {
         while let Some(n) = work.pop() {
             let mut next: Vec<usize> = Vec::new();
             for call in self.calls(n) {
-                if !demand.follows_call(call.name()) {
+                let follow = demand.follows_call(call.name());
+                if follow == Follow::None {
                     continue;
                 }
                 let defs = self.fns_named.get(call.name()).map_or(NONE, Vec::as_slice);
                 // This call's own link, which is `links(n, d)` taken call
                 // by call (that scans all of `n`'s calls for each one).
                 let linked = |&d: &usize| self.methods.links(*call, self.items[d].1);
-                next.extend(defs.iter().copied().filter(linked));
+                let wanted = |&d: &usize| follow == Follow::All || toward_stores[d];
+                next.extend(defs.iter().copied().filter(linked).filter(wanted));
                 next.extend(
                     self.methods
                         .witnesses(*call, defs, &self.items)
@@ -528,7 +558,7 @@ impl<'s, 't> Graph<'s, 't> {
             // A call the analysis does not need leaves its callee's file cold.
             let unneeded: HashSet<&'t str> = (self.calls(n).iter())
                 .map(|call| call.name())
-                .filter(|name| !demand.follows_call(name))
+                .filter(|name| demand.follows_call(name) == Follow::None)
                 .collect();
             defs.extend(
                 (self.idents(n).iter())

@@ -51,6 +51,7 @@ use super::index::{CrateIndex, FnDef};
 use super::syntax::{last_ident, short_text};
 use super::value::{Construct, ConstructKind, KeySource, Origin, Site, Value};
 use super::vocab::{names_key_header_constant, Vocabulary};
+use crate::model::diagnostic::Confidence;
 
 // Paths kept for callers outside: the pipeline imports `span_of`, the rules
 // `KeyEvent` and the prefilter `sql_tables` from `eval`.
@@ -106,10 +107,30 @@ pub struct Summary {
 /// the pre-filter keeps in any case.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Demanded {
-    /// Some input carries a fact.
-    pub fact: bool,
+    /// What is carried that may start a `possible` finding.
+    pub possible: Carried,
+    /// What is carried that may start a `certain` finding.
+    pub certain: Carried,
     /// The parameters flowing into the inputs.
     pub params: u64,
+}
+
+/// The facts some input of a call carries, for one confidence tier.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Carried {
+    /// A fact other than a request id ([`Value::starts_findings_at`]).
+    pub fact: bool,
+    /// A request id, which counts only in an idempotency store: the callee
+    /// matters only if it may reach one.
+    pub request_id: bool,
+}
+
+impl Carried {
+    /// Adds what `other` carries.
+    pub fn add(&mut self, other: Carried) {
+        self.fact |= other.fact;
+        self.request_id |= other.request_id;
+    }
 }
 
 impl Demanded {
@@ -117,7 +138,13 @@ impl Demanded {
     pub fn of<'v>(inputs: impl IntoIterator<Item = &'v Value>) -> Demanded {
         let mut out = Demanded::default();
         for input in inputs {
-            out.fact |= input.starts_findings();
+            for (tier, carried) in [
+                (Confidence::Possible, &mut out.possible),
+                (Confidence::Certain, &mut out.certain),
+            ] {
+                carried.fact |= input.starts_findings_at(tier);
+                carried.request_id |= input.carries_request_id(tier);
+            }
             out.params |= input.params;
         }
         out
@@ -125,18 +152,28 @@ impl Demanded {
 
     /// Adds what `other` carries.
     pub fn add(&mut self, other: Demanded) {
-        self.fact |= other.fact;
+        self.possible.add(other.possible);
+        self.certain.add(other.certain);
         self.params |= other.params;
     }
 
     /// Whether anything may be carried.
     pub fn is_some(self) -> bool {
-        self.fact || self.params != 0
+        self.possible.fact || self.possible.request_id || self.params != 0
     }
 
-    /// Whether a fact is carried where the parameters `fact_params` carry one.
-    pub fn carries(self, fact_params: u64) -> bool {
-        self.fact || self.params & fact_params != 0
+    /// What is carried at confidence `tier`, where the enclosing function's
+    /// parameters `fact_params` carry a fact and `request_params` a request
+    /// id.
+    pub fn at(self, tier: Confidence, fact_params: u64, request_params: u64) -> Carried {
+        let carried = match tier {
+            Confidence::Certain => self.certain,
+            Confidence::Possible => self.possible,
+        };
+        Carried {
+            fact: carried.fact || self.params & fact_params != 0,
+            request_id: carried.request_id || self.params & request_params != 0,
+        }
     }
 }
 

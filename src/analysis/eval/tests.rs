@@ -150,6 +150,11 @@ fn a_callee_storing_its_parameter_reports_at_the_caller() {
 /// What a unit's analysis asks the pre-filter's next round for: the calls
 /// it could not resolve (their functions are not in `src`).
 fn demanded(src: &str) -> Vec<String> {
+    demanded_by_tier(src).possible.calls
+}
+
+/// The calls demanded for each tier of findings shown.
+fn demanded_by_tier(src: &str) -> crate::analysis::DemandedCalls {
     let files = parse(src);
     crate::analysis::analyze(&files, &[], &Vocabulary::default()).demanded_calls
 }
@@ -175,6 +180,47 @@ fn calls_are_demanded_where_a_key_flows_into_or_out_of_them() {
     assert!(calls.contains(&"tenant_of".to_string()), "{calls:?}");
     assert!(!calls.contains(&"page_limit".to_string()), "{calls:?}");
     assert!(!calls.contains(&"log_limit".to_string()), "{calls:?}");
+}
+
+#[test]
+fn names_and_request_ids_demand_less() {
+    let demanded = demanded_by_tier(
+        r#"
+        fn handler(req: CreateOrder, headers: HeaderMap) {
+            // Known by its name only: every finding on it is `possible`.
+            remember(&req.idempotency_key);
+            // A request id counts only in an idempotency store.
+            let rid = headers.get("x-request-id").unwrap();
+            trace_request(&rid);
+            let key = headers.get("Idempotency-Key").unwrap();
+            save(&key);
+        }
+        "#,
+    );
+    let (possible, certain) = (&demanded.possible, &demanded.certain);
+    for tier in [possible, certain] {
+        assert!(tier.calls.contains(&"save".to_string()), "{tier:?}");
+        assert!(
+            !tier.calls.contains(&"trace_request".to_string()),
+            "{tier:?}"
+        );
+        assert!(
+            tier.toward_stores.contains(&"trace_request".to_string()),
+            "{tier:?}"
+        );
+    }
+    assert!(
+        possible.calls.contains(&"remember".to_string()),
+        "{possible:?}"
+    );
+    assert!(
+        !certain.calls.contains(&"remember".to_string()),
+        "{certain:?}"
+    );
+    assert!(
+        !certain.toward_stores.contains(&"remember".to_string()),
+        "{certain:?}"
+    );
 }
 
 #[test]

@@ -421,6 +421,17 @@ impl Value {
         })
     }
 
+    /// Whether this is a key by flow (the client's, a payload's digest, or
+    /// one a key constructor or namespace made), which is stored wherever
+    /// a store method takes it, whatever the receiver is called.
+    pub fn stored_by_any_receiver(&self) -> bool {
+        self.client_key.is_some()
+            || self.payload_hash.is_some()
+            || self.scoped
+            || self.client_ns
+            || self.server_ns
+    }
+
     /// Whether a tenant, principal or route component flows here.
     pub fn has_component(&self) -> bool {
         self.tenant.is_some() || self.principal.is_some() || self.route.is_some()

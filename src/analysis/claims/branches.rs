@@ -8,7 +8,21 @@ use syn::{Expr, Pat};
 
 use super::walker::{merge, Walker};
 use crate::analysis::syntax::place_name;
-use crate::analysis::vocab::NOT_CLAIMED_VARIANTS;
+use crate::analysis::vocab::{words, NOT_CLAIMED_VARIANTS};
+
+/// Words of a predicate's name that make it true when the claim was not
+/// taken (`already_exists(&r)`, `is_conflict(&r)`).
+const NEGATIVE_PREDICATE_WORDS: &[&str] = &[
+    "not",
+    "exists",
+    "existed",
+    "conflict",
+    "duplicate",
+    "taken",
+    "failed",
+    "rejected",
+    "busy",
+];
 
 impl Walker<'_> {
     /// Which claim a condition tests, and whether `true` means "claimed".
@@ -37,7 +51,26 @@ impl Walker<'_> {
                     _ => None,
                 }
             }
-            Expr::Call(_) => self.claim_at.get(&self.site(cond)).map(|&id| (id, true)),
+            Expr::Call(call) => {
+                if let Some(&id) = self.claim_at.get(&self.site(cond)) {
+                    return Some((id, true));
+                }
+                // A predicate on the claim's result (`lwt_applied(&claim)`,
+                // `was_inserted(&rows)`) says whether it was taken, unless
+                // its name says the opposite (`already_exists(&r)`).
+                let [arg] = call.args.iter().collect::<Vec<_>>()[..] else {
+                    return None;
+                };
+                let (id, polarity) = self.tested_claim(crate::analysis::syntax::strip_ref(arg))?;
+                let Expr::Path(func) = &*call.func else {
+                    return None;
+                };
+                let name = crate::analysis::syntax::last_ident(&func.path);
+                let negative = words(&name)
+                    .iter()
+                    .any(|w| NEGATIVE_PREDICATE_WORDS.contains(&w.as_str()));
+                Some((id, polarity != negative))
+            }
             // `inserted.rows_affected() == 0`, `claimed == false`.
             Expr::Binary(b) => {
                 let (side, lit, flipped) = match (&*b.left, &*b.right) {

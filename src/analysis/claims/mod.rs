@@ -45,9 +45,10 @@ pub fn analyze(index: &CrateIndex<'_>, vocab: &Vocabulary) -> Vec<ClaimFinding> 
         drop_guards: releasing_drop_types(index, vocab),
         releasers: releasing_helpers(index, vocab),
         key_names: RefCell::new(HashMap::new()),
+        sql_consts: ops::sql_consts(index),
     };
     let mut out = Vec::new();
-    for def in index.fns.iter().filter(|def| may_claim(def, vocab)) {
+    for def in (index.fns.iter()).filter(|def| may_claim(def, vocab, &unit.sql_consts)) {
         let mut walker = Walker::new(vocab, def.file, &unit);
         walker.run(def);
         out.extend(walker.findings());
@@ -63,14 +64,18 @@ pub fn analyze(index: &CrateIndex<'_>, vocab: &Vocabulary) -> Vec<ClaimFinding> 
 /// A function without any reports nothing, so it is not walked: in a large
 /// unit, that is most of them. Literals with escapes count (the text holds
 /// them unescaped), and so does a body whose text is unknown.
-fn may_claim(def: &FnDef<'_>, vocab: &Vocabulary) -> bool {
+fn may_claim(def: &FnDef<'_>, vocab: &Vocabulary, sql_consts: &HashMap<String, String>) -> bool {
     let Some(text) = def.block.brace_token.span.join().source_text() else {
         return true;
     };
     crate::lex::tokens(&text).any(|token| match token {
         crate::lex::Token::Ident(ident) => {
             let ident = ident.strip_prefix("r#").unwrap_or(ident);
-            ident.eq_ignore_ascii_case("nx") || vocab.is_claim_verb(ident)
+            ident.eq_ignore_ascii_case("nx")
+                || vocab.is_claim_verb(ident)
+                || sql_consts
+                    .get(ident)
+                    .is_some_and(|sql| is_claim_literal(sql))
         }
         crate::lex::Token::Str(literal) => is_claim_literal(literal) || literal.contains('\\'),
         _ => false,
@@ -112,7 +117,7 @@ fn commented(s: &S, key: &str) { /* s.claim(key) */ s.get(key); }
         let index = CrateIndex::build(&files);
         let vocab = Vocabulary::default();
         let walked: Vec<&str> = (index.fns.iter())
-            .filter(|def| may_claim(def, &vocab))
+            .filter(|def| may_claim(def, &vocab, &HashMap::new()))
             .map(|def| def.name.as_str())
             .collect();
         assert_eq!(

@@ -4,6 +4,7 @@
 //! claim's own result binding.
 
 use std::collections::{BTreeSet, HashSet};
+use std::rc::Rc;
 
 use syn::visit::Visit;
 use syn::Expr;
@@ -13,9 +14,7 @@ use super::walker::{Claim, Walker};
 use crate::analysis::format_string;
 use crate::analysis::syntax::{macro_args, path_string, source_line, strip_ref};
 use crate::analysis::value::Site;
-use crate::analysis::vocab::{
-    words, POSITIONAL_SQL_METHODS, RESPONSE_WORDS, RESPONSE_WRITE_METHODS,
-};
+use crate::analysis::vocab::{words, RESPONSE_WORDS, RESPONSE_WRITE_METHODS};
 
 /// What a call does to the claim of its key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -246,6 +245,15 @@ impl Walker<'_> {
         let mut cur: &Expr = &m.receiver;
         loop {
             match cur {
+                Expr::Path(_) | Expr::MethodCall(_) if self.statement_of(cur).is_some() => {
+                    // `session.prepare(SQL).await?.execute((a, b))`, or a
+                    // binding holding the prepared statement: the executing
+                    // call's arguments are the binds.
+                    let (kind, verb) = sql_kind(&self.statement_of(cur)?)?;
+                    let args: Vec<&Expr> = m.args.iter().collect();
+                    let mut held = Vec::new();
+                    return self.op_on_binds(kind, verb, flat_binds(&args, &mut held));
+                }
                 Expr::MethodCall(inner) => {
                     if matches!(inner.method.to_string().as_str(), "bind" | "arg") {
                         binds.extend(inner.args.iter());
@@ -253,6 +261,8 @@ impl Walker<'_> {
                     cur = &inner.receiver;
                 }
                 Expr::Paren(p) => cur = &p.expr,
+                Expr::Await(a) => cur = &a.base,
+                Expr::Try(t) => cur = &t.expr,
                 _ => break,
             }
         }
@@ -264,14 +274,7 @@ impl Walker<'_> {
             return None;
         };
         let last = func.path.segments.last()?.ident.to_string();
-        let Some(Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Str(text),
-            ..
-        })) = root.args.first()
-        else {
-            return None;
-        };
-        let text = text.value();
+        let text = self.statement_text(root.args.first()?)?;
         let (kind, verb) = if last == "cmd" {
             let cmd = text.trim().to_ascii_uppercase();
             let nx = binds
@@ -303,34 +306,81 @@ impl Walker<'_> {
     /// A statement run with its binds beside it (`POSITIONAL_SQL_METHODS`):
     /// tokio-postgres' `client.execute(SQL, &[&a, &b])`, rusqlite's
     /// `conn.execute(SQL, params![a, b])`.
+    /// A statement run with its binds beside it: tokio-postgres'
+    /// `client.execute(SQL, &[&a, &b])`, rusqlite's `conn.execute(SQL,
+    /// params![a, b])`, cdrs' `query_with_values(CQL, query_values!(..))`;
+    /// any method given a statement's text (a literal or a constant) that
+    /// claims, completes or releases a record, and its binds.
     fn classify_positional_sql(&self, m: &syn::ExprMethodCall) -> Option<Op> {
-        let method = m.method.to_string();
-        if !POSITIONAL_SQL_METHODS.contains(&method.as_str()) || m.args.len() < 2 {
+        if m.args.len() < 2 {
             return None;
         }
-        let Some(Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Str(text),
-            ..
-        })) = m.args.first()
-        else {
+        let text = self.statement_text(m.args.first()?)?;
+        let (kind, verb) = sql_kind(&text)?;
+        let args: Vec<&Expr> = m.args.iter().skip(1).collect();
+        let mut held = Vec::new();
+        let binds = flat_binds(&args, &mut held);
+        if binds.is_empty() {
             return None;
-        };
-        let (kind, verb) = sql_kind(&text.value())?;
-        let params;
-        let binds: Vec<&Expr> = match strip_ref(&m.args[1]) {
-            Expr::Array(a) => a.elems.iter().collect(),
-            Expr::Macro(mac) => {
-                params = macro_args(&mac.mac)?;
-                params.iter().collect()
-            }
-            _ => return None,
-        };
+        }
         self.op_on_binds(kind, verb, binds)
+    }
+
+    /// The text of a SQL statement written here or held in a constant.
+    fn statement_text(&self, expr: &Expr) -> Option<String> {
+        match strip_ref(expr) {
+            Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(text),
+                ..
+            }) => Some(text.value()),
+            Expr::Path(p) => (self.unit.sql_consts)
+                .get(&crate::analysis::syntax::last_ident(&p.path))
+                .cloned(),
+            _ => None,
+        }
+    }
+
+    /// The statement a prepared statement holds: a `prepare`-like call's
+    /// (`session.prepare(SQL).await?`, `client.prepare_cached(SQL)`), or a
+    /// binding's that holds one.
+    pub(super) fn statement_of(&self, expr: &Expr) -> Option<String> {
+        match strip_ref(expr) {
+            Expr::Await(a) => self.statement_of(&a.base),
+            Expr::Try(t) => self.statement_of(&t.expr),
+            Expr::MethodCall(call) if call.method.to_string().starts_with("prepare") => {
+                self.statement_text(call.args.first()?)
+            }
+            Expr::Path(p) => p
+                .path
+                .get_ident()
+                .and_then(|ident| self.statements.get(&ident.to_string()))
+                .cloned(),
+            _ => None,
+        }
     }
 
     /// The claim, completion or release of the first bind that holds a key.
     fn op_on_binds(&self, kind: OpKind, verb: String, binds: Vec<&Expr>) -> Option<Op> {
-        let (roots, key_text) = self.key_arg(binds)?;
+        // Of a row's columns (`c.tenant_id, .., c.idem_key`), the one named
+        // like the key names the claim.
+        let named = |b: &&&Expr| match strip_ref(b) {
+            Expr::Field(f) => {
+                matches!(&f.member, syn::Member::Named(n) if self.is_key_name(&n.to_string()))
+            }
+            Expr::Path(p) => p
+                .path
+                .get_ident()
+                .is_some_and(|i| self.is_key_name(&i.to_string())),
+            _ => false,
+        };
+        let (mut roots, mut key_text) = self.key_arg(binds.iter().copied())?;
+        if let Some((_, text)) = binds.iter().find(named).and_then(|b| self.key_arg([*b])) {
+            key_text = text;
+        }
+        // The binds are one row's key: a completion of the same row shares them.
+        for bind in &binds {
+            roots.extend(self.roots(bind));
+        }
         Some(Op {
             kind,
             verb,
@@ -450,6 +500,48 @@ pub(super) fn sql_kind(text: &str) -> Option<(OpKind, String)> {
         ("delete", _) => Some((OpKind::Release, "DELETE".to_string())),
         _ => None,
     }
+}
+
+/// The binds of an executing call's arguments, one level of a tuple,
+/// array, slice reference or macro (`params![..]`) opened; `held` keeps the
+/// macros' parsed arguments.
+fn flat_binds<'e>(args: &[&'e Expr], held: &'e mut Vec<Option<Rc<Vec<Expr>>>>) -> Vec<&'e Expr> {
+    for arg in args {
+        if let Expr::Macro(mac) = strip_ref(arg) {
+            held.push(macro_args(&mac.mac));
+        }
+    }
+    let mut macros = held.iter();
+    let mut out = Vec::new();
+    for arg in args {
+        match strip_ref(arg) {
+            Expr::Tuple(t) => out.extend(t.elems.iter()),
+            Expr::Array(a) => out.extend(a.elems.iter()),
+            Expr::Macro(_) => {
+                if let Some(Some(params)) = macros.next() {
+                    out.extend(params.iter());
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The constants of the unit holding a SQL statement that claims,
+/// completes or releases a record, with their text.
+pub(super) fn sql_consts(
+    index: &crate::analysis::index::CrateIndex<'_>,
+) -> std::collections::HashMap<String, String> {
+    (index.consts.iter())
+        .filter_map(|(name, defs)| {
+            let [def] = defs.as_slice() else {
+                return None;
+            };
+            let text = lit_text(def.expr)?;
+            sql_kind(&text).map(|_| (name.clone(), text))
+        })
+        .collect()
 }
 
 /// Whether a written value is the request's response (by its names).

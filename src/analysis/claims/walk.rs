@@ -101,6 +101,10 @@ impl Walker<'_> {
             if sets_only_if_absent(&init.expr, &self.nx_options) {
                 self.nx_options.insert(name.clone());
             }
+            match self.statement_of(&init.expr) {
+                Some(text) => self.statements.insert(name.clone(), text),
+                None => self.statements.remove(&name),
+            };
             let roots = self.roots(&init.expr);
             if new.is_empty() && self.is_tx_open(&init.expr) {
                 self.tx_bindings.insert(name.clone());

@@ -77,6 +77,10 @@ pub(super) struct Unit {
     pub(super) releasers: HashSet<String>,
     /// Memo for [`Walker::is_key_name`].
     pub(super) key_names: RefCell<HashMap<String, bool>>,
+    /// Constants holding the text of a SQL statement that claims, completes
+    /// or releases an idempotency record (`const CLAIM_SQL: &str = "INSERT
+    /// … 'in_progress'"`), by name.
+    pub(super) sql_consts: HashMap<String, String>,
 }
 
 /// Walks one function body path by path (see the `claims` module docs).
@@ -95,6 +99,9 @@ pub(super) struct Walker<'a> {
     pub(super) nx_options: HashSet<String>,
     /// Bindings holding an open database transaction.
     pub(super) tx_bindings: HashSet<String>,
+    /// Bindings holding a prepared statement, with its SQL text
+    /// (`let complete = session.prepare(COMPLETE_SQL).await?`).
+    pub(super) statements: HashMap<String, String>,
     /// Bindings whose error path releases these claims (`if r.is_err() { release }`).
     pub(super) err_released: HashMap<String, BTreeSet<usize>>,
     /// Roots of guards made so far: later claims on those keys are guarded too.
@@ -139,6 +146,7 @@ impl<'a> Walker<'a> {
             claim_results: HashMap::new(),
             nx_options: HashSet::new(),
             tx_bindings: HashSet::new(),
+            statements: HashMap::new(),
             err_released: HashMap::new(),
             guard_roots: Vec::new(),
             claim_at: HashMap::new(),

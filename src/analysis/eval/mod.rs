@@ -579,7 +579,14 @@ impl<'a> Evaluator<'a> {
                 let name = pi.ident.to_string();
                 let mut value = value;
                 if let Some(hint) = hint {
+                    let had_key = value.client_key.is_some();
                     self.enrich_by_name(&mut value, hint, &pi.ident);
+                    // A field the code documents as the client's key is one
+                    // by flow when destructured too, as it is when read
+                    // (`msg.idem`).
+                    if !had_key && self.vocab.is_documented_key(hint) {
+                        value.client_key = (value.client_key.take()).map(|(o, s)| (o, s.by_flow()));
+                    }
                 }
                 self.enrich_by_name(&mut value, &name, &pi.ident);
                 if let Some((origin, _)) = value.client_key.as_mut() {
@@ -807,6 +814,10 @@ impl<'a> Evaluator<'a> {
                 // a concatenation (IDEM007 points at the tuple).
                 if value.server_id.is_some() && value.server_concat.is_none() {
                     value.server_concat = Some(self.site(expr));
+                }
+                // So did a payload hash (IDEM003 points at the tuple).
+                if value.payload_hash.is_some() && value.hash_keyed.is_none() {
+                    value.hash_keyed = Some(self.site(expr));
                 }
                 value.elems = Some(elems);
                 value

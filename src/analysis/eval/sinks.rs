@@ -18,6 +18,9 @@ use crate::analysis::vocab::{
     POSITIONAL_SQL_METHODS, TRANSPARENT_METHODS,
 };
 
+/// The calls that run a prepared statement with its binds.
+const PREPARED_EXECUTE: &[&str] = &["execute", "query", "query_one", "query_opt", "query_row"];
+
 /// At most this many pending key positions are kept per function summary.
 const MAX_PENDING: usize = 32;
 
@@ -142,6 +145,37 @@ impl Evaluator<'_> {
                 return ControlFlow::Break(self.sql_with_params(&sql, args, exprs));
             }
         }
+        // `session.prepare(SQL)`: a statement whose binds come later.
+        if method.starts_with("prepare") && args.len() == 1 {
+            if let Some(sql) = args[0].literal.clone() {
+                let chain = self.sql_root(&sql, exprs[0]);
+                if chain.sql.is_some() {
+                    return ControlFlow::Break(chain);
+                }
+            }
+        }
+        // `stmt.execute((a, b))` on a prepared statement: its binds, in order.
+        if recv.sql.is_some() && !args.is_empty() && PREPARED_EXECUTE.contains(&method) {
+            let mut value = recv;
+            if let Some(chain) = value.sql.as_mut() {
+                for (arg, expr) in args.iter().zip(exprs) {
+                    match (&arg.elems, strip_ref(expr)) {
+                        (Some(elems), Expr::Tuple(t)) => {
+                            for (v, e) in elems.iter().zip(&t.elems) {
+                                chain.binds.push((v.clone(), self.site(e)));
+                            }
+                        }
+                        (Some(elems), Expr::Array(a)) => {
+                            for (v, e) in elems.iter().zip(&a.elems) {
+                                chain.binds.push((v.clone(), self.site(e)));
+                            }
+                        }
+                        _ => chain.binds.push((arg.clone(), self.site(*expr))),
+                    }
+                }
+            }
+            return ControlFlow::Break(self.finish_sql(value));
+        }
         ControlFlow::Continue(self.finish_sql(recv))
     }
 
@@ -226,11 +260,7 @@ impl Evaluator<'_> {
             // A key by flow (the client's, a payload's digest, or one a key
             // constructor or namespace made) is stored wherever a store
             // method takes it, whatever the receiver is called.
-            let any_receiver = key.client_key.is_some()
-                || key.payload_hash.is_some()
-                || key.scoped
-                || key.client_ns
-                || key.server_ns;
+            let any_receiver = key.stored_by_any_receiver();
             if !headers && (names_store || any_receiver) && !is_self(&m.receiver) {
                 let strong = names_store && strong_name;
                 let site = self.site(call.exprs[primary]);
@@ -576,6 +606,10 @@ fn key_of_arguments(args: &[Value], exprs: &[&Expr]) -> (usize, Value) {
 fn names_transaction(expr: &Expr) -> bool {
     match strip_ref(expr) {
         Expr::Path(p) => names_transaction_handle(&last_ident(&p.path)),
+        // A handle held in a field: `deps.storage`, `ctx.txn`.
+        Expr::Field(f) => {
+            matches!(&f.member, syn::Member::Named(name) if names_transaction_handle(&name.to_string()))
+        }
         _ => false,
     }
 }

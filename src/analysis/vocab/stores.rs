@@ -261,14 +261,16 @@ impl Vocabulary {
     }
 }
 
-/// Whether a store call's argument names a database transaction handle
-/// (`wtxn`, `rtxn`, `tx`, `transaction`): heed's `db.put(&mut wtxn, &key, &v)`
-/// passes one before the key, and it is no part of the key.
+/// Whether a store call's argument names a database transaction or storage
+/// handle (`wtxn`, `rtxn`, `tx`, `transaction`, `storage`): heed's
+/// `db.put(&mut wtxn, &key, &v)` and cw-storage-plus's
+/// `MAP.save(deps.storage, key, &v)` pass one before the key, and it is no
+/// part of the key.
 pub fn names_transaction_handle(name: &str) -> bool {
     words(&name.to_ascii_lowercase()).iter().any(|w| {
         matches!(
             w.as_str(),
-            "txn" | "wtxn" | "rtxn" | "tx" | "trx" | "transaction"
+            "txn" | "wtxn" | "rtxn" | "tx" | "trx" | "transaction" | "storage"
         )
     })
 }

@@ -123,8 +123,10 @@ impl Evaluator<'_> {
         if let [only] = parts.as_slice() {
             if parsed.literals.iter().all(|l| l.is_empty()) {
                 // `format!("{:x}", digest)` encodes one value: a hash stays
-                // the hash it was, it is not built into a key here.
+                // the hash it was, it is not built into a key here; nor is
+                // a server id (`format!("{id:?}")`).
                 value.hash_keyed = only.hash_keyed;
+                value.server_concat = only.server_concat;
             }
         }
         value.server_ns |= server_prefix;

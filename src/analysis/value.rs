@@ -375,50 +375,49 @@ impl Value {
     /// needs one of those facts too, and whoever holds that fact is
     /// analysed with its callees.
     pub fn starts_findings(&self) -> bool {
-        self.starts_findings_at(Confidence::Possible)
-            || self.carries_request_id(Confidence::Possible)
+        let facts = self.fact_tiers();
+        facts.fact(Confidence::Possible) || facts.request_id(Confidence::Possible)
     }
 
     /// Whether this value carries a fact other than a request id that can
-    /// start a finding of confidence `tier` or above: at `Certain`, a client
-    /// key known only by its name (`KeySource::Named`, `key_by_name`) does
-    /// not count, since every finding on it is `possible` (rules.md,
-    /// "Evidence and confidence"). A request id counts only where it
-    /// reaches an idempotency store ([`Value::carries_request_id`]).
+    /// start a finding of confidence `tier` or above ([`FactTiers`]).
     pub fn starts_findings_at(&self, tier: Confidence) -> bool {
+        self.fact_tiers().fact(tier)
+    }
+
+    /// Whether a request id of confidence `tier` or above flows into this
+    /// value (or an element or field of it).
+    pub fn carries_request_id(&self, tier: Confidence) -> bool {
+        self.fact_tiers().request_id(tier)
+    }
+
+    /// The facts this value (or an element or field of it) carries that
+    /// can start a finding, by the confidence the finding could have.
+    pub fn fact_tiers(&self) -> FactTiers {
         let parts = (self.elems.iter().flatten())
             .chain(self.fields.iter().flat_map(|f| f.iter().map(|(_, v)| v)));
-        if parts.into_iter().any(|part| part.starts_findings_at(tier)) {
-            return true;
-        }
-        let by_name_counts = tier == Confidence::Possible;
-        let client_key = (self.client_key.as_ref()).is_some_and(|(_, source)| {
-            !source.is_request_id()
-                && (by_name_counts || source.confidence() == Confidence::Certain)
-        });
-        client_key
-            || (self.key_by_name && by_name_counts)
-            || self.scoped
+        let mut facts = parts.fold(FactTiers::default(), |acc, part| acc.or(part.fact_tiers()));
+        let other = self.scoped
             || self.client_ns
             || self.server_ns
             || self.key_header_name.is_some()
             || self.sql.is_some()
             || self.payload_hash.is_some()
             || self.hashed_params != 0
-            || self.hasher
-    }
-
-    /// Whether a request id of confidence `tier` or above flows into this
-    /// value (or an element or field of it).
-    pub fn carries_request_id(&self, tier: Confidence) -> bool {
-        let parts = (self.elems.iter().flatten())
-            .chain(self.fields.iter().flat_map(|f| f.iter().map(|(_, v)| v)));
-        if parts.into_iter().any(|part| part.carries_request_id(tier)) {
-            return true;
-        }
-        (self.client_key.as_ref()).is_some_and(|(_, source)| {
-            source.is_request_id() && (tier == Confidence::Possible || source.confidence() == tier)
-        })
+            || self.hasher;
+        let (key, by_flow, request_id) = match &self.client_key {
+            Some((_, source)) => (
+                true,
+                source.confidence() == Confidence::Certain,
+                source.is_request_id(),
+            ),
+            None => (false, false, false),
+        };
+        facts.possible |= other || self.key_by_name || (key && !request_id);
+        facts.certain |= other || (key && by_flow && !request_id);
+        facts.possible_request_id |= key && request_id;
+        facts.certain_request_id |= key && by_flow && request_id;
+        facts
     }
 
     /// Whether this is a key by flow (the client's, a payload's digest, or
@@ -772,6 +771,51 @@ impl Value {
     }
 }
 
+/// The facts a value carries that can start a finding, by the confidence
+/// that finding could have ([`Value::fact_tiers`]). A client key known only
+/// by its name (`KeySource::Named`, `key_by_name`) makes only `possible`
+/// findings (rules.md, "Evidence and confidence"); a request id is apart,
+/// since it counts only where it reaches an idempotency store.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FactTiers {
+    /// A fact other than a request id, for a `possible` finding.
+    pub possible: bool,
+    /// A fact other than a request id, for a `certain` finding.
+    pub certain: bool,
+    /// A request id, by flow or by name.
+    pub possible_request_id: bool,
+    /// A request id by flow.
+    pub certain_request_id: bool,
+}
+
+impl FactTiers {
+    /// What either carries.
+    pub fn or(self, other: FactTiers) -> FactTiers {
+        FactTiers {
+            possible: self.possible || other.possible,
+            certain: self.certain || other.certain,
+            possible_request_id: self.possible_request_id || other.possible_request_id,
+            certain_request_id: self.certain_request_id || other.certain_request_id,
+        }
+    }
+
+    /// A fact other than a request id for a finding of `tier` or above.
+    pub fn fact(self, tier: Confidence) -> bool {
+        match tier {
+            Confidence::Certain => self.certain,
+            Confidence::Possible => self.possible,
+        }
+    }
+
+    /// A request id for a finding of `tier` or above.
+    pub fn request_id(self, tier: Confidence) -> bool {
+        match tier {
+            Confidence::Certain => self.certain_request_id,
+            Confidence::Possible => self.possible_request_id,
+        }
+    }
+}
+
 /// A value that reaches a key position.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeyEvent {
@@ -837,8 +881,7 @@ impl KeyEvent {
     /// is a client key only where it reaches an idempotency store.
     pub fn client_key(&self) -> Option<(&Origin, KeySource)> {
         let (origin, source) = self.value.client_key.as_ref()?;
-        let request_id = matches!(source, KeySource::RequestId | KeySource::NamedRequestId);
-        (!request_id || self.strong).then_some((origin, *source))
+        (!source.is_request_id() || self.strong).then_some((origin, *source))
     }
 
     /// Whether this event writes a client's key (one that counts there, or

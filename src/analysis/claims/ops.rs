@@ -14,7 +14,9 @@ use super::walker::{Claim, Walker};
 use crate::analysis::format_string;
 use crate::analysis::syntax::{macro_args, path_string, source_line, strip_ref};
 use crate::analysis::value::Site;
-use crate::analysis::vocab::{words, RESPONSE_WORDS, RESPONSE_WRITE_METHODS};
+use crate::analysis::vocab::{
+    words, PREPARED_EXECUTE_METHODS, RESPONSE_WORDS, RESPONSE_WRITE_METHODS,
+};
 
 /// What a call does to the claim of its key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -245,7 +247,10 @@ impl Walker<'_> {
         let mut cur: &Expr = &m.receiver;
         loop {
             match cur {
-                Expr::Path(_) | Expr::MethodCall(_) if self.statement_of(cur).is_some() => {
+                Expr::Path(_) | Expr::MethodCall(_)
+                    if PREPARED_EXECUTE_METHODS.contains(&m.method.to_string().as_str())
+                        && self.statement_of(cur).is_some() =>
+                {
                     // `session.prepare(SQL).await?.execute((a, b))`, or a
                     // binding holding the prepared statement: the executing
                     // call's arguments are the binds.
@@ -328,16 +333,12 @@ impl Walker<'_> {
 
     /// The text of a SQL statement written here or held in a constant.
     fn statement_text(&self, expr: &Expr) -> Option<String> {
-        match strip_ref(expr) {
-            Expr::Lit(syn::ExprLit {
-                lit: syn::Lit::Str(text),
-                ..
-            }) => Some(text.value()),
+        lit_text(expr).or_else(|| match strip_ref(expr) {
             Expr::Path(p) => (self.unit.sql_consts)
                 .get(&crate::analysis::syntax::last_ident(&p.path))
                 .cloned(),
             _ => None,
-        }
+        })
     }
 
     /// The statement a prepared statement holds: a `prepare`-like call's

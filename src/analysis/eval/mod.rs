@@ -49,7 +49,7 @@ use super::hashing;
 use super::header_holders::Holder;
 use super::index::{CrateIndex, FnDef};
 use super::syntax::{last_ident, short_text};
-use super::value::{Construct, ConstructKind, KeySource, Origin, Site, Value};
+use super::value::{Construct, ConstructKind, FactTiers, KeySource, Origin, Site, Value};
 use super::vocab::{names_key_header_constant, Vocabulary};
 use crate::model::diagnostic::Confidence;
 
@@ -107,10 +107,8 @@ pub struct Summary {
 /// the pre-filter keeps in any case.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Demanded {
-    /// What is carried that may start a `possible` finding.
-    pub possible: Carried,
-    /// What is carried that may start a `certain` finding.
-    pub certain: Carried,
+    /// What the inputs carry themselves.
+    pub facts: FactTiers,
     /// The parameters flowing into the inputs.
     pub params: u64,
 }
@@ -125,26 +123,12 @@ pub struct Carried {
     pub request_id: bool,
 }
 
-impl Carried {
-    /// Adds what `other` carries.
-    pub fn add(&mut self, other: Carried) {
-        self.fact |= other.fact;
-        self.request_id |= other.request_id;
-    }
-}
-
 impl Demanded {
     /// What `inputs` carry.
     pub fn of<'v>(inputs: impl IntoIterator<Item = &'v Value>) -> Demanded {
         let mut out = Demanded::default();
         for input in inputs {
-            for (tier, carried) in [
-                (Confidence::Possible, &mut out.possible),
-                (Confidence::Certain, &mut out.certain),
-            ] {
-                carried.fact |= input.starts_findings_at(tier);
-                carried.request_id |= input.carries_request_id(tier);
-            }
+            out.facts = out.facts.or(input.fact_tiers());
             out.params |= input.params;
         }
         out
@@ -152,27 +136,24 @@ impl Demanded {
 
     /// Adds what `other` carries.
     pub fn add(&mut self, other: Demanded) {
-        self.possible.add(other.possible);
-        self.certain.add(other.certain);
+        self.facts = self.facts.or(other.facts);
         self.params |= other.params;
     }
 
     /// Whether anything may be carried.
     pub fn is_some(self) -> bool {
-        self.possible.fact || self.possible.request_id || self.params != 0
+        self.facts.fact(Confidence::Possible)
+            || self.facts.request_id(Confidence::Possible)
+            || self.params != 0
     }
 
     /// What is carried at confidence `tier`, where the enclosing function's
     /// parameters `fact_params` carry a fact and `request_params` a request
     /// id.
     pub fn at(self, tier: Confidence, fact_params: u64, request_params: u64) -> Carried {
-        let carried = match tier {
-            Confidence::Certain => self.certain,
-            Confidence::Possible => self.possible,
-        };
         Carried {
-            fact: carried.fact || self.params & fact_params != 0,
-            request_id: carried.request_id || self.params & request_params != 0,
+            fact: self.facts.fact(tier) || self.params & fact_params != 0,
+            request_id: self.facts.request_id(tier) || self.params & request_params != 0,
         }
     }
 }

@@ -15,11 +15,8 @@ use crate::analysis::value::{is_store_by_use, sql_store, KeyEvent, Origin, Site,
 use crate::analysis::vocab::{
     is_claim_api_method, is_dynamo_key_attribute, names_map_entry, names_request_extensions,
     names_strong_store, names_transaction_handle, words, Component, DYNAMO_STORE,
-    POSITIONAL_SQL_METHODS, TRANSPARENT_METHODS,
+    POSITIONAL_SQL_METHODS, PREPARED_EXECUTE_METHODS, TRANSPARENT_METHODS,
 };
-
-/// The calls that run a prepared statement with its binds.
-const PREPARED_EXECUTE: &[&str] = &["execute", "query", "query_one", "query_opt", "query_row"];
 
 /// At most this many pending key positions are kept per function summary.
 const MAX_PENDING: usize = 32;
@@ -155,24 +152,17 @@ impl Evaluator<'_> {
             }
         }
         // `stmt.execute((a, b))` on a prepared statement: its binds, in order.
-        if recv.sql.is_some() && !args.is_empty() && PREPARED_EXECUTE.contains(&method) {
+        if recv.sql.is_some() && !args.is_empty() && PREPARED_EXECUTE_METHODS.contains(&method) {
+            let mut binds = Vec::new();
+            for (arg, expr) in args.iter().zip(exprs) {
+                match &arg.elems {
+                    Some(elems) => binds.extend(self.element_binds(elems, expr)),
+                    None => binds.push((arg.clone(), self.site(*expr))),
+                }
+            }
             let mut value = recv;
             if let Some(chain) = value.sql.as_mut() {
-                for (arg, expr) in args.iter().zip(exprs) {
-                    match (&arg.elems, strip_ref(expr)) {
-                        (Some(elems), Expr::Tuple(t)) => {
-                            for (v, e) in elems.iter().zip(&t.elems) {
-                                chain.binds.push((v.clone(), self.site(e)));
-                            }
-                        }
-                        (Some(elems), Expr::Array(a)) => {
-                            for (v, e) in elems.iter().zip(&a.elems) {
-                                chain.binds.push((v.clone(), self.site(e)));
-                            }
-                        }
-                        _ => chain.binds.push((arg.clone(), self.site(*expr))),
-                    }
-                }
+                chain.binds.extend(binds);
             }
             return ControlFlow::Break(self.finish_sql(value));
         }
@@ -182,19 +172,25 @@ impl Evaluator<'_> {
     /// `client.query_one(SQL, &[&a, &b])`: the parameter slice binds in order.
     fn sql_with_params(&mut self, sql: &str, args: &[Value], exprs: &[&Expr]) -> Value {
         let mut chain = self.sql_root(sql, exprs[0]);
-        if let (Some(c), Some(elems)) = (chain.sql.as_mut(), args[1].elems.as_ref()) {
-            let sites: Vec<Site> = match strip_ref(exprs[1]) {
-                Expr::Array(a) => a.elems.iter().map(|e| self.site(e)).collect(),
-                Expr::Macro(_) | Expr::Reference(_) => {
-                    vec![self.site(exprs[1]); elems.len()]
-                }
-                other => vec![self.site(other); elems.len()],
-            };
-            for (v, site) in elems.iter().zip(sites) {
-                c.binds.push((v.clone(), site));
+        if let Some(elems) = args[1].elems.as_ref() {
+            let binds = self.element_binds(elems, exprs[1]);
+            if let Some(c) = chain.sql.as_mut() {
+                c.binds.extend(binds);
             }
         }
         self.finish_sql(chain)
+    }
+
+    /// The binds an argument holding several gives, each at its element
+    /// where the argument is written as an array or tuple (`&[&a, &b]`,
+    /// `(a, b)`), else all at the argument (`params![a, b]`).
+    fn element_binds(&self, elems: &[Value], expr: &Expr) -> Vec<(Value, Site)> {
+        let sites: Vec<Site> = match strip_ref(expr) {
+            Expr::Array(a) => a.elems.iter().map(|e| self.site(e)).collect(),
+            Expr::Tuple(t) => t.elems.iter().map(|e| self.site(e)).collect(),
+            other => vec![self.site(other); elems.len()],
+        };
+        elems.iter().cloned().zip(sites).collect()
     }
 
     /// Storage calls: the key argument and the scope parts before it are

@@ -110,6 +110,11 @@ pub const MINTING_CONSTRUCTORS: &[&str] = &[
     "new_unique",
 ];
 
+/// The calls that run a prepared statement (`session.prepare(SQL)`) with
+/// its binds: read by the evaluator and by the claim walk.
+pub const PREPARED_EXECUTE_METHODS: &[&str] =
+    &["execute", "query", "query_one", "query_opt", "query_row"];
+
 /// Read as key positions by the evaluator and as claims by the claim walk.
 pub const POSITIONAL_SQL_METHODS: &[&str] = &[
     "query",

@@ -4,6 +4,10 @@
 //! may make a finding, or where it is given a value that may carry a fact
 //! into the callee. Every other call of an analysed function is left
 //! unresolved: its callee cannot change a finding, and is never analysed.
+//! A call is demanded where it is made (`CallSite`: the calling function
+//! and the name called), not by its name alone: in a large service, names
+//! such as `get` or `new` are called everywhere, and following them from
+//! every caller brings in most of the crate.
 //!
 //! A run that reports only `certain` findings needs less: a client key
 //! known only by its name makes `possible` findings wherever it flows, so
@@ -12,6 +16,7 @@
 use std::collections::HashSet;
 
 use super::eval::{KeyEvent, Summary};
+pub use super::value::CallSite;
 use crate::model::diagnostic::Confidence;
 
 /// The calls each confidence tier demands (`certain` is a subset).
@@ -23,14 +28,16 @@ pub struct DemandedCalls {
     pub certain: TierCalls,
 }
 
-/// The calls one tier demands.
+/// The calls one tier demands, where each is made.
 #[derive(Debug, Clone, Default)]
 pub struct TierCalls {
-    /// Followed to every function they may resolve to.
-    pub calls: Vec<String>,
-    /// Given only a request id: followed only to functions that may reach
-    /// an idempotency store, where alone a request id counts.
-    pub toward_stores: Vec<String>,
+    /// Followed to every function they may resolve to: calls whose result
+    /// reaches a key position that may make a finding, or that are given a
+    /// value that may carry a fact.
+    pub calls: Vec<CallSite>,
+    /// Given only what counts at an idempotency store (a request id, SQL
+    /// text): followed only to functions that may reach one.
+    pub toward_stores: Vec<CallSite>,
 }
 
 impl DemandedCalls {
@@ -43,9 +50,9 @@ impl DemandedCalls {
     }
 }
 
-/// The names of the unresolved calls the next round analyses, per tier.
-/// `fn_events` and `summaries` are per function of the index; `renamed`
-/// are the summaries of the second fixpoint, if there was one.
+/// The unresolved calls the next round analyses, per tier. `fn_events`
+/// and `summaries` are per function of the index; `renamed` are the
+/// summaries of the second fixpoint, if there was one.
 pub fn demanded_calls(
     fn_events: &[Vec<KeyEvent>],
     summaries: &[Summary],
@@ -69,49 +76,50 @@ fn demanded_at(
 ) -> TierCalls {
     let carrying = fact_params(&[summaries, renamed], tier);
     let params_of = |id: usize| carrying.get(id).copied().unwrap_or_default();
-    let mut calls: HashSet<&str> = HashSet::new();
-    let mut toward_stores: HashSet<&str> = HashSet::new();
+    let mut calls: HashSet<&CallSite> = HashSet::new();
+    let mut toward_stores: HashSet<&CallSite> = HashSet::new();
     // The store test stays for every tier: a server-minted key beside
     // client keys (IDEM007) is `certain` whatever named the client keys.
-    // A request id needs a call's result only at an idempotency store.
-    let needed = |event: &KeyEvent, (facts, request_ids): (u64, u64)| {
+    // What counts only at an idempotency store (a request id, SQL text)
+    // needs a call's result only there.
+    let needed = |event: &KeyEvent, (facts, store_params): (u64, u64)| {
         let value = &event.value;
         value.starts_findings_at(tier)
             || value.params & facts != 0
             || (event.store.as_ref()).is_some_and(|s| client_stores.contains(s))
-            || (event.strong && (value.carries_request_id(tier) || value.params & request_ids != 0))
+            || (event.strong && (value.counts_at_stores(tier) || value.params & store_params != 0))
     };
     for (id, events) in fn_events.iter().enumerate() {
         for event in events.iter().filter(|e| needed(e, params_of(id))) {
-            calls.extend(event.value.via.names());
+            calls.extend(event.value.via.calls().map(|c| &**c));
         }
     }
     for summaries in [summaries, renamed] {
         for (id, summary) in summaries.iter().enumerate() {
-            let (facts, request_ids) = params_of(id);
+            let (facts, store_params) = params_of(id);
             for event in summary
                 .pending
                 .iter()
-                .filter(|e| needed(e, (facts, request_ids)))
+                .filter(|e| needed(e, (facts, store_params)))
             {
-                calls.extend(event.value.via.names());
+                calls.extend(event.value.via.calls().map(|c| &**c));
             }
-            for (name, inputs) in &summary.demands {
-                let carried = inputs.at(tier, facts, request_ids);
+            for (site, inputs) in &summary.demands {
+                let carried = inputs.at(tier, facts, store_params);
                 if carried.fact {
-                    calls.insert(name);
-                } else if carried.request_id {
-                    toward_stores.insert(name);
+                    calls.insert(site);
+                } else if carried.at_stores {
+                    toward_stores.insert(site);
                 }
             }
         }
     }
-    let sorted = |names: HashSet<&str>| {
-        let mut names: Vec<String> = names.into_iter().map(String::from).collect();
-        names.sort_unstable();
-        names
+    toward_stores.retain(|site| !calls.contains(site));
+    let sorted = |sites: HashSet<&CallSite>| {
+        let mut sites: Vec<CallSite> = sites.into_iter().cloned().collect();
+        sites.sort_unstable();
+        sites
     };
-    toward_stores.retain(|name| !calls.contains(name));
     TierCalls {
         calls: sorted(calls),
         toward_stores: sorted(toward_stores),
@@ -121,7 +129,8 @@ fn demanded_at(
 /// Per function, the parameters (bit N = parameter N) some crate-local
 /// caller passes a value that may carry a fact of confidence `tier`: a
 /// fact of its own, or one of the caller's parameters that does; first
-/// facts other than request ids, then request ids. A function no analysed
+/// facts that count anywhere, then what counts only at an idempotency
+/// store (a request id, SQL text). A function no analysed
 /// function calls (a handler) gets its facts from its extractors, not its
 /// parameters.
 fn fact_params(summaries: &[&[Summary]], tier: Confidence) -> Vec<(u64, u64)> {
@@ -131,15 +140,15 @@ fn fact_params(summaries: &[&[Summary]], tier: Confidence) -> Vec<(u64, u64)> {
     loop {
         let mut changed = false;
         for (caller, summary) in summaries.iter().flat_map(|s| s.iter().enumerate()) {
-            let (facts, request_ids) = params[caller];
+            let (facts, store_params) = params[caller];
             for (callee, args) in &summary.arg_flows {
                 let mut mask = (0u64, 0u64);
                 for (i, arg) in args.iter().take(64).enumerate() {
-                    let carried = arg.at(tier, facts, request_ids);
+                    let carried = arg.at(tier, facts, store_params);
                     if carried.fact {
                         mask.0 |= 1 << i;
                     }
-                    if carried.request_id {
+                    if carried.at_stores {
                         mask.1 |= 1 << i;
                     }
                 }

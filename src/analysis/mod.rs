@@ -10,7 +10,7 @@
 
 pub mod claims;
 pub mod demand;
-pub use demand::DemandedCalls;
+pub use demand::{DemandedCalls, TierCalls};
 pub mod eval;
 pub mod format_string;
 pub mod hashing;
@@ -27,6 +27,8 @@ pub mod vocab;
 use eval::{Evaluator, KeyEvent, Summary};
 use index::{CrateIndex, ParsedFile};
 use std::collections::HashSet;
+
+use crate::model::diagnostic::Confidence;
 
 use vocab::Vocabulary;
 
@@ -67,8 +69,22 @@ pub struct AnalysedFn {
     pub file: u32,
     /// Its name.
     pub name: String,
-    /// What its analysis tells the pre-filter.
+    /// What its analysis tells the pre-filter of a run showing `possible`
+    /// findings.
     pub exports: FnExports,
+    /// What it tells the pre-filter of a run showing only `certain` ones.
+    pub certain_exports: FnExports,
+}
+
+impl AnalysedFn {
+    /// What its analysis tells the pre-filter of a run whose least
+    /// confident findings shown are `tier`.
+    pub fn exports_at(&self, tier: Confidence) -> FnExports {
+        match tier {
+            Confidence::Certain => self.certain_exports,
+            Confidence::Possible => self.exports,
+        }
+    }
 }
 
 /// What the analysis of a function tells the pre-filter.
@@ -142,16 +158,18 @@ pub fn analyze(files: &[ParsedFile], sql_files: &[sql::SqlFile], vocab: &Vocabul
     let events: Vec<KeyEvent> = fn_events.into_iter().flatten().collect();
     let unique = dedup_events(events);
     let client_stores: HashSet<&str> = client_stores.iter().map(String::as_str).collect();
+    let exports = |id: usize, tier| FnExports {
+        writes_client_keys: writes[id],
+        callers: [&summaries, &renamed]
+            .iter()
+            .any(|s| (s.get(id)).is_some_and(|s| s.reaches_callers(&client_stores, tier))),
+    };
     let functions = (index.fns.iter().enumerate())
         .map(|(id, def)| AnalysedFn {
             file: def.file,
             name: def.name.clone(),
-            exports: FnExports {
-                writes_client_keys: writes[id],
-                callers: [&summaries, &renamed]
-                    .iter()
-                    .any(|s| s.get(id).is_some_and(|s| s.reaches_callers(&client_stores))),
-            },
+            exports: exports(id, Confidence::Possible),
+            certain_exports: exports(id, Confidence::Certain),
         })
         .collect();
     let client_stores = client_stores.into_iter().map(String::from).collect();
@@ -186,7 +204,7 @@ pub fn analyze(files: &[ParsedFile], sql_files: &[sql::SqlFile], vocab: &Vocabul
 /// Evaluates every function, iterating the summaries to a fixpoint;
 /// `unnamed[id]` are the parameters of function `id` whose names say
 /// nothing. Returns the summaries and each function's key events.
-fn fixpoint(
+pub(crate) fn fixpoint(
     index: &CrateIndex<'_>,
     vocab: &Vocabulary,
     unnamed: &[u64],
@@ -209,11 +227,12 @@ fn fixpoint(
             crate::progress::function_done();
             let evaluator = Evaluator::new(index, vocab, &summaries, def)
                 .without_names_for(unnamed.get(id).copied().unwrap_or(0));
-            let (summary, events) = evaluator.run(def);
+            let (mut summary, events) = evaluator.run(def);
+            bound_summary(&mut summary);
             // The unresolved calls a value passes on are no part of its
             // signature, but callers pass them on too (`prefilter::Demand`).
             let facts = |s: &Summary| {
-                let via = |v: &value::Value| v.via.names().count();
+                let via = |v: &value::Value| v.via.calls().count();
                 let pending: usize = s.pending.iter().map(|e| via(&e.value)).sum();
                 (
                     s.ret.fallbacks.len(),
@@ -244,6 +263,24 @@ fn fixpoint(
         }
     }
     (summaries, fn_events)
+}
+
+/// Levels of tuple elements and struct fields a summary's values keep, and
+/// how many parts in all ([`value::Value::bound_shape`]): keys are found a
+/// few levels deep (`Ok(Some((tenant, key)))`, a request struct in a
+/// tuple), and what lies deeper is kept as facts without its shape.
+const MAX_SHAPE_DEPTH: usize = 4;
+const MAX_SHAPE_NODES: usize = 64;
+
+/// Bounds the shape of what callers receive from a summary.
+fn bound_summary(summary: &mut Summary) {
+    summary.ret.bound_shape(MAX_SHAPE_DEPTH, MAX_SHAPE_NODES);
+    for event in &mut summary.pending {
+        event.value.bound_shape(MAX_SHAPE_DEPTH, MAX_SHAPE_NODES);
+    }
+    for (_, value) in &mut summary.absorbs {
+        value.bound_shape(MAX_SHAPE_DEPTH, MAX_SHAPE_NODES);
+    }
 }
 
 /// `events` without repeats, first occurrence kept, in order. Equal events

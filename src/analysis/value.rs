@@ -4,6 +4,7 @@
 use super::vocab::Component;
 use crate::diagnostic::Span;
 use crate::model::diagnostic::Confidence;
+use std::sync::Arc;
 
 /// A location in one of the unit's files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -128,13 +129,26 @@ pub struct PayloadHash {
     pub payload: Origin,
 }
 
-/// Calls the analysis could not resolve whose results flow into a value, by
-/// the name called: a crate-local function the pre-filter left out of this
-/// round (`prefilter::Demand`) is analysed in the next one when its result
-/// reaches a key position. Never part of a value's identity: two values
-/// that differ only in it are equal.
+/// A call the analysis could not resolve: the function making it (its file,
+/// numbered as the round's parsed files are, and its name, as the
+/// pre-filter names items) and the name called.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CallSite {
+    /// The caller's file.
+    pub file: u32,
+    /// The calling function's name.
+    pub caller: Arc<str>,
+    /// The name called.
+    pub callee: Arc<str>,
+}
+
+/// Calls the analysis could not resolve whose results flow into a value,
+/// where each was made: a crate-local function the pre-filter left out of
+/// this round (`prefilter::Demand`) is analysed in the next one when its
+/// result reaches a key position. Never part of a value's identity: two
+/// values that differ only in it are equal.
 #[derive(Debug, Clone, Default)]
-pub struct Via(Vec<std::sync::Arc<str>>);
+pub struct Via(Vec<Arc<CallSite>>);
 
 impl PartialEq for Via {
     fn eq(&self, _: &Via) -> bool {
@@ -145,33 +159,33 @@ impl PartialEq for Via {
 impl Eq for Via {}
 
 impl Via {
-    /// At most this many names per value: a value built from more unknown
+    /// At most this many calls per value: a value built from more unknown
     /// calls keeps the first ones (a later round analyses those, and what
     /// they give brings the others).
     const MAX: usize = 16;
 
-    /// Records a call of `name`.
-    pub fn push(&mut self, name: &str) {
-        if self.0.len() < Via::MAX && !self.0.iter().any(|n| &**n == name) {
-            self.0.push(name.into());
+    /// Records a call.
+    pub fn push(&mut self, call: &Arc<CallSite>) {
+        if self.0.len() < Via::MAX && !self.0.contains(call) {
+            self.0.push(call.clone());
         }
     }
 
-    /// Adds the names of `other`.
+    /// Adds the calls of `other`.
     pub fn extend(&mut self, other: &Via) {
-        for name in &other.0 {
+        for call in &other.0 {
             if self.0.len() >= Via::MAX {
                 break;
             }
-            if !self.0.contains(name) {
-                self.0.push(name.clone());
+            if !self.0.contains(call) {
+                self.0.push(call.clone());
             }
         }
     }
 
-    /// The names.
-    pub fn names(&self) -> impl Iterator<Item = &str> {
-        self.0.iter().map(|n| &**n)
+    /// The calls.
+    pub fn calls(&self) -> impl Iterator<Item = &Arc<CallSite>> {
+        self.0.iter()
     }
 }
 
@@ -376,19 +390,20 @@ impl Value {
     /// analysed with its callees.
     pub fn starts_findings(&self) -> bool {
         let facts = self.fact_tiers();
-        facts.fact(Confidence::Possible) || facts.request_id(Confidence::Possible)
+        facts.fact(Confidence::Possible) || facts.at_stores(Confidence::Possible)
     }
 
-    /// Whether this value carries a fact other than a request id that can
-    /// start a finding of confidence `tier` or above ([`FactTiers`]).
+    /// Whether this value carries a fact that can start a finding of
+    /// confidence `tier` or above wherever it flows ([`FactTiers`]).
     pub fn starts_findings_at(&self, tier: Confidence) -> bool {
         self.fact_tiers().fact(tier)
     }
 
-    /// Whether a request id of confidence `tier` or above flows into this
+    /// Whether something that counts only at an idempotency store (a
+    /// request id of confidence `tier` or above, SQL text) flows into this
     /// value (or an element or field of it).
-    pub fn carries_request_id(&self, tier: Confidence) -> bool {
-        self.fact_tiers().request_id(tier)
+    pub fn counts_at_stores(&self, tier: Confidence) -> bool {
+        self.fact_tiers().at_stores(tier)
     }
 
     /// The facts this value (or an element or field of it) carries that
@@ -401,10 +416,13 @@ impl Value {
             || self.client_ns
             || self.server_ns
             || self.key_header_name.is_some()
-            || self.sql.is_some()
             || self.payload_hash.is_some()
             || self.hashed_params != 0
             || self.hasher;
+        // SQL text makes a finding only where it is executed with a client
+        // key bound, which the key demands wherever it flows, or at an
+        // idempotency store: like a request id, it counts toward one.
+        let sql = self.sql.is_some();
         let (key, by_flow, request_id) = match &self.client_key {
             Some((_, source)) => (
                 true,
@@ -415,8 +433,8 @@ impl Value {
         };
         facts.possible |= other || self.key_by_name || (key && !request_id);
         facts.certain |= other || (key && by_flow && !request_id);
-        facts.possible_request_id |= key && request_id;
-        facts.certain_request_id |= key && by_flow && request_id;
+        facts.possible_at_stores |= sql || (key && request_id);
+        facts.certain_at_stores |= sql || (key && by_flow && request_id);
         facts
     }
 
@@ -652,6 +670,57 @@ impl Value {
         self.fields = None;
     }
 
+    /// Keeps at most `depth` levels of tuple elements and struct fields,
+    /// and fewer where more than `nodes` parts would be kept: deeper parts
+    /// are joined into the level above them, facts kept, shape dropped. A
+    /// summary returning a struct built from its own result (a call
+    /// resolved by name to the function itself) nests one level more per
+    /// fixpoint round; each level holds every field, so without the bound
+    /// the value grows exponentially with the rounds.
+    pub fn bound_shape(&mut self, depth: usize, nodes: usize) {
+        let mut depth = depth;
+        self.bound_depth(depth);
+        while depth > 0 && self.shape_nodes() > nodes {
+            depth -= 1;
+            self.bound_depth(depth);
+        }
+    }
+
+    /// The parts (elements and fields, at every level) of this value.
+    fn shape_nodes(&self) -> usize {
+        self.parts().map(|part| 1 + part.shape_nodes()).sum()
+    }
+
+    /// The elements and field values of this value.
+    fn parts(&self) -> impl Iterator<Item = &Value> {
+        (self.elems.iter().flatten())
+            .chain(self.fields.iter().flat_map(|f| f.iter().map(|(_, v)| v)))
+    }
+
+    fn bound_depth(&mut self, depth: usize) {
+        if depth == 0 {
+            self.flatten_shape();
+            return;
+        }
+        for part in (self.elems.iter_mut().flatten()).chain(
+            self.fields
+                .iter_mut()
+                .flat_map(|f| f.iter_mut().map(|(_, v)| v)),
+        ) {
+            part.bound_depth(depth - 1);
+        }
+    }
+
+    /// Joins every element and field into this value and drops the shape.
+    fn flatten_shape(&mut self) {
+        let elems = self.elems.take().into_iter().flatten();
+        let fields = (self.fields.take().into_iter()).flat_map(|f| f.into_iter().map(|(_, v)| v));
+        for mut part in elems.chain(fields) {
+            part.flatten_shape();
+            self.join(&part);
+        }
+    }
+
     /// The value of field `name` when this is a struct literal that names it.
     pub fn field(&self, name: &str) -> Option<&Value> {
         let fields = self.fields.as_ref()?;
@@ -774,18 +843,21 @@ impl Value {
 /// The facts a value carries that can start a finding, by the confidence
 /// that finding could have ([`Value::fact_tiers`]). A client key known only
 /// by its name (`KeySource::Named`, `key_by_name`) makes only `possible`
-/// findings (rules.md, "Evidence and confidence"); a request id is apart,
-/// since it counts only where it reaches an idempotency store.
+/// findings (rules.md, "Evidence and confidence"). A request id and SQL
+/// text are apart: they count only where they reach an idempotency store
+/// (SQL text elsewhere makes a finding only with a client key bound, which
+/// the key itself demands).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct FactTiers {
-    /// A fact other than a request id, for a `possible` finding.
+    /// A fact that counts anywhere, for a `possible` finding.
     pub possible: bool,
-    /// A fact other than a request id, for a `certain` finding.
+    /// A fact that counts anywhere, for a `certain` finding.
     pub certain: bool,
-    /// A request id, by flow or by name.
-    pub possible_request_id: bool,
-    /// A request id by flow.
-    pub certain_request_id: bool,
+    /// What counts at an idempotency store: a request id by flow or by
+    /// name, SQL text.
+    pub possible_at_stores: bool,
+    /// What counts at an idempotency store: a request id by flow, SQL text.
+    pub certain_at_stores: bool,
 }
 
 impl FactTiers {
@@ -794,12 +866,12 @@ impl FactTiers {
         FactTiers {
             possible: self.possible || other.possible,
             certain: self.certain || other.certain,
-            possible_request_id: self.possible_request_id || other.possible_request_id,
-            certain_request_id: self.certain_request_id || other.certain_request_id,
+            possible_at_stores: self.possible_at_stores || other.possible_at_stores,
+            certain_at_stores: self.certain_at_stores || other.certain_at_stores,
         }
     }
 
-    /// A fact other than a request id for a finding of `tier` or above.
+    /// A fact that counts anywhere, for a finding of `tier` or above.
     pub fn fact(self, tier: Confidence) -> bool {
         match tier {
             Confidence::Certain => self.certain,
@@ -807,11 +879,12 @@ impl FactTiers {
         }
     }
 
-    /// A request id for a finding of `tier` or above.
-    pub fn request_id(self, tier: Confidence) -> bool {
+    /// What counts at an idempotency store, for a finding of `tier` or
+    /// above.
+    pub fn at_stores(self, tier: Confidence) -> bool {
         match tier {
-            Confidence::Certain => self.certain_request_id,
-            Confidence::Possible => self.possible_request_id,
+            Confidence::Certain => self.certain_at_stores,
+            Confidence::Possible => self.possible_at_stores,
         }
     }
 }

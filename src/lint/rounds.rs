@@ -152,7 +152,7 @@ pub(super) fn learn(
     let mut learned = false;
     for function in &facts.functions {
         if let Some(&text) = parsed.texts.get(function.file as usize) {
-            learned |= demand.learn(text, &function.name, function.exports);
+            learned |= demand.learn(text, &function.name, function.exports_at(confidence));
         }
     }
     for store in &facts.client_stores {
@@ -166,11 +166,15 @@ pub(super) fn learn(
         eprintln!("[idem-lint rounds] demanded calls: {demanded:?}");
     }
     let mut calls = false;
-    for call in &demanded.calls {
-        calls |= demand.learn_call(call);
+    for site in &demanded.calls {
+        if let Some(&file) = parsed.texts.get(site.file as usize) {
+            calls |= demand.learn_call(file, &site.caller, &site.callee);
+        }
     }
-    for call in &demanded.toward_stores {
-        calls |= demand.learn_call_toward_stores(call);
+    for site in &demanded.toward_stores {
+        if let Some(&file) = parsed.texts.get(site.file as usize) {
+            calls |= demand.learn_call_toward_stores(file, &site.caller, &site.callee);
+        }
     }
     demand.end_round(calls);
     learned |= calls;

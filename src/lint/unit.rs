@@ -99,10 +99,16 @@ pub(super) fn lint_unit(
             Ok(parsed) => parsed,
             Err(exceeded) => break Err((Some(exceeded), Vec::new())),
         };
+        let analysing = Instant::now();
         let facts = match analyse(vocab, &parsed, &read, context) {
             Ok(facts) => facts,
             Err(exceeded) => break Err((exceeded, parsed.paths)),
         };
+        stats.round(
+            parsed.files.len(),
+            facts.functions.len(),
+            analysing.elapsed(),
+        );
         if !learn(&mut demand, &facts, &parsed, options.unit_confidence(plan)) {
             break Ok((parsed, facts));
         }
@@ -461,6 +467,8 @@ struct UnitStats {
     parse_bytes: usize,
     /// Rounds of parse and analysis (`prefilter::Demand`).
     rounds: usize,
+    /// Per round: files parsed, functions analysed, analysis time.
+    per_round: Vec<(usize, usize, Duration)>,
     planned_in: Duration,
     /// Parsing, over all rounds.
     parsed_in: Duration,
@@ -482,12 +490,18 @@ impl UnitStats {
             text_bytes,
             parse_bytes: 0,
             rounds: 0,
+            per_round: Vec::new(),
             planned_in,
             parsed_in: Duration::ZERO,
             started: Instant::now(),
         };
         stats.finish(plans, texts);
         stats
+    }
+
+    /// What one round analysed.
+    fn round(&mut self, files: usize, functions: usize, took: Duration) {
+        self.per_round.push((files, functions, took));
     }
 
     /// What the last round parsed.
@@ -514,6 +528,7 @@ impl UnitStats {
             text_bytes,
             parse_bytes,
             rounds,
+            per_round,
             planned_in,
             parsed_in,
             started,
@@ -526,6 +541,9 @@ impl UnitStats {
         );
         if *rounds > 1 {
             eprintln!("[idem-lint rounds] {path}: {rounds} rounds of plan and analysis");
+            for (n, (files, functions, took)) in per_round.iter().enumerate() {
+                eprintln!("[idem-lint rounds] round {}: {files} files, {functions} functions analysed in {took:?}", n + 1);
+            }
         }
     }
 }

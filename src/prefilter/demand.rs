@@ -43,18 +43,19 @@ pub struct Learned {
     /// The fields and variants the analysis saw given the key header's
     /// name (the scan takes any field given a constant for one).
     header_holders: HashSet<String>,
-    /// The calls the analysis could not resolve and needs: the names
-    /// whose crate-local functions are followed from the items calling
-    /// them (`analysis::UnitFacts::demanded_calls`).
-    calls: HashSet<String>,
-    /// The calls given only a request id: followed only to functions that
-    /// may reach an idempotency store, where alone one counts.
-    toward_stores: HashSet<String>,
+    /// The calls the analysis could not resolve and needs (their result
+    /// reaches a key position that may make a finding, or they are given a
+    /// value that may carry a fact), by the unit's file and the name of the
+    /// function making them: per callee name, how far it is followed from
+    /// there (`analysis::UnitFacts::demanded_calls`).
+    sites: HashMap<usize, HashMap<String, HashMap<String, Follow>>>,
+    /// How many call sites are followed only toward stores.
+    toward_stores: usize,
     /// Rounds that learned a call: a call chain the analysis uncovers one
     /// callee per round would take as many rounds as it is deep.
     call_rounds: usize,
-    /// Past [`MAX_CALL_ROUNDS`] or [`MAX_DEMANDED_CALLS`], every call of a
-    /// followed item is followed (as without rounds).
+    /// Past [`MAX_CALL_ROUNDS`], every call of a followed item is followed
+    /// (as without rounds).
     all_calls: bool,
 }
 
@@ -71,16 +72,10 @@ pub enum Follow {
 }
 
 /// Rounds that may learn calls before every call is followed: each round
-/// analyses the whole selection again, so a deep chain of demanded calls
-/// (a page server's request path, one callee per round) would cost more
-/// than the callees it leaves out.
+/// analyses the whole selection again, so a chain of demanded calls deeper
+/// than this (one callee per round) costs more in rounds than following
+/// every call costs at once.
 pub const MAX_CALL_ROUNDS: usize = 4;
-
-/// Calls that may be learned before every call is followed: a demand this
-/// wide soon covers most of what the keyed items reach, and taking that
-/// at once spares the rounds (and the parses) that would find it callee by
-/// callee.
-pub const MAX_DEMANDED_CALLS: usize = 64;
 
 impl Demand {
     /// The demand of a first round: nothing analysed yet.
@@ -106,26 +101,39 @@ impl Demand {
         }
     }
 
-    /// Records a call the analysis needs resolved; returns whether that is
+    /// Records a call of `callee` made in the function `caller` of the
+    /// unit's file `file` that the analysis needs resolved: followed from
+    /// there to every function it may resolve to. Returns whether that is
     /// new.
-    pub fn learn_call(&mut self, name: &str) -> bool {
-        match self {
-            Demand::Everything => false,
-            Demand::Learned(learned) => {
-                learned.toward_stores.remove(name);
-                learned.calls.insert(name.to_string())
-            }
-        }
+    pub fn learn_call(&mut self, file: usize, caller: &str, callee: &str) -> bool {
+        self.learn_site(file, caller, callee, Follow::All)
     }
 
-    /// Records a call the analysis needs resolved only where it may reach
-    /// an idempotency store (it is given a request id alone); returns
-    /// whether that is new.
-    pub fn learn_call_toward_stores(&mut self, name: &str) -> bool {
-        match self {
-            Demand::Everything => false,
-            Demand::Learned(learned) => {
-                !learned.calls.contains(name) && learned.toward_stores.insert(name.to_string())
+    /// Records a call of `callee` made in `caller` of `file` that needs
+    /// resolving only where it may reach an idempotency store (it is given
+    /// only what counts there); returns whether that is new.
+    pub fn learn_call_toward_stores(&mut self, file: usize, caller: &str, callee: &str) -> bool {
+        self.learn_site(file, caller, callee, Follow::TowardStores)
+    }
+
+    fn learn_site(&mut self, file: usize, caller: &str, callee: &str, how: Follow) -> bool {
+        let Demand::Learned(learned) = self else {
+            return false;
+        };
+        let callees = (learned.sites.entry(file).or_default())
+            .entry(caller.to_string())
+            .or_default();
+        match callees.get_mut(callee) {
+            Some(known) if *known == Follow::TowardStores && how == Follow::All => {
+                *known = Follow::All;
+                learned.toward_stores -= 1;
+                true
+            }
+            Some(_) => false,
+            None => {
+                callees.insert(callee.to_string(), how);
+                learned.toward_stores += usize::from(how == Follow::TowardStores);
+                true
             }
         }
     }
@@ -136,33 +144,31 @@ impl Demand {
         if let Demand::Learned(learned) = self {
             if learned_calls {
                 learned.call_rounds += 1;
-                learned.all_calls |= learned.call_rounds > MAX_CALL_ROUNDS
-                    || learned.calls.len() + learned.toward_stores.len() > MAX_DEMANDED_CALLS;
+                learned.all_calls |= learned.call_rounds > MAX_CALL_ROUNDS;
             }
         }
     }
 
-    /// To which functions a call of `name` may resolve to it is followed
-    /// from the items making it: all where its result reaches a key
-    /// position or it is given a value that may carry a fact (always,
-    /// without rounds); those that may reach an idempotency store where it
-    /// is given a request id alone.
-    pub fn follows_call(&self, name: &str) -> Follow {
+    /// To which functions a call of `callee` made in the function `caller`
+    /// of the unit's file `file` may resolve to it is followed: all where
+    /// its result reaches a key position or it is given a value that may
+    /// carry a fact (always, without rounds); those that may reach an
+    /// idempotency store where it is given only what counts there.
+    pub fn follows_call(&self, file: usize, caller: &str, callee: &str) -> Follow {
         match self {
             Demand::Everything => Follow::All,
-            Demand::Learned(learned) if learned.all_calls || learned.calls.contains(name) => {
-                Follow::All
-            }
-            Demand::Learned(learned) if learned.toward_stores.contains(name) => {
-                Follow::TowardStores
-            }
-            Demand::Learned(_) => Follow::None,
+            Demand::Learned(learned) if learned.all_calls => Follow::All,
+            Demand::Learned(learned) => (learned.sites.get(&file))
+                .and_then(|callers| callers.get(caller))
+                .and_then(|callees| callees.get(callee))
+                .copied()
+                .unwrap_or(Follow::None),
         }
     }
 
     /// Whether some call is followed only toward idempotency stores.
     pub fn follows_toward_stores(&self) -> bool {
-        matches!(self, Demand::Learned(l) if !l.all_calls && !l.toward_stores.is_empty())
+        matches!(self, Demand::Learned(l) if !l.all_calls && l.toward_stores > 0)
     }
 
     /// Whether a field or variant may hold the key header's name.
@@ -278,10 +284,10 @@ mod tests {
         assert_eq!(parsed(&texts, &Demand::Everything), [true, true, true]);
         // A first round analyses the seed alone.
         assert_eq!(parsed(&texts, &Demand::first_round()), [true, false, false]);
-        // The analysis saw the key given to `save`.
+        // The analysis saw the key given to `save` in `handle`.
         let mut demand = Demand::first_round();
-        assert!(demand.learn_call("save"));
-        assert!(!demand.learn_call("save"));
+        assert!(demand.learn_call(0, "handle", "save"));
+        assert!(!demand.learn_call(0, "handle", "save"));
         assert_eq!(parsed(&texts, &demand), [true, true, false]);
         // Past the rounds that may learn calls, every call is followed.
         let mut late = demand.clone();
@@ -289,13 +295,26 @@ mod tests {
             late.end_round(true);
         }
         assert_eq!(parsed(&texts, &late), [true, true, true]);
-        // And so past the calls that may be learned.
-        let mut wide = demand.clone();
-        for n in 0..=MAX_DEMANDED_CALLS {
-            wide.learn_call(&format!("call_{n}"));
-        }
-        wide.end_round(true);
-        assert_eq!(parsed(&texts, &wide), [true, true, true]);
+    }
+
+    #[test]
+    fn callees_are_followed_only_from_the_function_that_demands_them() {
+        let handler = "fn handle(r: &R) { let k = r.idempotency_key(); save(k); }";
+        let other = "fn report(r: &R) { let k = r.idempotency_key(); audit(k); save(0); }";
+        let save = "fn save(k: &str) { STORE.insert(k, 1); }";
+        let audit = "fn audit(k: &str) { log(k); }";
+        let texts = [handler, other, save, audit];
+        let mut demand = Demand::first_round();
+        // `save` given the key in `report` does not make `handle`'s call
+        // of `save` demanded, nor the other way round: each is learned
+        // where it is made.
+        assert!(demand.learn_call(1, "report", "audit"));
+        assert_eq!(parsed(&texts, &demand), [true, true, false, true]);
+        // A function of the same name in another file is another caller.
+        assert!(demand.learn_call(1, "handle", "save"));
+        assert_eq!(parsed(&texts, &demand), [true, true, false, true]);
+        assert!(demand.learn_call(0, "handle", "save"));
+        assert_eq!(parsed(&texts, &demand), [true, true, true, true]);
     }
 
     #[test]
@@ -306,14 +325,14 @@ mod tests {
         let save_row = "fn save_row(&self, id: &str) { self.dedup_cache.insert(id, 1); }";
         let texts = [handler, trace, persist, save_row];
         let mut demand = Demand::first_round();
-        assert!(demand.learn_call_toward_stores("trace"));
-        assert!(demand.learn_call_toward_stores("persist"));
+        assert!(demand.learn_call_toward_stores(0, "handle", "trace"));
+        assert!(demand.learn_call_toward_stores(0, "handle", "persist"));
         assert!(demand.follows_toward_stores());
         let toward = parsed(&texts, &demand);
         assert_eq!(toward[..3], [true, false, true], "{toward:?}");
         // Given a fact besides, a call is followed to every callee.
-        assert!(demand.learn_call("trace"));
-        assert!(!demand.learn_call_toward_stores("trace"));
+        assert!(demand.learn_call(0, "handle", "trace"));
+        assert!(!demand.learn_call_toward_stores(0, "handle", "trace"));
         assert_eq!(parsed(&texts, &demand)[..3], [true, true, true]);
     }
 

@@ -107,7 +107,7 @@ impl Prefilter {
         let to_users: Vec<bool> = (items.iter().zip(&exports))
             .map(|((_, item), exports)| !item.is_fn || exports.callers)
             .collect();
-        let graph = Graph::new(scans, items, to_users, demand);
+        let graph = Graph::new(scans, files, items, to_users, demand);
         let mut keyed = seeds.clone();
         graph.finish_hashers(&mut keyed);
         graph.close_over_users(&mut keyed);
@@ -249,6 +249,8 @@ impl Stores {
 /// that link them.
 struct Graph<'s, 't> {
     scans: Vec<&'s FileScan<'t>>,
+    /// Per scan, the unit's file it is (how [`Demand`] names files).
+    files: Vec<usize>,
     /// (file among `scans`, item).
     items: Vec<(usize, &'s Item<'t>)>,
     fns_named: HashMap<&'t str, Vec<usize>>,
@@ -283,6 +285,7 @@ fn extractor_of<'t>(item: &Item<'t>) -> Option<&'t str> {
 impl<'s, 't> Graph<'s, 't> {
     fn new(
         scans: Vec<&'s FileScan<'t>>,
+        files: Vec<usize>,
         items: Vec<(usize, &'s Item<'t>)>,
         to_users: Vec<bool>,
         demand: &Demand,
@@ -291,6 +294,7 @@ impl<'s, 't> Graph<'s, 't> {
             to_users,
             methods: Methods::new(items.iter().map(|(_, item)| *item)),
             scans,
+            files,
             items,
             fns_named: HashMap::default(),
             consts_named: HashMap::default(),
@@ -511,8 +515,9 @@ impl<'s, 't> Graph<'s, 't> {
     ) {
         while let Some(n) = work.pop() {
             let mut next: Vec<usize> = Vec::new();
+            let (file, caller) = (self.files[self.items[n].0], self.items[n].1.name);
             for call in self.calls(n) {
-                let follow = demand.follows_call(call.name());
+                let follow = demand.follows_call(file, caller, call.name());
                 if follow == Follow::None {
                     continue;
                 }
@@ -556,9 +561,10 @@ impl<'s, 't> Graph<'s, 't> {
         let mut mentions: Vec<&'t str> = Vec::new();
         for n in (0..self.items.len()).filter(|&n| followed[n]) {
             // A call the analysis does not need leaves its callee's file cold.
+            let (file, caller) = (self.files[self.items[n].0], self.items[n].1.name);
             let unneeded: HashSet<&'t str> = (self.calls(n).iter())
                 .map(|call| call.name())
-                .filter(|name| demand.follows_call(name) == Follow::None)
+                .filter(|name| demand.follows_call(file, caller, name) == Follow::None)
                 .collect();
             defs.extend(
                 (self.idents(n).iter())

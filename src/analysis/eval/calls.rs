@@ -7,7 +7,9 @@ use std::ops::ControlFlow;
 
 use syn::Expr;
 
-use crate::analysis::value::Via;
+use std::sync::Arc;
+
+use crate::analysis::value::{CallSite, Via};
 
 use super::sinks::is_self;
 use super::{
@@ -142,17 +144,28 @@ impl Evaluator<'_> {
     /// into the callee (`prefilter::Demand`; decided after the fixpoint,
     /// which knows what the parameters carry).
     pub(super) fn unresolved_call(&mut self, name: &str, inputs: Demanded, result: &mut Value) {
-        result.via.push(name);
-        self.demand_call(name, inputs);
+        let site = self.call_site(name);
+        result.via.push(&site);
+        self.demand_site(&site, inputs);
     }
 
-    /// Records that a call of `name` given `inputs` is unresolved: the
-    /// pre-filter's next round analyses it where they carry a fact.
-    pub(super) fn demand_call(&mut self, name: &str, inputs: Demanded) {
+    /// A call of `name` made in the evaluated function.
+    pub(super) fn call_site(&self, name: &str) -> Arc<CallSite> {
+        Arc::new(CallSite {
+            file: self.file,
+            caller: self.fn_name.clone(),
+            callee: name.into(),
+        })
+    }
+
+    /// Records that the unresolved call `site` (made here, or where a value
+    /// reaching here passed) is given `inputs`: the pre-filter's next round
+    /// analyses it where they carry a fact.
+    pub(super) fn demand_site(&mut self, site: &Arc<CallSite>, inputs: Demanded) {
         if inputs.is_some() {
-            match self.demands.iter_mut().find(|(n, _)| n == name) {
+            match self.demands.iter_mut().find(|(known, _)| known == site) {
                 Some((_, known)) => known.add(inputs),
-                None => self.demands.push((name.to_string(), inputs)),
+                None => self.demands.push((site.clone(), inputs)),
             }
         }
     }
@@ -605,7 +618,7 @@ impl Evaluator<'_> {
     /// Whether `id` is the function being evaluated.
     fn is_current_fn(&self, id: usize) -> bool {
         let def = &self.index.fns[id];
-        def.name == self.fn_name && def.self_ty == self.self_ty
+        *def.name == *self.fn_name && def.self_ty == self.self_ty
     }
 
     /// Any other method: transparent ones keep the receiver's value, opaque

@@ -41,6 +41,7 @@ mod sql_builder;
 mod tests;
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use syn::spanned::Spanned;
 use syn::{Expr, Pat, Stmt};
@@ -49,7 +50,7 @@ use super::hashing;
 use super::header_holders::Holder;
 use super::index::{CrateIndex, FnDef};
 use super::syntax::{last_ident, short_text};
-use super::value::{Construct, ConstructKind, FactTiers, KeySource, Origin, Site, Value};
+use super::value::{CallSite, Construct, ConstructKind, FactTiers, KeySource, Origin, Site, Value};
 use super::vocab::{names_key_header_constant, Vocabulary};
 use crate::model::diagnostic::Confidence;
 
@@ -94,7 +95,7 @@ pub struct Summary {
     /// Unresolved calls given a value that may carry a fact into the
     /// callee, by name: the pre-filter's next round analyses those whose
     /// inputs do carry one.
-    pub demands: Vec<(String, Demanded)>,
+    pub demands: Vec<(Arc<CallSite>, Demanded)>,
     /// Crate-local calls made here and what each argument may carry.
     pub arg_flows: Vec<(usize, Vec<Demanded>)>,
 }
@@ -116,11 +117,11 @@ pub struct Demanded {
 /// The facts some input of a call carries, for one confidence tier.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Carried {
-    /// A fact other than a request id ([`Value::starts_findings_at`]).
+    /// A fact that counts anywhere ([`Value::starts_findings_at`]).
     pub fact: bool,
-    /// A request id, which counts only in an idempotency store: the callee
-    /// matters only if it may reach one.
-    pub request_id: bool,
+    /// What counts only at an idempotency store (a request id, SQL text):
+    /// the callee matters only if it may reach one.
+    pub at_stores: bool,
 }
 
 impl Demanded {
@@ -143,17 +144,17 @@ impl Demanded {
     /// Whether anything may be carried.
     pub fn is_some(self) -> bool {
         self.facts.fact(Confidence::Possible)
-            || self.facts.request_id(Confidence::Possible)
+            || self.facts.at_stores(Confidence::Possible)
             || self.params != 0
     }
 
     /// What is carried at confidence `tier`, where the enclosing function's
-    /// parameters `fact_params` carry a fact and `request_params` a request
-    /// id.
-    pub fn at(self, tier: Confidence, fact_params: u64, request_params: u64) -> Carried {
+    /// parameters `fact_params` carry a fact and `store_params` what counts
+    /// only at an idempotency store.
+    pub fn at(self, tier: Confidence, fact_params: u64, store_params: u64) -> Carried {
         Carried {
             fact: self.facts.fact(tier) || self.params & fact_params != 0,
-            request_id: self.facts.request_id(tier) || self.params & request_params != 0,
+            at_stores: self.facts.at_stores(tier) || self.params & store_params != 0,
         }
     }
 }
@@ -168,22 +169,30 @@ impl Summary {
         (sig, self.pending.len())
     }
 
-    /// Whether a caller's analysis can depend on this function: it returns
-    /// a value carrying a fact that starts a finding
-    /// ([`Value::starts_findings`]), a parameter reaches a key position
-    /// whose value carries such a fact or whose store holds client keys
-    /// (`client_stores`: where a caller's server-minted id would meet them),
-    /// or a parameter is a key by its name alone (whose callers decide,
+    /// Whether the analysis of a caller, in a run showing findings down to
+    /// `tier`, can depend on this function: it returns a value carrying a
+    /// fact that starts a finding of that tier ([`Value::fact_tiers`]), a
+    /// parameter reaches a key position whose value carries such a fact or
+    /// whose store holds client keys (`client_stores`: where a caller's
+    /// server-minted id would meet them), or, for `possible` findings, a
+    /// parameter is a key by its name alone (whose callers decide,
     /// `server_fed_params`). Otherwise a caller gets from it at most
     /// qualifiers of a key (a tenant, a default, a parameter given back or
     /// stored), which matter only in a caller that holds a key from
     /// elsewhere: a seed of the pre-filter or a caller of a function for
     /// which this is true, analysed with its callees in any case.
-    pub fn reaches_callers(&self, client_stores: &HashSet<&str>) -> bool {
-        self.named_key_params != 0
-            || self.ret.starts_findings()
+    pub fn reaches_callers(&self, client_stores: &HashSet<&str>, tier: Confidence) -> bool {
+        // What counts only at an idempotency store (a request id, SQL text)
+        // counts in a key position only if it is one.
+        let starts = |value: &Value, at_store: bool| {
+            let facts = value.fact_tiers();
+            facts.fact(tier) || (at_store && facts.at_stores(tier))
+        };
+        // A key known by its name alone makes only `possible` findings.
+        (tier == Confidence::Possible && self.named_key_params != 0)
+            || starts(&self.ret, true)
             || self.pending.iter().any(|event| {
-                event.value.starts_findings()
+                starts(&event.value, event.strong)
                     || (event.store.as_deref()).is_some_and(|s| client_stores.contains(s))
             })
     }
@@ -198,7 +207,8 @@ pub struct Evaluator<'a> {
     self_ty: Option<String>,
     /// The evaluated function's name: `inner.call(req)` inside `fn call`
     /// is delegation to the wrapped value, not a call of this function.
-    fn_name: String,
+    /// Also what the calls it cannot resolve are demanded from.
+    fn_name: Arc<str>,
     /// The evaluated function's body: which function a key event is in.
     fn_site: Site,
     scopes: Vec<HashMap<String, Value>>,
@@ -234,7 +244,7 @@ pub struct Evaluator<'a> {
     entity_bindings: std::collections::HashSet<String>,
     /// Unresolved calls given a value that may carry a fact (see
     /// `calls::unresolved_call`).
-    demands: Vec<(String, Demanded)>,
+    demands: Vec<(Arc<CallSite>, Demanded)>,
     /// Resolved calls and what their arguments may carry.
     arg_flows: Vec<(usize, Vec<Demanded>)>,
 }
@@ -300,7 +310,7 @@ impl<'a> Evaluator<'a> {
             summaries,
             file: def.file,
             self_ty: def.self_ty.clone(),
-            fn_name: def.name.clone(),
+            fn_name: def.name.as_str().into(),
             fn_site: Site {
                 file: def.file,
                 // The braces' span, not `Spanned::span`, which prints the

@@ -13,9 +13,9 @@ use crate::analysis::sql::sql_tables;
 use crate::analysis::syntax::{last_ident, path_string, strip_ref};
 use crate::analysis::value::{is_store_by_use, sql_store, KeyEvent, Origin, Site, SqlChain, Value};
 use crate::analysis::vocab::{
-    is_claim_api_method, is_dynamo_key_attribute, names_map_entry, names_request_extensions,
-    names_strong_store, names_transaction_handle, words, Component, DYNAMO_STORE,
-    POSITIONAL_SQL_METHODS, PREPARED_EXECUTE_METHODS, TRANSPARENT_METHODS,
+    is_claim_api_method, is_dynamo_key_attribute, is_dynamo_primary_attribute, names_map_entry,
+    names_request_extensions, names_strong_store, names_transaction_handle, words, Component,
+    DYNAMO_STORE, POSITIONAL_SQL_METHODS, PREPARED_EXECUTE_METHODS, TRANSPARENT_METHODS,
 };
 
 /// At most this many pending key positions are kept per function summary.
@@ -214,16 +214,17 @@ impl Evaluator<'_> {
         if wrappers.is_empty() && self.vocab.is_store_method(&call.method) {
             // A wrapper of the store may be a function this round left out.
             let inputs = Demanded::of(std::iter::once(&recv).chain(args));
-            self.demand_call(&call.method, inputs);
+            let site = self.call_site(&call.method);
+            self.demand_site(&site, inputs);
             // The unresolved calls that gave the other arguments may give the
             // key's scope (`begin(&principal_of(req), &route, key)`).
             for arg in args {
-                for name in arg.via.names() {
-                    self.demand_call(name, inputs);
+                for site in arg.via.calls() {
+                    self.demand_site(site, inputs);
                 }
             }
         }
-        if let Some(key) = dynamo_key_attribute(&call.method, args, &call.exprs) {
+        if let Some(key) = dynamo_key_attribute(&call.method, args, &call.exprs, &call.m.receiver) {
             // `put_item().item("pk", AttributeValue::S(key))`: the
             // partition key attribute of a DynamoDB item.
             let site = self.site(call.exprs[1]);
@@ -310,7 +311,7 @@ impl Evaluator<'_> {
             return Vec::new();
         }
         let claim_verb = is_claim_api_method(method);
-        if !claim_verb && method == self.fn_name {
+        if !claim_verb && *method == *self.fn_name {
             return Vec::new();
         }
         let receiver_words = receiver_name(receiver)
@@ -501,7 +502,12 @@ impl Evaluator<'_> {
 
 /// The value of a DynamoDB key attribute, `.item("pk", v)` or
 /// `.key("idempotency_key", v)`: a literal attribute name that is a key.
-fn dynamo_key_attribute(method: &str, args: &[Value], exprs: &[&Expr]) -> Option<Value> {
+fn dynamo_key_attribute(
+    method: &str,
+    args: &[Value],
+    exprs: &[&Expr],
+    receiver: &Expr,
+) -> Option<Value> {
     if !matches!(method, "item" | "key") {
         return None;
     }
@@ -511,9 +517,40 @@ fn dynamo_key_attribute(method: &str, args: &[Value], exprs: &[&Expr]) -> Option
     let syn::Lit::Str(name) = &lit.lit else {
         return None;
     };
-    let key_attribute = is_dynamo_key_attribute(&name.value());
+    let name = name.value();
+    // `.key(..)` names the table's key; of an item's attributes, one named
+    // like a key (`idem_key`) is the key only if no attribute before it in
+    // the chain is the table's key itself (`.item("pk", ..)`).
+    let key_attribute = is_dynamo_key_attribute(&name)
+        && (method == "key"
+            || is_dynamo_primary_attribute(&name)
+            || !earlier_primary_item(receiver));
     let keyish = value.carries_key() || value.server_id.is_some() || value.payload_hash.is_some();
     (key_attribute && keyish).then(|| value.clone())
+}
+
+/// Whether the builder chain `receiver` sets an item attribute that is a
+/// table's key by its very name (`.item("pk", ..)`).
+fn earlier_primary_item(receiver: &Expr) -> bool {
+    let mut expr = receiver;
+    for _ in 0..64 {
+        let Expr::MethodCall(m) = strip_ref(expr) else {
+            return false;
+        };
+        if m.method == "item" {
+            if let Some(Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(name),
+                ..
+            })) = m.args.first()
+            {
+                if is_dynamo_primary_attribute(&name.value()) {
+                    return true;
+                }
+            }
+        }
+        expr = &m.receiver;
+    }
+    false
 }
 
 /// `insert("name", value)`, `set(SLOT, value)`: two arguments, the first a

@@ -153,9 +153,35 @@ impl Statement_<'_> {
         let open = (head..self.tokens.len()).find(|&i| self.tokens[i].token == Token::LParen)?;
         let close = self.matching_paren(open)?;
         let mut columns = Vec::new();
+        for i in self.list_columns(open, close) {
+            if let Some(name) = self.word(i) {
+                columns.push((name, self.token_range(i, i)?));
+            }
+        }
+        Some(Candidate {
+            kind,
+            range: self.token_range(start, close)?,
+            columns,
+        })
+    }
+
+    /// The column of each item of the list `open`..`close`: a word that is
+    /// not a function name or an ordering keyword (`lower(idem_key) DESC`);
+    /// every column of a parenthesised group (a CQL composite partition
+    /// key, `PRIMARY KEY ((tenant_id, principal_id), idem_key)`).
+    fn list_columns(&self, open: usize, close: usize) -> Vec<usize> {
+        let mut columns = Vec::new();
         for item in self.list_items(open, close) {
-            // The item's column: a word that is not a function name or an
-            // ordering keyword (`lower(idem_key) DESC`).
+            let first = item
+                .iter()
+                .copied()
+                .find(|&i| !is_trivia(&self.tokens[i].token));
+            if let Some(group) = first.filter(|&i| self.tokens[i].token == Token::LParen) {
+                if let Some(end) = self.matching_paren(group) {
+                    columns.extend(self.list_columns(group, end));
+                }
+                continue;
+            }
             let column = item.iter().copied().find(|&i| {
                 let next = (i + 1..close).find(|&j| !is_trivia(&self.tokens[j].token));
                 let called = next.is_some_and(|j| self.tokens[j].token == Token::LParen);
@@ -172,15 +198,9 @@ impl Statement_<'_> {
                 );
                 self.word(i).is_some() && !called && !ordering
             });
-            if let (Some(i), Some(name)) = (column, column.and_then(|i| self.word(i))) {
-                columns.push((name, self.token_range(i, i)?));
-            }
+            columns.extend(column.filter(|&i| self.word(i).is_some()));
         }
-        Some(Candidate {
-            kind,
-            range: self.token_range(start, close)?,
-            columns,
-        })
+        columns
     }
 
     /// `key TEXT NOT NULL PRIMARY KEY`, `k TEXT UNIQUE`: the column alone.

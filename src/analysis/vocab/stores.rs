@@ -239,10 +239,15 @@ pub const DYNAMO_STORE: &str = "dynamodb";
 /// Whether a literal DynamoDB attribute name is a key attribute
 /// (`.item("pk", v)`, `.key("idempotency_key", v)`).
 pub fn is_dynamo_key_attribute(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    is_dynamo_primary_attribute(name) || lower.ends_with("_key") || lower.ends_with("key_id")
+}
+
+/// Whether a DynamoDB attribute is a table's key by its very name (`pk`,
+/// `id`, `hash_key`), not merely named like some key (`idem_key`).
+pub fn is_dynamo_primary_attribute(name: &str) -> bool {
     let name = name.to_ascii_lowercase();
     matches!(name.as_str(), "pk" | "id" | "_id" | "key" | "hash_key")
-        || name.ends_with("_key")
-        || name.ends_with("key_id")
 }
 
 /// Whether a receiver's name says idempotency, dedup or replay store: a

@@ -29,15 +29,18 @@ OUT="$ROOT/target/bench-services"
 LINT="${LINT:-$ROOT/target/release/idem-lint}"
 BASE="$ROOT/target/bench-parse-all/release/parse-all"
 
-# NAME  OWNER/REPO  COMMIT  PATH...  (`.` is the whole repository). The last
-# two are single-crate services of 100k+ lines: one package, its manifest and
-# its src/ (their workspaces' other crates are left out).
+# NAME  OWNER/REPO  COMMIT  PATH...  (`.` is the whole repository). vector
+# and tikv are single-crate services of 100k+ lines: one package, its
+# manifest and its src/ (their workspaces' other crates are left out);
+# agentdesk is the monolith of issue 27 (one crate, 1,417 files, 866k lines,
+# also a labelled corpus row).
 SERVICES=(
     "tuwunel         matrix-construct/tuwunel 5b3669144219d5d4c0774743c84191b476f1b54f ."
     "omicron-nexus   oxidecomputer/omicron    b848b6df85531e85aaaa6d434dfb5bfd45bb42ce nexus"
     "neon-pageserver neondatabase/neon        6a35a3e9f149798df1b1761ee64099d8d75fbe90 pageserver"
     "vector          vectordotdev/vector      c3445d42d2799eb9afe102b71cba7ae96a80942b Cargo.toml src"
     "tikv            tikv/tikv                8e964719db0d2088d47a280a1dde3fefa1b31d6b Cargo.toml src"
+    "agentdesk       kunkunGames/AgentDesk    c42112abe22fac8c6cb4666e5596a50edb06f354 Cargo.toml src"
 )
 
 # git_dir OWNER/REPO: prints the mirror's git directory (a bare snapshot is

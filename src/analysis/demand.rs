@@ -83,11 +83,11 @@ fn demanded_at(
     // What counts only at an idempotency store (a request id, SQL text)
     // needs a call's result only there.
     let needed = |event: &KeyEvent, (facts, store_params): (u64, u64)| {
-        let value = &event.value;
-        value.starts_findings_at(tier)
-            || value.params & facts != 0
+        let params = event.value.params;
+        event.starts_findings_at(tier)
+            || params & facts != 0
             || (event.store.as_ref()).is_some_and(|s| client_stores.contains(s))
-            || (event.strong && (value.counts_at_stores(tier) || value.params & store_params != 0))
+            || (event.strong && params & store_params != 0)
     };
     for (id, events) in fn_events.iter().enumerate() {
         for event in events.iter().filter(|e| needed(e, params_of(id))) {

@@ -393,25 +393,11 @@ impl Value {
         facts.fact(Confidence::Possible) || facts.at_stores(Confidence::Possible)
     }
 
-    /// Whether this value carries a fact that can start a finding of
-    /// confidence `tier` or above wherever it flows ([`FactTiers`]).
-    pub fn starts_findings_at(&self, tier: Confidence) -> bool {
-        self.fact_tiers().fact(tier)
-    }
-
-    /// Whether something that counts only at an idempotency store (a
-    /// request id of confidence `tier` or above, SQL text) flows into this
-    /// value (or an element or field of it).
-    pub fn counts_at_stores(&self, tier: Confidence) -> bool {
-        self.fact_tiers().at_stores(tier)
-    }
-
     /// The facts this value (or an element or field of it) carries that
     /// can start a finding, by the confidence the finding could have.
     pub fn fact_tiers(&self) -> FactTiers {
-        let parts = (self.elems.iter().flatten())
-            .chain(self.fields.iter().flat_map(|f| f.iter().map(|(_, v)| v)));
-        let mut facts = parts.fold(FactTiers::default(), |acc, part| acc.or(part.fact_tiers()));
+        let mut facts =
+            (self.parts()).fold(FactTiers::default(), |acc, part| acc.or(part.fact_tiers()));
         let other = self.scoped
             || self.client_ns
             || self.server_ns
@@ -948,6 +934,14 @@ impl KeyEvent {
             Some((_, source)) if !self.value.scoped => source.confidence(),
             _ => crate::model::diagnostic::Confidence::Certain,
         }
+    }
+
+    /// Whether this event's value may start a finding of confidence `tier`
+    /// here: a fact that counts anywhere, or one that counts only at an
+    /// idempotency store (a request id, SQL text) where this is one.
+    pub fn starts_findings_at(&self, tier: Confidence) -> bool {
+        let facts = self.value.fact_tiers();
+        facts.fact(tier) || (self.strong && facts.at_stores(tier))
     }
 
     /// The client key this value carries, when it counts here: a request id

@@ -117,7 +117,7 @@ pub struct Demanded {
 /// The facts some input of a call carries, for one confidence tier.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Carried {
-    /// A fact that counts anywhere ([`Value::starts_findings_at`]).
+    /// A fact that counts anywhere ([`FactTiers::fact`]).
     pub fact: bool,
     /// What counts only at an idempotency store (a request id, SQL text):
     /// the callee matters only if it may reach one.
@@ -182,17 +182,14 @@ impl Summary {
     /// elsewhere: a seed of the pre-filter or a caller of a function for
     /// which this is true, analysed with its callees in any case.
     pub fn reaches_callers(&self, client_stores: &HashSet<&str>, tier: Confidence) -> bool {
-        // What counts only at an idempotency store (a request id, SQL text)
-        // counts in a key position only if it is one.
-        let starts = |value: &Value, at_store: bool| {
-            let facts = value.fact_tiers();
-            facts.fact(tier) || (at_store && facts.at_stores(tier))
-        };
+        // A returned value may reach an idempotency store in a caller.
+        let ret = self.ret.fact_tiers();
         // A key known by its name alone makes only `possible` findings.
         (tier == Confidence::Possible && self.named_key_params != 0)
-            || starts(&self.ret, true)
+            || ret.fact(tier)
+            || ret.at_stores(tier)
             || self.pending.iter().any(|event| {
-                starts(&event.value, event.strong)
+                event.starts_findings_at(tier)
                     || (event.store.as_deref()).is_some_and(|s| client_stores.contains(s))
             })
     }

@@ -417,9 +417,27 @@ impl Evaluator<'_> {
                     }
                 }
             }
+            // A key the callee builds under a key's name and also stores is
+            // reported once, where the callee's store is called.
+            let stored: Vec<Site> = (summary.pending.iter())
+                .filter(|event| event.raw_ok)
+                .filter_map(|event| event.value.construct.map(|c| c.site))
+                .collect();
             for event in &summary.pending {
-                let (value, site) =
-                    substitute(&event.value, args, call_site, &arg_sites, event.site);
+                let named_only = !event.raw_ok;
+                if named_only && (event.value.construct).is_some_and(|c| stored.contains(&c.site)) {
+                    continue;
+                }
+                let (value, site) = {
+                    // A position known by a name only (`fn cache_key(..)`)
+                    // is where the key is built, not a store wrapper.
+                    let flow = if event.raw_ok {
+                        Flow::Pending
+                    } else {
+                        Flow::Returned
+                    };
+                    substitute(&event.value, args, call_site, &arg_sites, event.site, flow)
+                };
                 let (site, at_call) = storing_call_site(event, site, &arg_sites, store_verb);
                 self.key_position_event(
                     value,
@@ -432,7 +450,14 @@ impl Evaluator<'_> {
                 );
             }
             self.apply_absorbs(&summary.absorbs, args, exprs, call_site, &arg_sites);
-            let (ret, _) = substitute(&summary.ret, args, call_site, &arg_sites, call_site);
+            let (ret, _) = substitute(
+                &summary.ret,
+                args,
+                call_site,
+                &arg_sites,
+                call_site,
+                Flow::Returned,
+            );
             result = result.union(&ret);
         }
         // The key enters this function at the call: labels and help point here.
@@ -455,7 +480,7 @@ impl Evaluator<'_> {
         arg_sites: &[Site],
     ) {
         for (i, fed) in absorbs {
-            let (fed, _) = substitute(fed, args, call_site, arg_sites, call_site);
+            let (fed, _) = substitute(fed, args, call_site, arg_sites, call_site, Flow::Returned);
             if let Some(var) = exprs.get(*i).and_then(|e| place_name(e)) {
                 self.absorb_into(&var, &fed);
             }
@@ -777,12 +802,21 @@ fn args_show_no_key(params: u64, args: &[Value]) -> bool {
     })
 }
 
+/// What a callee's value is at its call: what it returns, or a key it
+/// stores (a pending key event).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Flow {
+    Returned,
+    Pending,
+}
+
 fn substitute(
     value: &Value,
     args: &[Value],
     call_site: Site,
     arg_sites: &[Site],
     own_site: Site,
+    flow: Flow,
 ) -> (Value, Site) {
     if value.params == 0 {
         return (value.clone(), own_site);
@@ -814,7 +848,7 @@ fn substitute(
         out.elems = Some(
             elems
                 .iter()
-                .map(|e| substitute(e, args, call_site, arg_sites, own_site).0)
+                .map(|e| substitute(e, args, call_site, arg_sites, own_site, flow).0)
                 .collect(),
         );
     }
@@ -824,7 +858,7 @@ fn substitute(
             .map(|(n, f)| {
                 (
                     n.clone(),
-                    substitute(f, args, call_site, arg_sites, own_site).0,
+                    substitute(f, args, call_site, arg_sites, own_site, flow).0,
                 )
             })
             .collect();
@@ -857,9 +891,13 @@ fn substitute(
         site = arg_site;
     }
     if !intrinsic_key && out.client_key.is_some() {
-        // The caller supplied the key: the scope is the caller's to fix.
+        // The caller supplied the key. A key the helper builds is reported
+        // where it is built (rules.md, "Key position" 2), like IDEM001's
+        // concatenation; the call is where the event enters the caller.
         match value.construct {
-            Some(c) if !value.scoped => {
+            Some(c) if !value.scoped && flow == Flow::Pending => {
+                // A store wrapper called by its verb is the storage call its
+                // caller sees: the key is the tuple of its key arguments.
                 out.construct = Some(Construct {
                     kind: ConstructKind::Call,
                     site: call_site,

@@ -117,6 +117,20 @@ impl<'ast> Visit<'ast> for Collector {
     }
 }
 
+/// A statement that reads or writes rows: its first word is `SELECT`,
+/// `INSERT`, `UPDATE`, `DELETE`, `UPSERT`, `REPLACE`, `MERGE` or `WITH`, and
+/// it has more than one word. A text given to a method in that shape is a
+/// statement run with its binds beside it, whatever the client library
+/// calls the method (`exec_first(SQL, (a,))`, `query_row(SQL, [a], ..)`).
+pub fn looks_like_dml(value: &str) -> bool {
+    let mut words = value.split_whitespace();
+    let first = words.next().unwrap_or_default().to_ascii_uppercase();
+    matches!(
+        first.as_str(),
+        "SELECT" | "INSERT" | "UPDATE" | "DELETE" | "UPSERT" | "REPLACE" | "MERGE" | "WITH"
+    ) && words.next().is_some()
+}
+
 /// `CREATE [TEMP] TABLE`, `ALTER TABLE` or `CREATE UNIQUE INDEX` somewhere in
 /// the text: a cheap filter before the SQL tokenizer sees it.
 pub fn looks_like_ddl(value: &str) -> bool {

@@ -308,9 +308,6 @@ impl Walker<'_> {
         self.op_on_binds(kind, verb, binds)
     }
 
-    /// A statement run with its binds beside it (`POSITIONAL_SQL_METHODS`):
-    /// tokio-postgres' `client.execute(SQL, &[&a, &b])`, rusqlite's
-    /// `conn.execute(SQL, params![a, b])`.
     /// A statement run with its binds beside it: tokio-postgres'
     /// `client.execute(SQL, &[&a, &b])`, rusqlite's `conn.execute(SQL,
     /// params![a, b])`, cdrs' `query_with_values(CQL, query_values!(..))`;

@@ -717,7 +717,14 @@ impl<'a> Evaluator<'a> {
             return;
         };
         let value = self.eval(&init.expr);
-        let value = self.finish_sql(value);
+        // A statement held before any bind (`let mut q = Query::new(SQL);`)
+        // is bound in place later (`q.bind(key);`).
+        let unbound = (value.sql.as_ref()).is_some_and(|chain| chain.binds.is_empty());
+        let value = if unbound {
+            value
+        } else {
+            self.finish_sql(value)
+        };
         if let Some((_, diverge)) = &init.diverge {
             self.eval(diverge);
         }

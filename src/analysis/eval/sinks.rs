@@ -10,6 +10,7 @@ use syn::Expr;
 use super::sql_binds::{client_key_lookup, key_binds};
 use super::{Demanded, Evaluator, MethodCall};
 use crate::analysis::sql::sql_tables;
+use crate::analysis::sql_literals::looks_like_dml;
 use crate::analysis::syntax::{last_ident, path_string, strip_ref};
 use crate::analysis::value::{is_store_by_use, sql_store, KeyEvent, Origin, Site, SqlChain, Value};
 use crate::analysis::vocab::{
@@ -17,6 +18,12 @@ use crate::analysis::vocab::{
     names_request_extensions, names_strong_store, names_transaction_handle, words, Component,
     DYNAMO_STORE, POSITIONAL_SQL_METHODS, PREPARED_EXECUTE_METHODS, TRANSPARENT_METHODS,
 };
+
+/// Whether an argument holds a statement's binds: several values, or one
+/// written as a tuple or an array (`(key,)`, `[key]`).
+fn holds_binds(arg: &Value, expr: &Expr) -> bool {
+    arg.elems.is_some() || matches!(strip_ref(expr), Expr::Tuple(_) | Expr::Array(_))
+}
 
 /// At most this many pending key positions are kept per function summary.
 const MAX_PENDING: usize = 32;
@@ -109,13 +116,15 @@ impl Evaluator<'_> {
         args: &[Value],
         exprs: &[&Expr],
     ) -> Option<Value> {
-        if !matches!(
+        let sql = args.first().and_then(|a| a.literal.clone())?;
+        // Any constructor of a statement from its text (`Query::new(SQL)`).
+        let named = matches!(
             name,
             "query" | "query_as" | "query_scalar" | "query_with" | "query_as_with" | "sql_query"
-        ) {
+        );
+        if !named && !(args.len() == 1 && looks_like_dml(&sql)) {
             return None;
         }
-        let sql = args.first().and_then(|a| a.literal.clone())?;
         Some(self.sql_root(&sql, exprs[0]))
     }
 
@@ -134,11 +143,29 @@ impl Evaluator<'_> {
                 (value.sql.as_mut(), args.first(), exprs.first())
             {
                 chain.binds.push((arg.clone(), self.site(*arg_expr)));
+                // `q.bind(key);` on a statement held in a local binds in place.
+                if let Expr::Path(p) = &*call.m.receiver {
+                    if let Some(name) = p.path.get_ident() {
+                        self.assign(&name.to_string(), value.clone());
+                    }
+                }
             }
             return ControlFlow::Break(value);
         }
-        if POSITIONAL_SQL_METHODS.contains(&method) && args.len() >= 2 {
-            if let Some(sql) = args[0].literal.clone() {
+        if recv.sql.is_none() && args.len() == 1 {
+            // `client.query(SQL)`: a method given a statement's text alone
+            // starts a chain of binds, whatever the client calls it.
+            if let Some(sql) = (args[0].literal.as_deref()).filter(|sql| looks_like_dml(sql)) {
+                let sql = sql.to_string();
+                return ControlFlow::Break(self.sql_root(&sql, exprs[0]));
+            }
+        }
+        if args.len() >= 2 {
+            let statement = (args[0].literal.clone()).filter(|sql| {
+                POSITIONAL_SQL_METHODS.contains(&method)
+                    || (holds_binds(&args[1], exprs[1]) && looks_like_dml(sql))
+            });
+            if let Some(sql) = statement {
                 return ControlFlow::Break(self.sql_with_params(&sql, args, exprs));
             }
         }
@@ -172,11 +199,21 @@ impl Evaluator<'_> {
     /// `client.query_one(SQL, &[&a, &b])`: the parameter slice binds in order.
     fn sql_with_params(&mut self, sql: &str, args: &[Value], exprs: &[&Expr]) -> Value {
         let mut chain = self.sql_root(sql, exprs[0]);
-        if let Some(elems) = args[1].elems.as_ref() {
-            let binds = self.element_binds(elems, exprs[1]);
-            if let Some(c) = chain.sql.as_mut() {
-                c.binds.extend(binds);
-            }
+        let binds = match args[1].elems.as_ref() {
+            Some(elems) => self.element_binds(elems, exprs[1]),
+            // `(key,)`: a tuple of one is its element.
+            None => match strip_ref(exprs[1]) {
+                Expr::Tuple(t) if t.elems.len() == 1 => {
+                    vec![(args[1].clone(), self.site(&t.elems[0]))]
+                }
+                Expr::Array(a) if a.elems.len() == 1 => {
+                    vec![(args[1].clone(), self.site(&a.elems[0]))]
+                }
+                _ => Vec::new(),
+            },
+        };
+        if let Some(c) = chain.sql.as_mut() {
+            c.binds.extend(binds);
         }
         self.finish_sql(chain)
     }

@@ -93,6 +93,25 @@ fn tokenize(sql: &str) -> Vec<Tok> {
                 i += 1;
             }
             i += 1;
+        } else if c == '@'
+            && matches!(chars.get(i + 1), Some('p' | 'P'))
+            && chars.get(i + 2).is_some_and(char::is_ascii_digit)
+        {
+            // SQL Server's positional parameters: `@P1`.
+            let start = i + 2;
+            let mut j = start;
+            while j < chars.len() && chars[j].is_ascii_digit() {
+                j += 1;
+            }
+            let number: usize = chars[start..j]
+                .iter()
+                .collect::<String>()
+                .parse()
+                .unwrap_or(0);
+            if number >= 1 {
+                toks.push(Tok::Param(number - 1));
+            }
+            i = j;
         } else if c == '$' || c == '?' {
             let start = i + 1;
             let mut j = start;

@@ -122,7 +122,7 @@ impl Evaluator<'_> {
             name,
             "query" | "query_as" | "query_scalar" | "query_with" | "query_as_with" | "sql_query"
         );
-        if !named && !(args.len() == 1 && looks_like_dml(&sql)) {
+        if !(named || args.len() == 1 && looks_like_dml(&sql)) {
             return None;
         }
         Some(self.sql_root(&sql, exprs[0]))

@@ -118,15 +118,34 @@ impl UnitFacts {
         })
     }
 
+    /// Key events whose components defaults and sanitisers are judged in
+    /// (IDEM005, IDEM006): the [`Self::scope_events`], and keys made of a
+    /// payload's hash in a unit about idempotency (the tenant beside a body
+    /// hash is as much the key's scope as beside a client key). A payload
+    /// known only by its name does not make one.
+    pub fn component_events(&self) -> impl Iterator<Item = &KeyEvent> {
+        let hashed = !self.without_idempotency_context;
+        self.key_events.iter().filter(move |event| {
+            let payload_key = (event.value.payload_hash.as_ref())
+                .is_some_and(|hash| hashed && !hash.payload.by_name);
+            self.is_scope_event(event) || payload_key
+        })
+    }
+
     /// Key events whose value is a key for scope checks: a scoped key, or a
     /// value carrying a client key that counts there.
     pub fn scope_events(&self) -> impl Iterator<Item = &KeyEvent> {
-        self.key_events.iter().filter(|event| {
-            // A request id that does not count makes the value no key at all.
-            let key_counts = event.client_key().is_some();
-            let off_store_request_id = event.value.client_key.is_some() && !key_counts;
-            (event.value.scoped || key_counts) && !off_store_request_id
-        })
+        self.key_events
+            .iter()
+            .filter(|event| self.is_scope_event(event))
+    }
+
+    /// See [`Self::scope_events`].
+    fn is_scope_event(&self, event: &KeyEvent) -> bool {
+        // A request id that does not count makes the value no key at all.
+        let key_counts = event.client_key().is_some();
+        let off_store_request_id = event.value.client_key.is_some() && !key_counts;
+        (event.value.scoped || key_counts) && !off_store_request_id
     }
 }
 

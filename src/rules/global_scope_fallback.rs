@@ -22,7 +22,7 @@ pub const RULE: Rule = Rule {
 /// Reports every defaulting expression whose sentinel becomes the tenant or
 /// principal of a key that reaches storage.
 pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
-    for event in facts.scope_events() {
+    for event in facts.component_events() {
         let value = &event.value;
         for fallback in &value.fallbacks {
             let Some(component) = fallback.component else {

@@ -20,7 +20,7 @@ pub const RULE: Rule = Rule {
 /// Reports every sanitising call whose result is built into a key that
 /// reaches storage.
 pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
-    for event in facts.scope_events() {
+    for event in facts.component_events() {
         let value = &event.value;
         for sanitized in &value.sanitized {
             let mut labels = vec![(

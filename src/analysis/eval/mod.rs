@@ -840,6 +840,7 @@ impl<'a> Evaluator<'a> {
                         let had_key = value.client_key.is_some();
                         let of_payload = value.payload.is_some();
                         self.enrich_by_name(&mut value, &name.to_string(), f);
+                        self.request_body_field(&mut value, &f.base, &name.to_string());
                         // A field of the request's payload named like the
                         // key is the client's key by flow, not by name alone.
                         // So is a field the code documents as the key.

@@ -109,6 +109,17 @@ impl Evaluator<'_> {
         value
     }
 
+    /// `req.body` (a field of the request, as `req.body()` is its method)
+    /// is the raw payload by where it comes from, not by its name.
+    pub(super) fn request_body_field(&self, value: &mut Value, base: &Expr, field: &str) {
+        let body_field = matches!(field, "body" | "raw_body" | "body_bytes");
+        if body_field && !names_response(base) && names_request(base) {
+            if let Some(origin) = value.payload.as_mut() {
+                origin.by_name = false;
+            }
+        }
+    }
+
     /// `req.fingerprint()` makes a fingerprint; `req.body()`,
     /// `request.into_body()`, `req.bytes()` read the payload.
     pub(super) fn after_method_call(
@@ -125,13 +136,7 @@ impl Evaluator<'_> {
         if value.payload.is_some() || value.client_key.is_some() || value.digest.is_some() {
             return value;
         }
-        let of_request = || {
-            receiver_name(&m.receiver).is_some_and(|n| {
-                words(&n)
-                    .iter()
-                    .any(|w| matches!(w.as_str(), "req" | "request" | "body" | "payload"))
-            })
-        };
+        let of_request = || names_request(&m.receiver);
         // `response.body()`: the response is what the server answers, not
         // the request payload (a stored response hash is a fingerprint).
         let reads_body = (matches!(
@@ -466,4 +471,14 @@ pub(super) fn substitute_payload_facts(value: &Value, args: &[Value], out: &mut 
             }
         }
     }
+}
+
+/// Whether an expression names the request or its body (`req`,
+/// `request`, `ctx.request`, `body`, `payload`).
+fn names_request(expr: &Expr) -> bool {
+    receiver_name(expr).is_some_and(|n| {
+        words(&n)
+            .iter()
+            .any(|w| matches!(w.as_str(), "req" | "request" | "body" | "payload"))
+    })
 }

@@ -152,6 +152,16 @@ impl UnitFacts {
 /// Analyses all files of one unit together: its Rust files and its SQL
 /// files (numbered after the Rust files, as in [`sql::SqlFile::id`]).
 pub fn analyze(files: &[ParsedFile], sql_files: &[sql::SqlFile], vocab: &Vocabulary) -> UnitFacts {
+    let mut facts = analyze_flows(files, vocab);
+    complete(&mut facts, files, sql_files, vocab);
+    facts
+}
+
+/// The flows of a unit's Rust files: key events, and what the pre-filter's
+/// next round learns. Claims and SQL DDL are left out: a round whose plan
+/// grows is analysed again, and only the last round's are reported
+/// ([`complete`] adds them).
+pub fn analyze_flows(files: &[ParsedFile], vocab: &Vocabulary) -> UnitFacts {
     // `files` is borrowed until this returns: macro addresses stay unique.
     let _macro_args = syntax::MacroArgsMemo::start();
     let index = CrateIndex::build(files);
@@ -200,24 +210,38 @@ pub fn analyze(files: &[ParsedFile], sql_files: &[sql::SqlFile], vocab: &Vocabul
             );
         }
     }
-    let mut claims = claims::analyze(&index, vocab);
-    for claim in &mut claims {
-        claim.by_flow |= unique.iter().any(|event| {
-            (event.value.scoped || event.client_key().is_some())
-                && event.confidence() == crate::model::diagnostic::Confidence::Certain
-                && (claim.claim.covers(event.site) || event.site.covers(claim.claim))
-        });
-    }
     UnitFacts {
         key_events: unique,
-        claims,
-        sql: sql::collect(files, sql_files, vocab),
+        claims: Vec::new(),
+        sql: sql::SqlFacts::default(),
         without_idempotency_context: false,
         functions,
         client_stores,
         header_holders: index.header_holders.names(vocab, &index.consts),
         demanded_calls,
     }
+}
+
+/// Adds the claims (IDEM004) and the SQL DDL (IDEM008) of the files whose
+/// flows `facts` holds, and whether each claim is on a key by flow.
+pub fn complete(
+    facts: &mut UnitFacts,
+    files: &[ParsedFile],
+    sql_files: &[sql::SqlFile],
+    vocab: &Vocabulary,
+) {
+    let _macro_args = syntax::MacroArgsMemo::start();
+    let index = CrateIndex::build(files);
+    let mut claims = claims::analyze(&index, vocab);
+    for claim in &mut claims {
+        claim.by_flow |= facts.key_events.iter().any(|event| {
+            (event.value.scoped || event.client_key().is_some())
+                && event.confidence() == crate::model::diagnostic::Confidence::Certain
+                && (claim.claim.covers(event.site) || event.site.covers(claim.claim))
+        });
+    }
+    facts.claims = claims;
+    facts.sql = sql::collect(files, sql_files, vocab);
 }
 
 /// Evaluates every function, iterating the summaries to a fixpoint;

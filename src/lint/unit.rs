@@ -122,6 +122,14 @@ pub(super) fn lint_unit(
         stats.finish(&plans, &read.rust);
         lease.resize(memory_budget::estimate(0, stats.parse_bytes));
     };
+    // Claims and DDL are read once, from the last round's files.
+    let analysis =
+        analysis.and_then(
+            |(parsed, facts)| match complete(vocab, &parsed, &read, facts) {
+                Ok(facts) => Ok((parsed, facts)),
+                Err(exceeded) => Err((exceeded, parsed.paths)),
+            },
+        );
     drop(sql);
     stats.finish(&plans, &read.rust);
     out.diagnostics.extend(trees.problems(&plans));
@@ -361,23 +369,24 @@ fn sql_files(parsed: &Parsed, sql_texts: &[(&FileEntry, Arc<String>)]) -> Vec<Sq
         .collect()
 }
 
-/// Analyses the parsed Rust files with the unit's SQL files (IDEM008: SQL
-/// migrations are small and always analysed). `Err(Some(..))`: over the
-/// unit's limits; `Err(None)`: the analysis panicked (a bug).
+/// Analyses the flows of the parsed Rust files (`read`: the texts the test
+/// hook reads). `Err(Some(..))`: over the unit's limits; `Err(None)`: the
+/// analysis panicked (a bug).
 fn analyse(
     vocab: &Vocabulary,
     parsed: &Parsed,
     read: &ReadFiles<'_>,
     idempotency_context: bool,
 ) -> Result<analysis::UnitFacts, Option<Exceeded>> {
-    let sql_files = sql_files(parsed, &read.sql);
+    #[cfg(not(feature = "test-hooks"))]
+    let _ = read;
     let analysed = catch_unwind(AssertUnwindSafe(|| {
         #[cfg(feature = "test-hooks")]
         super::test_hooks::panic_if_marked(
             (parsed.texts.iter().map(|&n| read.rust[n].1.as_str()))
                 .chain(read.sql.iter().map(|(_, text)| text.as_str())),
         );
-        analysis::analyze(&parsed.files, &sql_files, vocab)
+        analysis::analyze_flows(&parsed.files, vocab)
     }));
     match analysed {
         Ok(mut facts) => {
@@ -386,6 +395,23 @@ fn analyse(
         }
         Err(payload) => Err(limits::exceeded_in(payload.as_ref())),
     }
+}
+
+/// Adds the claims and the SQL DDL (IDEM008: SQL migrations are small and
+/// always analysed) of the last round's files to its facts
+/// ([`analysis::complete`]); errors as [`analyse`]'s.
+fn complete(
+    vocab: &Vocabulary,
+    parsed: &Parsed,
+    read: &ReadFiles<'_>,
+    mut facts: analysis::UnitFacts,
+) -> Result<analysis::UnitFacts, Option<Exceeded>> {
+    let sql_files = sql_files(parsed, &read.sql);
+    let completed = catch_unwind(AssertUnwindSafe(|| {
+        analysis::complete(&mut facts, &parsed.files, &sql_files, vocab);
+        facts
+    }));
+    completed.map_err(|payload| limits::exceeded_in(payload.as_ref()))
 }
 
 /// Runs every rule on the last round's facts; a panic becomes an IDEM000

@@ -294,7 +294,10 @@ impl Evaluator<'_> {
             // A key by flow (the client's, a payload's digest, or one a key
             // constructor or namespace made) is stored wherever a store
             // method takes it, whatever the receiver is called.
-            let any_receiver = key.stored_by_any_receiver();
+            // So is a server-minted key: the receiver is a store by use where
+            // client keys reach it too, which IDEM007 asks of the unit's
+            // other writes (`KeyEvent::same_store`).
+            let any_receiver = key.stored_by_any_receiver() || key.server_id.is_some();
             if !headers && (names_store || any_receiver) && !is_self(&m.receiver) {
                 let strong = names_store && strong_name;
                 let site = self.site(call.exprs[primary]);

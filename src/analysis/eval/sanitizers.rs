@@ -119,7 +119,9 @@ impl Evaluator<'_> {
                 }
                 self.char_predicate(args.first()?)
             }
-            "next" | "last" | "nth" | "next_back" => {
+            // `split('/').nth(1)` picks a segment out of a structured text
+            // (a topic, a path): parsing, not truncating a component.
+            "next" | "last" | "next_back" => {
                 let Expr::MethodCall(split) = &*m.receiver else {
                     return None;
                 };

@@ -20,6 +20,8 @@ enum Tok {
     Param(usize),
     /// Any other character outside string literals.
     Punct(char),
+    /// A string literal (`'capture'`): a value written in the statement.
+    Str,
 }
 
 /// The key columns of a statement and the binds that fill them.
@@ -38,7 +40,14 @@ pub(super) struct KeyBinds {
 pub(super) fn key_binds(sql: &str, vocab: &Vocabulary) -> Option<KeyBinds> {
     let toks = tokenize(sql);
     let pairs = column_params(&toks);
-    let columns = key_columns(&toks, &pairs, vocab)?;
+    let mut columns = key_columns(&toks, &pairs, vocab)?;
+    // A scope column the statement itself fills (`route = 'capture'`) keys
+    // the row as much as a bound one; it has no bind.
+    for column in literal_columns(&toks) {
+        if vocab.component_of_name(&column).is_some() && !columns.contains(&column) {
+            columns.push(column);
+        }
+    }
     // A key computed inside the statement (`digest($1 || $2)`) is not read
     // here: every bind may feed it.
     filling(&pairs, columns)
@@ -93,6 +102,7 @@ fn tokenize(sql: &str) -> Vec<Tok> {
                 i += 1;
             }
             i += 1;
+            toks.push(Tok::Str);
         } else if c == '@'
             && matches!(chars.get(i + 1), Some('p' | 'P'))
             && chars.get(i + 2).is_some_and(char::is_ascii_digit)
@@ -181,30 +191,30 @@ fn where_pairs(toks: &[Tok]) -> Vec<(String, usize)> {
     pairs
 }
 
-fn insert_pairs(toks: &[Tok]) -> Vec<(String, usize)> {
-    let Some(into) = toks.iter().position(|t| *t == Tok::Word("into".into())) else {
-        return Vec::new();
-    };
-    // INSERT INTO table ( cols ) VALUES ( items )
-    let Some(open) = toks[into..]
+/// `INSERT INTO table ( cols ) VALUES ( items )`: the columns and the
+/// items of the first row.
+fn insert_groups(toks: &[Tok]) -> Option<(Vec<Vec<Tok>>, Vec<Vec<Tok>>)> {
+    let into = toks.iter().position(|t| *t == Tok::Word("into".into()))?;
+    let open = toks[into..]
         .iter()
         .position(|t| *t == Tok::Punct('('))
-        .map(|p| p + into)
-    else {
-        return Vec::new();
-    };
+        .map(|p| p + into)?;
     let (columns, after) = group(toks, open);
-    let Some(values) = toks[after..]
+    let values = toks[after..]
         .iter()
         .position(|t| *t == Tok::Word("values".into()))
-        .map(|p| p + after)
-    else {
-        return Vec::new();
-    };
+        .map(|p| p + after)?;
     if toks.get(values + 1) != Some(&Tok::Punct('(')) {
-        return Vec::new();
+        return None;
     }
     let (items, _) = group(toks, values + 1);
+    Some((columns, items))
+}
+
+fn insert_pairs(toks: &[Tok]) -> Vec<(String, usize)> {
+    let Some((columns, items)) = insert_groups(toks) else {
+        return Vec::new();
+    };
     columns
         .iter()
         .zip(items.iter())
@@ -277,6 +287,36 @@ fn key_columns(toks: &[Tok], pairs: &[(String, usize)], vocab: &Vocabulary) -> O
     (!keyish.is_empty()).then_some(keyish)
 }
 
+/// Columns given a string literal in the statement: compared in its `WHERE`
+/// (`route = 'capture'`) or inserted (`VALUES ($1, 'capture')`).
+fn literal_columns(toks: &[Tok]) -> Vec<String> {
+    let mut columns = Vec::new();
+    let mut in_where = false;
+    for (i, tok) in toks.iter().enumerate() {
+        if let Tok::Word(w) = tok {
+            match w.as_str() {
+                "where" => in_where = true,
+                "set" | "returning" | "order" | "group" | "limit" | "values" => in_where = false,
+                _ => {}
+            }
+            if in_where
+                && toks.get(i + 1) == Some(&Tok::Punct('='))
+                && toks.get(i + 2) == Some(&Tok::Str)
+            {
+                columns.push(w.clone());
+            }
+        }
+    }
+    if let Some((names, items)) = insert_groups(toks) {
+        for (name, item) in names.iter().zip(&items) {
+            if let ([Tok::Word(c)], [Tok::Str]) = (name.as_slice(), item.as_slice()) {
+                columns.push(c.clone());
+            }
+        }
+    }
+    columns
+}
+
 /// `ON CONFLICT (a, b)`: the columns of the constraint the row is keyed on.
 fn conflict_target(toks: &[Tok]) -> Option<Vec<String>> {
     let at = toks
@@ -302,6 +342,28 @@ mod tests {
 
     fn binds(sql: &str) -> Option<Vec<usize>> {
         key_binds(&sql.to_ascii_lowercase(), &Vocabulary::default()).map(|k| k.binds)
+    }
+
+    #[test]
+    fn a_scope_column_filled_by_a_literal_is_a_key_column() {
+        let columns = |sql: &str| {
+            key_binds(&sql.to_ascii_lowercase(), &Vocabulary::default()).map(|k| k.columns)
+        };
+        let insert =
+            "INSERT INTO idempotency_keys (tenant_id, principal_id, route, idem_key, status) \
+                      VALUES ($1, $2, 'capture', $3, 'in_progress')";
+        let found = columns(insert).unwrap_or_default();
+        assert!(found.contains(&"route".to_string()), "{found:?}");
+        assert!(!found.contains(&"status".to_string()), "{found:?}");
+        let update = "UPDATE idempotency_keys SET status = 'completed', route = 'x' \
+                      WHERE tenant_id = $1 AND route = 'capture' AND idem_key = $2";
+        let found = columns(update).unwrap_or_default();
+        assert!(found.contains(&"route".to_string()), "{found:?}");
+        assert_eq!(binds(update), Some(vec![0, 1]));
+        // A literal in `SET` is a stored value, not a key column.
+        let set_only = "UPDATE idempotency_keys SET route = 'x' WHERE idem_key = $1";
+        let found = columns(set_only).unwrap_or_default();
+        assert!(!found.contains(&"route".to_string()), "{found:?}");
     }
 
     #[test]

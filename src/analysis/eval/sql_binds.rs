@@ -191,9 +191,12 @@ fn where_pairs(toks: &[Tok]) -> Vec<(String, usize)> {
     pairs
 }
 
+/// The comma-separated items of a parenthesised group, each its tokens.
+type Items = Vec<Vec<Tok>>;
+
 /// `INSERT INTO table ( cols ) VALUES ( items )`: the columns and the
 /// items of the first row.
-fn insert_groups(toks: &[Tok]) -> Option<(Vec<Vec<Tok>>, Vec<Vec<Tok>>)> {
+fn insert_groups(toks: &[Tok]) -> Option<(Items, Items)> {
     let into = toks.iter().position(|t| *t == Tok::Word("into".into()))?;
     let open = toks[into..]
         .iter()

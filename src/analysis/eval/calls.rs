@@ -17,7 +17,7 @@ use super::{
     MAX_CLOSURE_NESTING,
 };
 use crate::analysis::hashing;
-use crate::analysis::syntax::{last_ident, path_segments, path_string, place_name};
+use crate::analysis::syntax::{last_ident, path_segments, path_string, place_name, strip_ref};
 use crate::analysis::value::{
     Construct, ConstructKind, KeyEvent, KeySource, Placeholder, Site, Value,
 };
@@ -111,6 +111,7 @@ impl Evaluator<'_> {
             return v;
         }
         let segments: Vec<String> = path_segments(&func.path);
+        self.deserialised_bytes(&segments, &arg_exprs, expr);
         if let Some(v) = self.orm_primary_key_fn(&segments, &args, &arg_exprs) {
             return v;
         }
@@ -135,6 +136,47 @@ impl Evaluator<'_> {
             self.unresolved_call(&name, inputs, &mut value);
         }
         value
+    }
+
+    /// `serde_json::from_slice(bytes)`: bytes held in a local that the code
+    /// deserialises into a record are the raw payload of a request or
+    /// message, for what is computed from them later (a hash of them is a
+    /// payload hash). What the call returns is left to default propagation.
+    fn deserialised_bytes(&mut self, segments: &[String], exprs: &[&Expr], call: &Expr) {
+        const FORMATS: &[&str] = &[
+            "serde_json",
+            "simd_json",
+            "serde_yaml",
+            "serde_cbor",
+            "ciborium",
+            "rmp_serde",
+            "bincode",
+            "postcard",
+            "serde_urlencoded",
+            "serde_qs",
+        ];
+        let [format, .., function] = segments else {
+            return;
+        };
+        let deserialises = matches!(
+            function.as_str(),
+            "from_slice" | "from_reader" | "from_bytes" | "deserialize" | "decode_from_slice"
+        );
+        if !FORMATS.contains(&format.as_str()) || !deserialises {
+            return;
+        }
+        let Some(Expr::Path(p)) = exprs.first().map(|e| strip_ref(e)) else {
+            return;
+        };
+        let Some(name) = p.path.get_ident().map(|i| i.to_string()) else {
+            return;
+        };
+        let origin = self.fact_origin(call);
+        self.update(&name, |value| {
+            if value.client_key.is_none() && value.payload.is_none() && value.digest.is_none() {
+                value.payload = Some(origin);
+            }
+        });
     }
 
     /// A call the index does not resolve, which may be of a crate-local

@@ -965,6 +965,7 @@ impl<'a> Evaluator<'a> {
             }
             Expr::MethodCall(m) => {
                 let v = self.eval_method_call(m, expr);
+                self.read_into_buffer(m, expr);
                 self.after_method_call(v, m, expr)
             }
             Expr::Macro(m) => self.eval_macro(&m.mac, expr.span()),

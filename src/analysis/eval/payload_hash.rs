@@ -120,6 +120,38 @@ impl Evaluator<'_> {
         }
     }
 
+    /// `req.as_reader().read_to_end(&mut body)`: a buffer the request is
+    /// read into holds the payload by where it comes from.
+    pub(super) fn read_into_buffer(&mut self, m: &syn::ExprMethodCall, call: &Expr) {
+        let method = m.method.to_string();
+        if !matches!(
+            method.as_str(),
+            "read_to_end" | "read_to_string" | "read_exact"
+        ) {
+            return;
+        }
+        // The reader's root: `req` of `req.as_reader()`, `req.body_mut()`.
+        let mut root = &*m.receiver;
+        while let Expr::MethodCall(inner) = root {
+            root = &inner.receiver;
+        }
+        if names_response(root) || !names_request(root) {
+            return;
+        }
+        let Some(Expr::Path(p)) = m.args.first().map(crate::analysis::syntax::strip_ref) else {
+            return;
+        };
+        let Some(name) = p.path.get_ident().map(|i| i.to_string()) else {
+            return;
+        };
+        let origin = self.fact_origin(call);
+        self.update(&name, |value| {
+            if value.client_key.is_none() && value.digest.is_none() {
+                value.payload = Some(origin);
+            }
+        });
+    }
+
     /// `req.fingerprint()` makes a fingerprint; `req.body()`,
     /// `request.into_body()`, `req.bytes()` read the payload.
     pub(super) fn after_method_call(

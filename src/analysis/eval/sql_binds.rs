@@ -168,7 +168,17 @@ fn column_params(toks: &[Tok]) -> Vec<(String, usize)> {
 }
 
 fn where_pairs(toks: &[Tok]) -> Vec<(String, usize)> {
-    let mut pairs = Vec::new();
+    (where_comparisons(toks).into_iter())
+        .filter_map(|(left, right)| match (left, right) {
+            (Tok::Word(c), Tok::Param(p)) | (Tok::Param(p), Tok::Word(c)) => Some((c.clone(), *p)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The two sides of each `a = b` in the statement's `WHERE` clause.
+fn where_comparisons(toks: &[Tok]) -> Vec<(&Tok, &Tok)> {
+    let mut sides = Vec::new();
     let mut in_where = false;
     for (i, tok) in toks.iter().enumerate() {
         if let Tok::Word(w) = tok {
@@ -181,14 +191,11 @@ fn where_pairs(toks: &[Tok]) -> Vec<(String, usize)> {
         if !in_where || toks.get(i + 1) != Some(&Tok::Punct('=')) {
             continue;
         }
-        match (tok, toks.get(i + 2)) {
-            (Tok::Word(c), Some(Tok::Param(p))) | (Tok::Param(p), Some(Tok::Word(c))) => {
-                pairs.push((c.clone(), *p));
-            }
-            _ => {}
+        if let Some(right) = toks.get(i + 2) {
+            sides.push((tok, right));
         }
     }
-    pairs
+    sides
 }
 
 /// The comma-separated items of a parenthesised group, each its tokens.
@@ -293,23 +300,12 @@ fn key_columns(toks: &[Tok], pairs: &[(String, usize)], vocab: &Vocabulary) -> O
 /// Columns given a string literal in the statement: compared in its `WHERE`
 /// (`route = 'capture'`) or inserted (`VALUES ($1, 'capture')`).
 fn literal_columns(toks: &[Tok]) -> Vec<String> {
-    let mut columns = Vec::new();
-    let mut in_where = false;
-    for (i, tok) in toks.iter().enumerate() {
-        if let Tok::Word(w) = tok {
-            match w.as_str() {
-                "where" => in_where = true,
-                "set" | "returning" | "order" | "group" | "limit" | "values" => in_where = false,
-                _ => {}
-            }
-            if in_where
-                && toks.get(i + 1) == Some(&Tok::Punct('='))
-                && toks.get(i + 2) == Some(&Tok::Str)
-            {
-                columns.push(w.clone());
-            }
-        }
-    }
+    let mut columns: Vec<String> = (where_comparisons(toks).into_iter())
+        .filter_map(|sides| match sides {
+            (Tok::Word(c), Tok::Str) => Some(c.clone()),
+            _ => None,
+        })
+        .collect();
     if let Some((names, items)) = insert_groups(toks) {
         for (name, item) in names.iter().zip(&items) {
             if let ([Tok::Word(c)], [Tok::Str]) = (name.as_slice(), item.as_slice()) {

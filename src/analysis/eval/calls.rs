@@ -17,7 +17,7 @@ use super::{
     MAX_CLOSURE_NESTING,
 };
 use crate::analysis::hashing;
-use crate::analysis::syntax::{last_ident, path_segments, path_string, place_name, strip_ref};
+use crate::analysis::syntax::{last_ident, path_segments, path_string, place_name};
 use crate::analysis::value::{
     Construct, ConstructKind, KeyEvent, KeySource, Placeholder, Site, Value,
 };
@@ -136,47 +136,6 @@ impl Evaluator<'_> {
             self.unresolved_call(&name, inputs, &mut value);
         }
         value
-    }
-
-    /// `serde_json::from_slice(bytes)`: bytes held in a local that the code
-    /// deserialises into a record are the raw payload of a request or
-    /// message, for what is computed from them later (a hash of them is a
-    /// payload hash). What the call returns is left to default propagation.
-    fn deserialised_bytes(&mut self, segments: &[String], exprs: &[&Expr], call: &Expr) {
-        const FORMATS: &[&str] = &[
-            "serde_json",
-            "simd_json",
-            "serde_yaml",
-            "serde_cbor",
-            "ciborium",
-            "rmp_serde",
-            "bincode",
-            "postcard",
-            "serde_urlencoded",
-            "serde_qs",
-        ];
-        let [format, .., function] = segments else {
-            return;
-        };
-        let deserialises = matches!(
-            function.as_str(),
-            "from_slice" | "from_reader" | "from_bytes" | "deserialize" | "decode_from_slice"
-        );
-        if !FORMATS.contains(&format.as_str()) || !deserialises {
-            return;
-        }
-        let Some(Expr::Path(p)) = exprs.first().map(|e| strip_ref(e)) else {
-            return;
-        };
-        let Some(name) = p.path.get_ident().map(|i| i.to_string()) else {
-            return;
-        };
-        let origin = self.fact_origin(call);
-        self.update(&name, |value| {
-            if value.client_key.is_none() && value.payload.is_none() && value.digest.is_none() {
-                value.payload = Some(origin);
-            }
-        });
     }
 
     /// A call the index does not resolve, which may be of a crate-local
@@ -937,14 +896,13 @@ fn substitute(
         // where it is built (rules.md, "Key position" 2), like IDEM001's
         // concatenation; the call is where the event enters the caller.
         match value.construct {
-            Some(c) if !value.scoped && flow == Flow::Pending => {
+            Some(_) if !value.scoped && flow == Flow::Pending => {
                 // A store wrapper called by its verb is the storage call its
                 // caller sees: the key is the tuple of its key arguments.
                 out.construct = Some(Construct {
                     kind: ConstructKind::Call,
                     site: call_site,
                 });
-                let _ = c;
                 site = call_site;
             }
             Some(_) => site = call_site,

@@ -138,15 +138,54 @@ impl Evaluator<'_> {
         if names_response(root) || !names_request(root) {
             return;
         }
-        let Some(Expr::Path(p)) = m.args.first().map(crate::analysis::syntax::strip_ref) else {
+        if let Some(buffer) = m.args.first() {
+            self.payload_into_local(buffer, call);
+        }
+    }
+
+    /// `serde_json::from_slice(bytes)`: bytes held in a local that the code
+    /// deserialises into a record are the raw payload of a request or
+    /// message, for what is computed from them later (a hash of them is a
+    /// payload hash). What the call returns is left to default propagation.
+    pub(super) fn deserialised_bytes(&mut self, segments: &[String], exprs: &[&Expr], call: &Expr) {
+        const FORMATS: &[&str] = &[
+            "serde_json",
+            "simd_json",
+            "serde_yaml",
+            "serde_cbor",
+            "ciborium",
+            "rmp_serde",
+            "bincode",
+            "postcard",
+            "serde_urlencoded",
+            "serde_qs",
+        ];
+        let [format, .., function] = segments else {
             return;
         };
-        let Some(name) = p.path.get_ident().map(|i| i.to_string()) else {
+        let deserialises = matches!(
+            function.as_str(),
+            "from_slice" | "from_reader" | "from_bytes" | "deserialize" | "decode_from_slice"
+        );
+        if !FORMATS.contains(&format.as_str()) || !deserialises {
+            return;
+        }
+        if let Some(bytes) = exprs.first() {
+            self.payload_into_local(bytes, call);
+        }
+    }
+
+    /// The local `expr` names (`body`, `&mut body`) holds the payload from
+    /// `call` on, unless it already carries a key, a digest or a payload
+    /// known by more than its name.
+    fn payload_into_local(&mut self, expr: &Expr, call: &Expr) {
+        let Some(name) = place_name(expr) else {
             return;
         };
         let origin = self.fact_origin(call);
         self.update(&name, |value| {
-            if value.client_key.is_none() && value.digest.is_none() {
+            let by_name = (value.payload.as_ref()).is_none_or(|p| p.by_name);
+            if value.client_key.is_none() && value.digest.is_none() && by_name {
                 value.payload = Some(origin);
             }
         });

@@ -11,7 +11,7 @@ use super::sql_binds::{client_key_lookup, key_binds};
 use super::{Demanded, Evaluator, MethodCall};
 use crate::analysis::sql::sql_tables;
 use crate::analysis::sql_literals::looks_like_dml;
-use crate::analysis::syntax::{last_ident, path_string, strip_ref};
+use crate::analysis::syntax::{last_ident, path_string, place_name, strip_ref};
 use crate::analysis::value::{is_store_by_use, sql_store, KeyEvent, Origin, Site, SqlChain, Value};
 use crate::analysis::vocab::{
     is_claim_api_method, is_dynamo_key_attribute, is_dynamo_primary_attribute, names_map_entry,
@@ -144,10 +144,8 @@ impl Evaluator<'_> {
             {
                 chain.binds.push((arg.clone(), self.site(*arg_expr)));
                 // `q.bind(key);` on a statement held in a local binds in place.
-                if let Expr::Path(p) = &*call.m.receiver {
-                    if let Some(name) = p.path.get_ident() {
-                        self.assign(&name.to_string(), value.clone());
-                    }
+                if let Some(name) = place_name(&call.m.receiver) {
+                    self.assign(&name, value.clone());
                 }
             }
             return ControlFlow::Break(value);

@@ -82,12 +82,15 @@ fn demanded_at(
     // client keys (IDEM007) is `certain` whatever named the client keys.
     // What counts only at an idempotency store (a request id, SQL text)
     // needs a call's result only there.
-    let needed = |event: &KeyEvent, (facts, store_params): (u64, u64)| {
-        let params = event.value.params;
+    // A digest of a parameter counts where a caller passes it a fact or
+    // the payload (a payload hash).
+    let needed = |event: &KeyEvent, carried: ParamFacts| {
+        let params = event.value.params | event.value.hashed_params;
         event.starts_findings_at(tier)
-            || params & facts != 0
+            || params & carried.facts != 0
+            || event.value.hashed_params & carried.payload != 0
             || (event.store.as_ref()).is_some_and(|s| client_stores.contains(s))
-            || (event.strong && params & store_params != 0)
+            || (event.strong && params & carried.at_stores != 0)
     };
     for (id, events) in fn_events.iter().enumerate() {
         for event in events.iter().filter(|e| needed(e, params_of(id))) {
@@ -96,16 +99,12 @@ fn demanded_at(
     }
     for summaries in [summaries, renamed] {
         for (id, summary) in summaries.iter().enumerate() {
-            let (facts, store_params) = params_of(id);
-            for event in summary
-                .pending
-                .iter()
-                .filter(|e| needed(e, (facts, store_params)))
-            {
+            let carried = params_of(id);
+            for event in summary.pending.iter().filter(|e| needed(e, carried)) {
                 calls.extend(event.value.via.calls().map(|c| &**c));
             }
             for (site, inputs) in &summary.demands {
-                let carried = inputs.at(tier, facts, store_params);
+                let carried = inputs.at(tier, carried.facts, carried.at_stores);
                 if carried.fact {
                     calls.insert(site);
                 } else if carried.at_stores {
@@ -126,36 +125,60 @@ fn demanded_at(
     }
 }
 
-/// Per function, the parameters (bit N = parameter N) some crate-local
-/// caller passes a value that may carry a fact of confidence `tier`: a
-/// fact of its own, or one of the caller's parameters that does; first
-/// facts that count anywhere, then what counts only at an idempotency
-/// store (a request id, SQL text). A function no analysed
-/// function calls (a handler) gets its facts from its extractors, not its
-/// parameters.
-fn fact_params(summaries: &[&[Summary]], tier: Confidence) -> Vec<(u64, u64)> {
+/// What some crate-local caller passes a function's parameters (bit N =
+/// parameter N).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct ParamFacts {
+    /// A fact that counts anywhere.
+    facts: u64,
+    /// What counts only at an idempotency store (a request id, SQL text).
+    at_stores: u64,
+    /// The request payload, which a digest of the parameter makes a
+    /// payload hash.
+    payload: u64,
+}
+
+impl ParamFacts {
+    fn union(self, other: ParamFacts) -> ParamFacts {
+        ParamFacts {
+            facts: self.facts | other.facts,
+            at_stores: self.at_stores | other.at_stores,
+            payload: self.payload | other.payload,
+        }
+    }
+}
+
+/// Per function, the parameters some crate-local caller passes a value
+/// that may carry a fact of confidence `tier` (a fact of its own, or one
+/// of the caller's parameters that does) or the payload. A function no
+/// analysed function calls (a handler) gets its facts from its extractors,
+/// not its parameters.
+fn fact_params(summaries: &[&[Summary]], tier: Confidence) -> Vec<ParamFacts> {
     let len = summaries.iter().map(|s| s.len()).max().unwrap_or(0);
-    let mut params = vec![(0u64, 0u64); len];
+    let mut params = vec![ParamFacts::default(); len];
     // Masks only grow, so this ends; each pass is linear in the calls.
     loop {
         let mut changed = false;
         for (caller, summary) in summaries.iter().flat_map(|s| s.iter().enumerate()) {
-            let (facts, store_params) = params[caller];
+            let known = params[caller];
             for (callee, args) in &summary.arg_flows {
-                let mut mask = (0u64, 0u64);
+                let mut mask = ParamFacts::default();
                 for (i, arg) in args.iter().take(64).enumerate() {
-                    let carried = arg.at(tier, facts, store_params);
+                    let carried = arg.at(tier, known.facts, known.at_stores);
                     if carried.fact {
-                        mask.0 |= 1 << i;
+                        mask.facts |= 1 << i;
                     }
                     if carried.at_stores {
-                        mask.1 |= 1 << i;
+                        mask.at_stores |= 1 << i;
+                    }
+                    if arg.payload || arg.params & known.payload != 0 {
+                        mask.payload |= 1 << i;
                     }
                 }
-                if let Some(known) = params.get_mut(*callee) {
-                    let grown = (known.0 | mask.0, known.1 | mask.1);
-                    if grown != *known {
-                        *known = grown;
+                if let Some(slot) = params.get_mut(*callee) {
+                    let grown = slot.union(mask);
+                    if grown != *slot {
+                        *slot = grown;
                         changed = true;
                     }
                 }

@@ -382,12 +382,15 @@ impl Value {
 
     /// Whether this value (or an element or field of it) carries a fact
     /// that can start a finding: a client key, a scoped or namespaced key,
-    /// a payload hash or a digest of parameters (a caller's payload makes
-    /// it one), a hasher, a server-minted id, the key header's name, a SQL
-    /// statement. Scope components, defaults, constructions, the payload and
-    /// a digest of anything else only qualify a key: a finding on them
-    /// needs one of those facts too, and whoever holds that fact is
-    /// analysed with its callees.
+    /// a payload hash, a hasher, a server-minted id, the key header's name,
+    /// a SQL statement. Scope components, defaults, constructions, the
+    /// payload and a digest of anything else only qualify a key: a finding
+    /// on them needs one of those facts too, and whoever holds that fact is
+    /// analysed with its callees. A digest of the function's parameters is
+    /// a fact of those parameters: it counts where a caller passes them a
+    /// fact or the payload (`analysis::demand`), not wherever a helper
+    /// hashes its input (in a large service, most callers of a hashing
+    /// helper have nothing to do with idempotency).
     pub fn starts_findings(&self) -> bool {
         let facts = self.fact_tiers();
         facts.fact(Confidence::Possible) || facts.at_stores(Confidence::Possible)
@@ -403,7 +406,6 @@ impl Value {
             || self.server_ns
             || self.key_header_name.is_some()
             || self.payload_hash.is_some()
-            || self.hashed_params != 0
             || self.hasher;
         // SQL text makes a finding only where it is executed with a client
         // key bound, which the key demands wherever it flows, or at an
@@ -675,6 +677,12 @@ impl Value {
     /// The parts (elements and fields, at every level) of this value.
     fn shape_nodes(&self) -> usize {
         self.parts().map(|part| 1 + part.shape_nodes()).sum()
+    }
+
+    /// Whether this value (or an element or field of it) is the request
+    /// payload.
+    pub fn carries_payload(&self) -> bool {
+        self.payload.is_some() || self.parts().any(Value::carries_payload)
     }
 
     /// The elements and field values of this value.

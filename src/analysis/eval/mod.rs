@@ -102,16 +102,19 @@ pub struct Summary {
 
 /// What the inputs of a call may carry into the callee: a fact that starts
 /// findings ([`Value::starts_findings`]), or the enclosing function's
-/// parameters (bit N = parameter N), which carry one where its callers pass
-/// one. The payload, a digest or a server-minted id become a finding only
-/// in a callee that hashes or stores where client keys are stored, which
-/// the pre-filter keeps in any case.
+/// parameters (bit N = parameter N, digested or not), which carry one where
+/// its callers pass one. The payload, a digest or a server-minted id become
+/// a finding only in a callee that hashes or stores where client keys are
+/// stored, which the pre-filter keeps in any case; the payload is noted so
+/// that a digest of a parameter counts where a caller passes one.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Demanded {
     /// What the inputs carry themselves.
     pub facts: FactTiers,
     /// The parameters flowing into the inputs.
     pub params: u64,
+    /// Whether an input is the request payload.
+    pub payload: bool,
 }
 
 /// The facts some input of a call carries, for one confidence tier.
@@ -130,7 +133,8 @@ impl Demanded {
         let mut out = Demanded::default();
         for input in inputs {
             out.facts = out.facts.or(input.fact_tiers());
-            out.params |= input.params;
+            out.params |= input.params | input.hashed_params;
+            out.payload |= input.carries_payload();
         }
         out
     }
@@ -139,6 +143,7 @@ impl Demanded {
     pub fn add(&mut self, other: Demanded) {
         self.facts = self.facts.or(other.facts);
         self.params |= other.params;
+        self.payload |= other.payload;
     }
 
     /// Whether anything may be carried.
@@ -146,6 +151,7 @@ impl Demanded {
         self.facts.fact(Confidence::Possible)
             || self.facts.at_stores(Confidence::Possible)
             || self.params != 0
+            || self.payload
     }
 
     /// What is carried at confidence `tier`, where the enclosing function's

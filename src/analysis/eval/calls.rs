@@ -665,6 +665,12 @@ impl Evaluator<'_> {
     /// [`Self::library_method`]'s value.
     fn library_method_value(&self, call: &MethodCall<'_>, mut recv: Value) -> Value {
         let method = call.method.as_str();
+        if reads_part(method, call.args.len()) {
+            // A defaulted map or list is empty: what is looked up in it or
+            // taken from it is missing, not the default
+            // (`headers.clone().unwrap_or_default().get("tenant")`).
+            recv.fallbacks.clear();
+        }
         if call.args.is_empty() {
             // `delivery.properties.message_id()`, `msg.key()` of a queue
             // message: an id the sender of the message minted.
@@ -998,4 +1004,21 @@ fn is_wrapper_call(name: &str) -> bool {
             | "to_stdvec"
             | "encode_to_vec"
     )
+}
+
+/// Whether a method reads an element or entry of its receiver (a keyed
+/// lookup, or an iterator step) instead of converting the whole value.
+fn reads_part(method: &str, args: usize) -> bool {
+    ELEMENT_METHODS.contains(&method)
+        || (args > 0
+            && matches!(
+                method,
+                "get"
+                    | "get_one"
+                    | "get_all"
+                    | "get_mut"
+                    | "get_key_value"
+                    | "get_str"
+                    | "get_value"
+            ))
 }

@@ -544,7 +544,12 @@ impl<'a> Evaluator<'a> {
             }
         }
         if let Some(component) = self.vocab.component_of_name(name) {
-            if value.client_key.is_none() || value.component(component).is_none() {
+            // A key built of several parts is named for what it is as a
+            // whole (`let path = [ns, tenant, key].concat()`), not for one
+            // of its parts.
+            let built_key =
+                value.client_key.is_some() && (value.concat.is_some() || value.construct.is_some());
+            if !built_key && (value.client_key.is_none() || value.component(component).is_none()) {
                 value.add_component(component, self.origin(node));
             }
             // The name says which component a default of this value is,
@@ -875,6 +880,7 @@ impl<'a> Evaluator<'a> {
                 self.eval(&i.index);
                 let mut v = self.eval(&i.expr);
                 v.elems = None;
+                v.fallbacks.clear();
                 v
             }
             Expr::Range(r) => {
@@ -928,6 +934,9 @@ impl<'a> Evaluator<'a> {
                     if !pairs {
                         item.elems = None;
                     }
+                    // A defaulted collection is empty: its items are never
+                    // the default (`for m in out.messages.unwrap_or_default()`).
+                    item.fallbacks.clear();
                     this.bind_pat(&f.pat, item, None);
                     this.eval_block(&f.body);
                 });
@@ -1122,12 +1131,15 @@ impl<'a> Evaluator<'a> {
             }
             value.join_as_part(&v);
         }
+        let mut rest_known = true;
         if let Some(rest) = &s.rest {
             let v = self.eval(rest);
+            rest_known = !v.carries_key() && !v.has_component() && v.params == 0;
             value.join_as_part(&v);
         }
-        // With `..rest` the fields not written here are unknown.
-        if s.rest.is_none() {
+        // With `..rest` the fields not written here are unknown, unless the
+        // rest carries nothing (`..Default::default()`).
+        if rest_known {
             value.fields = Some(Box::new(fields));
         }
         value.concat = None;

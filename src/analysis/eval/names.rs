@@ -11,6 +11,7 @@
 use super::Evaluator;
 use crate::analysis::index::{CrateIndex, LocalType};
 use crate::analysis::value::Value;
+use crate::analysis::vocab::words;
 
 use super::Summary;
 
@@ -64,6 +65,38 @@ const MAX_NEWTYPES: usize = 4;
 /// Wrappers that keep what the inner type is (`Option<bool>` is a flag).
 const TRANSPARENT: &[&str] = &["Option", "Box", "Arc", "Rc", "Cow"];
 
+/// Whether a type's name says it is a handle of a store or a channel
+/// (`lmdb::Database`, `PgPool`, `redis::Client`, `HashMap`): a field
+/// `idem: Database` is where keys go, not a key.
+fn names_handle_type(name: &str) -> bool {
+    words(name).iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "database"
+                | "db"
+                | "pool"
+                | "client"
+                | "connection"
+                | "conn"
+                | "env"
+                | "environment"
+                | "tree"
+                | "bucket"
+                | "collection"
+                | "table"
+                | "store"
+                | "cache"
+                | "map"
+                | "set"
+                | "sender"
+                | "receiver"
+                | "handle"
+                | "transaction"
+                | "keyspace"
+        )
+    })
+}
+
 /// Whether `ty` is visibly a type that holds no client key.
 pub(super) fn type_holds_no_key(index: &CrateIndex<'_>, ty: &syn::Type) -> bool {
     holds_no_key(index, ty, 0)
@@ -87,6 +120,9 @@ fn holds_no_key(index: &CrateIndex<'_>, ty: &syn::Type, depth: usize) -> bool {
             }
             if TRANSPARENT.contains(&name.as_str()) {
                 return inner_type(last).is_some_and(|inner| holds_no_key(index, inner, depth));
+            }
+            if names_handle_type(&name) {
+                return true;
             }
             match index.types.get(&name) {
                 Some(LocalType::Enum | LocalType::Record) => true,

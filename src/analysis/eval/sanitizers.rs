@@ -93,7 +93,11 @@ impl Evaluator<'_> {
             "replace" | "replacen" => {
                 let separator = self.separator(args.first()?, 0)?;
                 let replacement = args.get(1).and_then(|a| self.string_literal(a, 0));
-                if replacement.as_deref().is_some_and(is_escape_replacement) {
+                // An escape keeps components apart only where the escape
+                // character is escaped first: `replace('|', "%7C")` alone
+                // makes `a%7Cb` and `a|b` one key.
+                let escape = replacement.as_deref().filter(|r| is_escape_replacement(r));
+                if escape.is_some_and(|r| self.escapes_char(&m.receiver, r.chars().next())) {
                     return None;
                 }
                 Some(separator)
@@ -134,6 +138,35 @@ impl Evaluator<'_> {
             }
             _ => None,
         }
+    }
+
+    /// Whether a receiver chain replaces `escape` itself before this call
+    /// (`.replace('%', "%25").replace(':', "%3A")`).
+    fn escapes_char(&self, mut receiver: &Expr, escape: Option<char>) -> bool {
+        let Some(escape) = escape else {
+            return false;
+        };
+        for _ in 0..MAX_LOOKUP * 4 {
+            let Expr::MethodCall(m) = receiver else {
+                return false;
+            };
+            let method = m.method.to_string();
+            if matches!(method.as_str(), "replace" | "replacen") {
+                let pattern = m.args.first().and_then(|a| match a {
+                    Expr::Lit(l) => match &l.lit {
+                        syn::Lit::Char(c) => Some(c.value().to_string()),
+                        syn::Lit::Str(s) => Some(s.value()),
+                        _ => None,
+                    },
+                    _ => None,
+                });
+                if pattern.is_some_and(|p| p == escape.to_string()) {
+                    return true;
+                }
+            }
+            receiver = &m.receiver;
+        }
+        false
     }
 
     /// A character predicate that strips separators: `|c| *c != ':'`,

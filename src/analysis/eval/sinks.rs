@@ -283,7 +283,7 @@ impl Evaluator<'_> {
                 // value kept under a fixed name, not the key of a record.
                 return ControlFlow::Continue(recv);
             }
-            let (primary, mut key) = key_of_arguments(args, &call.exprs);
+            let (primary, mut key) = key_of_arguments(&call.method, args, &call.exprs);
             // An idempotency or dedup store is never a blob store.
             let strong_name = names_strong_store(&name);
             if !strong_name && super::payload_hash::content_addressed(&key, &args[primary + 1..]) {
@@ -627,10 +627,12 @@ fn stores_under_fixed_name(args: &[Value], exprs: &[&Expr]) -> bool {
 /// and the first argument is the key. A transaction handle leads the
 /// arguments of some stores (heed's `db.put(&mut wtxn, &key, &value)`,
 /// fdb's and lmdb's): it is no part of the key and is skipped.
-fn key_of_arguments(args: &[Value], exprs: &[&Expr]) -> (usize, Value) {
+fn key_of_arguments(method: &str, args: &[Value], exprs: &[&Expr]) -> (usize, Value) {
     if let ([txn, _, ..], [txn_expr, _, ..]) = (args, exprs) {
-        if names_transaction(txn_expr) && !txn.carries_key() && !txn.has_component() {
-            let (primary, key) = key_of_arguments(&args[1..], &exprs[1..]);
+        let handle = (names_transaction(txn_expr) && !txn.carries_key() && !txn.has_component())
+            || (opaque_handle(txn, txn_expr) && args.len() > 1 + stored_values(method));
+        if handle {
+            let (primary, key) = key_of_arguments(method, &args[1..], &exprs[1..]);
             return (primary + 1, key);
         }
     }
@@ -654,7 +656,7 @@ fn key_of_arguments(args: &[Value], exprs: &[&Expr]) -> (usize, Value) {
     } else {
         0
     };
-    let mut key = args[primary].clone();
+    let mut key = request_record_key(&args[primary]);
     for part in &args[..primary] {
         for component in Component::ALL {
             if let Some(origin) = part.component(component) {
@@ -671,6 +673,42 @@ fn key_of_arguments(args: &[Value], exprs: &[&Expr]) -> (usize, Value) {
         key.params |= part.params;
     }
     (primary, key)
+}
+
+/// The key of a store call's argument: a request record holding nothing
+/// but the key (`ReadKeyRequest { key: &path, ..Default::default() }`) is
+/// that key, so a finding points where it was built.
+fn request_record_key(arg: &Value) -> Value {
+    let Some(fields) = arg.fields.as_deref() else {
+        return arg.clone();
+    };
+    let mut holding = fields.iter().filter(|(_, v)| !v.is_empty());
+    match (holding.next(), holding.next()) {
+        (Some((_, only)), None) if only.carries_key() => {
+            let mut key = only.clone();
+            key.via.extend(&arg.via);
+            key
+        }
+        _ => arg.clone(),
+    }
+}
+
+/// Whether a store call's first argument is a handle the key is looked
+/// up in (lmdb's `txn.put(self.idem, &k, &v, flags)`, `get(db, &k)`): a
+/// place holding nothing the analysis knows, given before the key and a
+/// stored value.
+fn opaque_handle(arg: &Value, expr: &Expr) -> bool {
+    arg.is_empty() && matches!(strip_ref(expr), Expr::Path(_) | Expr::Field(_))
+}
+
+/// How many stored values a storage verb takes after its key: none for a
+/// read or a delete, one for a write.
+fn stored_values(method: &str) -> usize {
+    let verb = method.split('_').next().unwrap_or(method);
+    usize::from(!matches!(
+        verb,
+        "get" | "contains" | "exists" | "del" | "delete" | "remove" | "lookup" | "load" | "find"
+    ))
 }
 
 /// Whether an argument names a database transaction (`&mut wtxn`, `&txn`).

@@ -270,12 +270,27 @@ impl Vocabulary {
 /// handle (`wtxn`, `rtxn`, `tx`, `transaction`, `storage`): heed's
 /// `db.put(&mut wtxn, &key, &v)` and cw-storage-plus's
 /// `MAP.save(deps.storage, key, &v)` pass one before the key, and it is no
-/// part of the key.
+/// part of the key. So do the database, tree or bucket handles of
+/// embedded stores: lmdb's `txn.put(self.idem_db, &key, ..)`, jammdb's
+/// `tx.get_bucket(..)`.
 pub fn names_transaction_handle(name: &str) -> bool {
     words(&name.to_ascii_lowercase()).iter().any(|w| {
         matches!(
             w.as_str(),
-            "txn" | "wtxn" | "rtxn" | "tx" | "trx" | "transaction" | "storage"
+            "txn"
+                | "wtxn"
+                | "rtxn"
+                | "tx"
+                | "trx"
+                | "transaction"
+                | "storage"
+                | "db"
+                | "dbi"
+                | "database"
+                | "tree"
+                | "bucket"
+                | "cf"
+                | "keyspace"
         )
     })
 }
@@ -295,6 +310,34 @@ pub fn names_map_entry(name: &str) -> bool {
 /// `set_with_options` (rustis), `put_with_ttl`, `insert_if_not_exists`,
 /// `set_if_absent`, `get_with_options`. The key is still the first argument.
 fn is_store_verb_variant(method: &str) -> bool {
+    is_store_verb_object(method) || is_store_verb_modifier(method)
+}
+
+/// A storage verb on the kind of record a store keeps: `read_key`,
+/// `set_key`, `create_or_update_key`, `read_stream`, `append_to_stream`,
+/// `get_item`, `delete_document`. Only the verb and the object (no field
+/// named between them: `set_idempotency_key` is a setter of a field).
+fn is_store_verb_object(method: &str) -> bool {
+    const VERBS: &[&str] = &[
+        "get", "set", "put", "read", "write", "append", "create", "update", "upsert", "delete",
+        "remove", "insert", "fetch", "load", "save", "exists", "lookup", "find",
+    ];
+    const OBJECTS: &[&str] = &[
+        "key", "keys", "stream", "document", "doc", "item", "record", "object", "entry", "blob",
+    ];
+    let parts: Vec<&str> = method.split('_').collect();
+    let verbs_then_object = match parts.as_slice() {
+        [verb, object] => VERBS.contains(verb) && OBJECTS.contains(object),
+        [verb, "or" | "and", other, object] => {
+            VERBS.contains(verb) && VERBS.contains(other) && OBJECTS.contains(object)
+        }
+        [verb, "to" | "from", object] => VERBS.contains(verb) && OBJECTS.contains(object),
+        _ => false,
+    };
+    verbs_then_object
+}
+
+fn is_store_verb_modifier(method: &str) -> bool {
     let mut parts = method.split('_');
     let (Some(verb), Some(modifier)) = (parts.next(), parts.next()) else {
         return false;
@@ -323,6 +366,17 @@ mod tests {
         }
         for m in ["settle", "set", "get_or", "insert"] {
             assert_eq!(v.is_store_method(m), STORE_METHODS.contains(&m), "{m}");
+        }
+        for m in [
+            "read_key",
+            "create_or_update_key",
+            "append_to_stream",
+            "get_item",
+        ] {
+            assert!(v.is_store_method(m), "{m}");
+        }
+        for m in ["set_idempotency_key", "key_stream", "read_keys_file"] {
+            assert!(!v.is_store_method(m), "{m}");
         }
         assert!(!v.is_store_method("settings_with_defaults"));
         assert!(!v.is_store_method("getter_with"));

@@ -34,6 +34,8 @@ pub struct FnDef<'a> {
     pub sig: &'a syn::Signature,
     /// Body.
     pub block: &'a syn::Block,
+    /// Attributes, doc comments included.
+    pub attrs: &'a [syn::Attribute],
 }
 
 impl FnDef<'_> {
@@ -56,6 +58,8 @@ pub struct CrateIndex<'a> {
     pub header_holders: HeaderHolders,
     /// Local enums and structs by name (what a parameter's type is).
     pub types: HashMap<String, LocalType>,
+    /// The unit's enum variants, by name.
+    pub variants: std::collections::HashSet<String>,
     /// The field type of each local newtype struct, by struct name.
     pub newtype_inner: HashMap<String, &'a syn::Type>,
     /// The declared types of local struct fields, by field name.
@@ -308,6 +312,7 @@ impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
             self_ty: None,
             sig: &item.sig,
             block: &item.block,
+            attrs: &item.attrs,
         });
         // Nested items are functions of their own.
         self.self_ty.push(None);
@@ -342,6 +347,7 @@ impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
             self_ty: self.self_ty.last().cloned().flatten(),
             sig: &item.sig,
             block: &item.block,
+            attrs: &item.attrs,
         });
         self.in_fn += 1;
         syn::visit::visit_impl_item_fn(self, item);
@@ -356,6 +362,7 @@ impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
                 self_ty: self.self_ty.last().cloned().flatten(),
                 sig: &item.sig,
                 block,
+                attrs: &item.attrs,
             });
         }
         self.in_fn += 1;
@@ -365,6 +372,9 @@ impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
 
     fn visit_item_enum(&mut self, item: &'ast syn::ItemEnum) {
         self.index.add_type(&item.ident, LocalType::Enum);
+        for variant in &item.variants {
+            self.index.variants.insert(variant.ident.to_string());
+        }
         syn::visit::visit_item_enum(self, item);
     }
 

@@ -57,6 +57,9 @@ pub struct UnitFacts {
     /// The fields and variants given the key header's name: the
     /// pre-filter's next round keys their users.
     pub header_holders: Vec<String>,
+    /// The records whose fields carry a client key by flow
+    /// (`eval::FieldKeys`): the pre-filter's next round keys their users.
+    pub key_records: Vec<String>,
     /// Calls the analysis could not resolve that it needs: the
     /// pre-filter's next round analyses the crate-local functions they name.
     pub demanded_calls: demand::DemandedCalls,
@@ -184,6 +187,11 @@ pub fn analyze_flows(files: &[ParsedFile], vocab: &Vocabulary) -> UnitFacts {
         .filter_map(|event| event.store.clone())
         .collect();
     let demanded_calls = demand::demanded_calls(&fn_events, &summaries, &renamed, &client_stores);
+    let mut key_records: Vec<String> = (eval::field_keys(&summaries).into_keys())
+        .map(|(record, _)| record)
+        .collect();
+    key_records.sort_unstable();
+    key_records.dedup();
     let events: Vec<KeyEvent> = fn_events.into_iter().flatten().collect();
     let unique = dedup_events(events);
     let client_stores: HashSet<&str> = client_stores.iter().map(String::as_str).collect();
@@ -218,6 +226,7 @@ pub fn analyze_flows(files: &[ParsedFile], vocab: &Vocabulary) -> UnitFacts {
         functions,
         client_stores,
         header_holders: index.header_holders.names(vocab, &index.consts),
+        key_records,
         demanded_calls,
     }
 }
@@ -257,6 +266,7 @@ pub(crate) fn fixpoint(
     // Round 0 evaluates every function; later rounds only those whose
     // callees' summaries changed in the previous round.
     let mut dirty = vec![true; index.fns.len()];
+    let mut field_keys = eval::FieldKeys::new();
     for _round in 0..MAX_ROUNDS {
         let mut next = summaries.clone();
         let mut changed = vec![false; index.fns.len()];
@@ -269,7 +279,8 @@ pub(crate) fn fixpoint(
             crate::limits::checkpoint();
             crate::progress::function_done();
             let evaluator = Evaluator::new(index, vocab, &summaries, def)
-                .without_names_for(unnamed.get(id).copied().unwrap_or(0));
+                .without_names_for(unnamed.get(id).copied().unwrap_or(0))
+                .with_field_keys(&field_keys);
             let (mut summary, events) = evaluator.run(def);
             bound_summary(&mut summary);
             // The unresolved calls a value passes on are no part of its
@@ -290,7 +301,12 @@ pub(crate) fn fixpoint(
             fn_events[id] = events;
         }
         summaries = next;
-        if !changed.iter().any(|c| *c) {
+        // A record whose fields now carry other keys is read again where
+        // it is destructured.
+        let keys = eval::field_keys(&summaries);
+        let records = eval::changed_records(&field_keys, &keys);
+        field_keys = keys;
+        if !changed.iter().any(|c| *c) && records.is_empty() {
             break;
         }
         dirty = summaries
@@ -299,6 +315,7 @@ pub(crate) fn fixpoint(
                 s.callees
                     .iter()
                     .any(|&c| changed.get(c).copied().unwrap_or(false))
+                    || s.field_reads.iter().any(|r| records.contains(r))
             })
             .collect();
         if !dirty.iter().any(|d| *d) {

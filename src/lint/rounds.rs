@@ -161,6 +161,9 @@ pub(super) fn learn(
     for holder in &facts.header_holders {
         learned |= demand.learn_holder(holder);
     }
+    for record in &facts.key_records {
+        learned |= demand.learn_key_record(record);
+    }
     let demanded = facts.demanded_calls.at(confidence);
     if std::env::var_os("IDEM_LINT_UNIT_STATS").is_some() {
         eprintln!("[idem-lint rounds] demanded calls: {demanded:?}");

@@ -21,7 +21,7 @@ pub enum FilePlan {
 /// Plans one file from which of its items are selected. Unselected
 /// top-level items (functions, methods, constants, statics, at any module,
 /// `impl` or `trait` depth, but not inside a kept item) are blanked, and so
-/// are doc comments outside kept item bodies: neither can reach a finding
+/// are doc comments outside kept items and their own docs: neither can reach a finding
 /// (an item's only way in is the call graph the selection closes over), and
 /// both are most of the syntax tree of generated code. `needed`: the
 /// file's `use` declarations rename a selected function, or it defines a
@@ -55,10 +55,20 @@ pub(super) fn file_plan(scan: &FileScan<'_>, selected: &[bool], needed: bool) ->
         let i = kept.partition_point(|k| k.start <= at);
         i > 0 && kept[i - 1].contains(&at)
     };
+    // A kept function's own doc may document its parameters as the
+    // client's key: the comments right before a kept item's head stay.
+    let mut heads: Vec<(usize, usize)> = (0..scan.items.len())
+        .map(|n| (scan.items[n].head, n))
+        .collect();
+    heads.sort_unstable();
+    let documents_kept = |end: usize| {
+        let i = heads.partition_point(|(head, _)| *head < end);
+        heads.get(i).is_some_and(|(_, n)| keep[*n])
+    };
     blank.extend(
         scan.doc_comments
             .iter()
-            .filter(|c| !inside_kept(c.start))
+            .filter(|c| !inside_kept(c.start) && !documents_kept(c.end))
             .cloned(),
     );
     // Overlaps (a table inside a blanked item) are harmless to `blank`.

@@ -43,6 +43,9 @@ pub struct Learned {
     /// The fields and variants the analysis saw given the key header's
     /// name (the scan takes any field given a constant for one).
     header_holders: HashSet<String>,
+    /// The records whose fields the analysis saw given a client key: an
+    /// item naming one may read it.
+    key_records: HashSet<String>,
     /// The calls the analysis could not resolve and needs (their result
     /// reaches a key position that may make a finding, or they are given a
     /// value that may carry a fact), by the unit's file and the name of the
@@ -99,6 +102,25 @@ impl Demand {
             Demand::Everything => false,
             Demand::Learned(learned) => learned.header_holders.insert(holder.to_string()),
         }
+    }
+
+    /// Records a record whose fields carry a client key; returns whether
+    /// that is new.
+    pub fn learn_key_record(&mut self, record: &str) -> bool {
+        match self {
+            Demand::Everything => false,
+            Demand::Learned(learned) => learned.key_records.insert(record.to_string()),
+        }
+    }
+
+    /// The records whose fields carry a client key (none known without
+    /// rounds: every item is selected then).
+    pub fn key_records(&self) -> impl Iterator<Item = &str> {
+        let learned = match self {
+            Demand::Everything => None,
+            Demand::Learned(learned) => Some(&learned.key_records),
+        };
+        learned.into_iter().flatten().map(String::as_str)
     }
 
     /// Records a call of `callee` made in the function `caller` of the

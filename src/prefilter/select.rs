@@ -109,6 +109,11 @@ impl Prefilter {
             .collect();
         let graph = Graph::new(scans, files, items, to_users, demand);
         let mut keyed = seeds.clone();
+        for record in demand.key_records() {
+            for &n in graph.users_of.get(record).map_or(NONE, Vec::as_slice) {
+                keyed[n] = true;
+            }
+        }
         graph.finish_hashers(&mut keyed);
         graph.close_over_users(&mut keyed);
         let keyed_at_first = keyed.clone();
@@ -388,6 +393,8 @@ impl<'s, 't> Graph<'s, 't> {
                 .iter()
                 .filter_map(|(_, item)| extractor_of(item)),
         );
+        // A record whose fields carry a client key is read by its users.
+        holder_names.extend(demand.key_records());
         for n in 0..graph.items.len() {
             let (f, item) = graph.items[n];
             for ident in graph.scans[f].idents_of(item) {

@@ -72,6 +72,12 @@ impl Evaluator<'_> {
             return v;
         };
         let args: Vec<Value> = c.args.iter().map(|a| self.eval(a)).collect();
+        // A tuple variant or struct built with a client key in it
+        // (`Cmd::Refund(key, reply)`).
+        let record = last_ident(&func.path);
+        for (i, arg) in args.iter().enumerate() {
+            self.note_field_write(&record, &i.to_string(), arg);
+        }
         // Whatever the call makes of its arguments, the unresolved calls
         // that gave them flow on (`Via`).
         let mut via = Via::default();

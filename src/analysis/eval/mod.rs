@@ -32,6 +32,7 @@ mod fallbacks;
 mod macros;
 mod names;
 mod payload_hash;
+mod record_fields;
 mod sanitizers;
 mod server_keys;
 mod sinks;
@@ -62,6 +63,7 @@ pub use super::value::{KeyEvent, ValueSignature};
 // The call-site test (`calls`) and the per-unit pass (`analysis::analyze`).
 use names::server_built;
 pub use names::server_fed_params;
+pub use record_fields::{changed_records, field_keys, FieldKeys};
 
 /// Recursion bound for expressions: deeper code is not followed (never a crash).
 const MAX_DEPTH: usize = 200;
@@ -98,6 +100,10 @@ pub struct Summary {
     pub demands: Vec<(Arc<CallSite>, Demanded)>,
     /// Crate-local calls made here and what each argument may carry.
     pub arg_flows: Vec<(usize, Vec<Demanded>)>,
+    /// Client keys written into records' fields here: (record, field, key).
+    pub field_writes: Vec<(String, String, (Origin, KeySource))>,
+    /// The records destructured here (`record_fields`).
+    pub field_reads: Vec<String>,
 }
 
 /// What the inputs of a call may carry into the callee: a fact that starts
@@ -250,7 +256,18 @@ pub struct Evaluator<'a> {
     demands: Vec<(Arc<CallSite>, Demanded)>,
     /// Resolved calls and what their arguments may carry.
     arg_flows: Vec<(usize, Vec<Demanded>)>,
+    /// Client keys other functions write into records' fields.
+    field_keys: &'a FieldKeys,
+    /// Client keys written into records' fields here.
+    field_writes: Vec<(String, String, (Origin, KeySource))>,
+    /// The records destructured here.
+    field_reads: Vec<String>,
+    /// Locals typed as a record of the unit: their record.
+    record_bindings: HashMap<String, String>,
 }
+
+/// The field keys of an evaluation that reads none.
+static NO_FIELD_KEYS: std::sync::LazyLock<FieldKeys> = std::sync::LazyLock::new(FieldKeys::new);
 
 /// How deep calls of local closures are followed into each other's bodies.
 const MAX_CLOSURE_NESTING: usize = 3;
@@ -340,7 +357,18 @@ impl<'a> Evaluator<'a> {
             entity_bindings: Default::default(),
             demands: Vec::new(),
             arg_flows: Vec::new(),
+            field_keys: &NO_FIELD_KEYS,
+            field_writes: Vec::new(),
+            field_reads: Vec::new(),
+            record_bindings: HashMap::new(),
         }
+    }
+
+    /// Reads client keys written into records' fields elsewhere in the
+    /// unit from `keys`.
+    pub fn with_field_keys(mut self, keys: &'a FieldKeys) -> Self {
+        self.field_keys = keys;
+        self
     }
 
     /// Turns the name fallback off for parameters `mask` (bit N = parameter
@@ -353,6 +381,9 @@ impl<'a> Evaluator<'a> {
     /// Evaluates a function; returns its summary and the key events found.
     pub fn run(mut self, def: &FnDef<'_>) -> (Summary, Vec<KeyEvent>) {
         let mut param_names = Vec::new();
+        // Parameters the function's doc describes as the client's key are
+        // a source (rules.md, "Evidence and confidence").
+        let documented_params = documented_params(def.attrs);
         let mut index = 0usize;
         for input in &def.sig.inputs {
             let syn::FnArg::Typed(pat_type) = input else {
@@ -364,6 +395,9 @@ impl<'a> Evaluator<'a> {
             }
             if type_mentions_client_key(&pat_type.ty, self.vocab)
                 || documented_as_client_key(&pat_type.attrs, self.vocab)
+                || documented_params
+                    .iter()
+                    .any(|p| names_param(&pat_type.pat, p))
             {
                 value.client_key = Some((self.origin(&*pat_type.pat), KeySource::IdempotencyKey));
             }
@@ -387,6 +421,7 @@ impl<'a> Evaluator<'a> {
             }
             let had_key = value.client_key.is_some();
             self.note_entity_binding(&pat_type.pat, &pat_type.ty);
+            self.note_record_binding(&pat_type.pat, &pat_type.ty);
             self.bind_pat(&pat_type.pat, value, None);
             self.unname_binding(&pat_type.pat, &pat_type.ty, had_key);
             if index < 64 {
@@ -416,6 +451,8 @@ impl<'a> Evaluator<'a> {
             calls: std::mem::take(&mut self.calls),
             demands: std::mem::take(&mut self.demands),
             arg_flows: std::mem::take(&mut self.arg_flows),
+            field_writes: std::mem::take(&mut self.field_writes),
+            field_reads: std::mem::take(&mut self.field_reads),
         };
         (summary, self.events)
     }
@@ -611,12 +648,35 @@ impl<'a> Evaluator<'a> {
                 {
                     value.client_key = Some((self.origin(pat), KeySource::IdempotencyKey));
                 }
-                if ts.elems.len() == 1 {
-                    if let Some(inner) = ts.elems.first() {
-                        self.bind_pat(inner, value, None);
+                // Elements a record's builders elsewhere give a client key.
+                let mut from_fields: Vec<Value> = Vec::new();
+                for i in 0..ts.elems.len() {
+                    let mut element = Value::empty();
+                    self.field_key(&ty, &i.to_string(), &mut element);
+                    from_fields.push(element);
+                }
+                if from_fields.iter().all(|e| e.client_key.is_none()) {
+                    if ts.elems.len() == 1 {
+                        if let Some(inner) = ts.elems.first() {
+                            self.bind_pat(inner, value, None);
+                        }
+                    } else {
+                        self.bind_elems(ts.elems.iter(), value);
                     }
                 } else {
-                    self.bind_elems(ts.elems.iter(), value);
+                    let mut shared = value;
+                    shared.construct = None;
+                    let elems = shared.elems.take().filter(|e| e.len() == ts.elems.len());
+                    for (i, pat) in ts.elems.iter().enumerate() {
+                        let mut element = match &elems {
+                            Some(elems) => elems[i].clone(),
+                            None => shared.clone(),
+                        };
+                        if element.client_key.is_none() {
+                            element.client_key = from_fields[i].client_key.take();
+                        }
+                        self.bind_pat(pat, element, None);
+                    }
                 }
             }
             Pat::Struct(ps) => {
@@ -633,6 +693,7 @@ impl<'a> Evaluator<'a> {
                     v.elems = None;
                     if let Some(member) = &member {
                         self.header_holder(&mut v, Holder::Field(member.clone()));
+                        self.field_key(&last_ident(&ps.path), member, &mut v);
                     }
                     let had_key = v.client_key.is_some();
                     self.bind_pat(&field.pat, v, member.as_deref());
@@ -650,6 +711,7 @@ impl<'a> Evaluator<'a> {
                 }
                 let had_key = value.client_key.is_some();
                 self.note_entity_binding(&pt.pat, &pt.ty);
+                self.note_record_binding(&pt.pat, &pt.ty);
                 self.bind_pat(&pt.pat, value, hint);
                 self.unname_binding(&pt.pat, &pt.ty, had_key);
             }
@@ -865,6 +927,13 @@ impl<'a> Evaluator<'a> {
                         }
                         if !had_key && value.client_key.is_some() {
                             self.unname_server_fed_field(&mut value);
+                        }
+                        // A field of a binding typed as a record of the unit
+                        // (`msg: Refund`, then `msg.idem_key`).
+                        if let Some(record) = super::syntax::place_name(&f.base)
+                            .and_then(|local| self.record_bindings.get(&local).cloned())
+                        {
+                            self.field_key(&record, &name.to_string(), &mut value);
                         }
                         if of_response {
                             value.payload = None;
@@ -1127,6 +1196,7 @@ impl<'a> Evaluator<'a> {
                 }
                 self.enrich_by_name(&mut v, &name, &field.member);
                 hashing::struct_field_facts(&mut v, &name, self.vocab);
+                self.note_field_write(&last_ident(&s.path), &name, &v);
                 fields.push((name, v.clone()));
             }
             value.join_as_part(&v);
@@ -1169,6 +1239,33 @@ impl<'a> Evaluator<'a> {
             _ => value,
         }
     }
+}
+
+/// The parameters a function's doc comment describes as the client's
+/// idempotency key.
+fn documented_params(attrs: &[syn::Attribute]) -> Vec<String> {
+    let mut names = Vec::new();
+    for attr in attrs.iter().filter(|a| a.path().is_ident("doc")) {
+        let syn::Meta::NameValue(nv) = &attr.meta else {
+            continue;
+        };
+        let Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(text),
+            ..
+        }) = &nv.value
+        else {
+            continue;
+        };
+        if let Some(name) = super::vocab::documented_parameter(&text.value()) {
+            names.push(name.to_string());
+        }
+    }
+    names
+}
+
+/// Whether a parameter pattern binds `name`.
+fn names_param(pat: &Pat, name: &str) -> bool {
+    matches!(pat, Pat::Ident(pi) if pi.ident == name)
 }
 
 fn pat_ident(pat: &Pat) -> Option<String> {

@@ -146,6 +146,15 @@ fn doc_commented_key_names(text: &str, lexed: &lex::Lexed<'_>) -> Vec<String> {
         }
         let first = comment(&docs[i]);
         let after = docs[end].end;
+        // A parameter a function's doc describes: the unit mentions the
+        // key there (the evaluator reads it for that function only).
+        for line in &docs[i..=end] {
+            if let Some(name) = documented_parameter(comment(line)) {
+                if !names.iter().any(|n| n == name) {
+                    names.push(name.to_string());
+                }
+            }
+        }
         i = end + 1;
         if !names_idempotency_key(first) || !names_the_client(first) {
             continue;
@@ -181,6 +190,24 @@ fn doc_commented_key_names(text: &str, lexed: &lex::Lexed<'_>) -> Vec<String> {
         }
     }
     names
+}
+
+/// The parameter a line of a function's doc describes as the client's
+/// idempotency key (rustdoc's `` * `key` - the client's idempotency key ``,
+/// `` `key`: .. ``). It names a parameter of that function only.
+pub fn documented_parameter(line: &str) -> Option<&str> {
+    let text = line
+        .trim_start()
+        .trim_start_matches(['/', '!', '*'])
+        .trim_start();
+    let text = text.strip_prefix(['*', '-']).unwrap_or(text).trim_start();
+    let rest = text.strip_prefix('`')?;
+    let (name, description) = rest.split_once('`')?;
+    let description = description.trim_start();
+    let described = description.starts_with([':', '-']) || description.starts_with('\u{2014}');
+    let ident = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    (ident && described && names_idempotency_key(description) && names_the_client(description))
+        .then_some(name)
 }
 
 impl Vocabulary {

@@ -43,7 +43,7 @@ mod text;
 mod verbs;
 mod vocabulary;
 
-pub use documented::{attribute_documents_client_key, documented_key_names};
+pub use documented::{attribute_documents_client_key, documented_key_names, documented_parameter};
 pub use evidence::{compile_words, ident_span, starts_word, word_hits, Evidence};
 pub use extension::VocabularyExtension;
 pub use provenance::is_server_entity_word;

@@ -1,0 +1,138 @@
+//! Client keys carried in the fields of records across functions: a
+//! command, message or event built with the key in one function and
+//! destructured in another (`Cmd::Refund { idem_key: key, .. }` sent on a
+//! channel, matched in the loop that stores it). Struct fields and tuple
+//! elements are flow steps (rules.md, "Evidence and confidence"); a field
+//! is followed by the record's type or variant name, which is how the code
+//! that builds and the code that takes the record apart both name it.
+//!
+//! Each function's summary lists the fields it writes a client key into
+//! and the records it destructures; the fixpoint (`analysis::fixpoint`)
+//! gathers the writes of the unit into [`FieldKeys`] and evaluates again
+//! the functions that read a record whose fields changed.
+
+use std::collections::HashMap;
+
+use super::{Evaluator, Summary};
+use crate::analysis::value::{KeySource, Origin, Value};
+use crate::model::diagnostic::Confidence;
+
+/// Per (record type or variant, field name or position): where a client key
+/// written into it comes from.
+pub type FieldKeys = HashMap<(String, String), (Origin, KeySource)>;
+
+/// A function keeps at most this many field writes in its summary.
+const MAX_WRITES: usize = 32;
+
+/// The client keys the unit's functions write into records' fields. The
+/// first function (in index order) writing a field gives its origin, so
+/// the map does not depend on the order evaluations finish in.
+pub fn field_keys(summaries: &[Summary]) -> FieldKeys {
+    let mut keys = FieldKeys::new();
+    for summary in summaries {
+        for (record, field, key) in &summary.field_writes {
+            keys.entry((record.clone(), field.clone()))
+                .or_insert_with(|| key.clone());
+        }
+    }
+    keys
+}
+
+/// The records whose fields differ between two maps.
+pub fn changed_records(old: &FieldKeys, new: &FieldKeys) -> Vec<String> {
+    let mut records: Vec<String> = (new.iter())
+        .filter(|(k, v)| old.get(*k) != Some(*v))
+        .chain(old.iter().filter(|(k, _)| !new.contains_key(*k)))
+        .map(|((record, _), _)| record.clone())
+        .collect();
+    records.sort_unstable();
+    records.dedup();
+    records
+}
+
+impl Evaluator<'_> {
+    /// Whether a path's last segment names a record type or an enum
+    /// variant of the unit (`Cmd::Refund`, `Refund`): not a function, and
+    /// not a wrapper of the standard library (`Some`, `Ok`), whose fields
+    /// are whatever each use puts there.
+    fn names_record(&self, record: &str) -> bool {
+        // A unit may define its own `Some` or `String` variant; a call
+        // named so is still most likely the standard library's.
+        const PRELUDE: &[&str] = &[
+            "Some", "None", "Ok", "Err", "String", "Vec", "Box", "Option", "Result", "Arc", "Rc",
+            "Cow", "Borrowed", "Owned", "Text", "Binary", "Value",
+        ];
+        !PRELUDE.contains(&record)
+            && (self.index.types.contains_key(record) || self.index.variants.contains(record))
+    }
+
+    /// Notes a binding typed as a record of the unit (`msg: Refund`,
+    /// `cmd: &Cmd`): its fields are read by the record's name.
+    pub(super) fn note_record_binding(&mut self, pat: &syn::Pat, ty: &syn::Type) {
+        let (syn::Pat::Ident(pi), Some(record)) = (pat, record_of(ty)) else {
+            return;
+        };
+        if self.index.types.contains_key(&record) {
+            self.record_bindings.insert(pi.ident.to_string(), record);
+        }
+    }
+
+    /// Notes that `value` is written into `field` of `record` here.
+    pub(super) fn note_field_write(&mut self, record: &str, field: &str, value: &Value) {
+        let Some(key) = &value.client_key else {
+            return;
+        };
+        // Only the client's key itself, known by flow: a key built of parts
+        // is read where it is built, and one known by a name is as good
+        // as the field's own name.
+        let raw = value.concat.is_none() && value.construct.is_none() && !value.scoped;
+        let by_flow = key.1.confidence() == Confidence::Certain && !key.1.is_request_id();
+        if !raw || !by_flow || !self.names_record(record) || self.field_writes.len() >= MAX_WRITES {
+            return;
+        }
+        if std::env::var_os("IDEM_FIELD_DEBUG").is_some() {
+            eprintln!("[field] {record}.{field} <- {:?}", key.0.site);
+        }
+        let write = (record.to_string(), field.to_string(), key.clone());
+        if !self.field_writes.contains(&write) {
+            self.field_writes.push(write);
+        }
+    }
+
+    /// The client key some function writes into `field` of `record`, for a
+    /// value read out of it here that carries none of its own.
+    pub(super) fn field_key(&mut self, record: &str, field: &str, value: &mut Value) {
+        if !self.names_record(record) {
+            return;
+        }
+        if !self.field_reads.iter().any(|r| r == record) {
+            self.field_reads.push(record.to_string());
+        }
+        // A key the field's name alone gave gives way to the one written
+        // there by flow.
+        let by_name = (value.client_key.as_ref())
+            .is_some_and(|(_, source)| source.confidence() == Confidence::Possible);
+        if value.client_key.is_some() && !by_name {
+            return;
+        }
+        if let Some(key) = self
+            .field_keys
+            .get(&(record.to_string(), field.to_string()))
+        {
+            if value.client_key.is_none() || key.1.confidence() == Confidence::Certain {
+                value.client_key = Some(key.clone());
+            }
+        }
+    }
+}
+
+/// The record type a binding's type names, through references.
+fn record_of(ty: &syn::Type) -> Option<String> {
+    match ty {
+        syn::Type::Reference(r) => record_of(&r.elem),
+        syn::Type::Path(p) if p.qself.is_none() => {
+            p.path.segments.last().map(|s| s.ident.to_string())
+        }
+        _ => None,
+    }
+}

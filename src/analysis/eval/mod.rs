@@ -26,6 +26,7 @@
 
 mod calls;
 mod concat;
+mod demanded;
 mod diesel;
 mod extractors;
 mod fallbacks;
@@ -51,7 +52,7 @@ use super::hashing;
 use super::header_holders::Holder;
 use super::index::{CrateIndex, FnDef};
 use super::syntax::{last_ident, short_text};
-use super::value::{CallSite, Construct, ConstructKind, FactTiers, KeySource, Origin, Site, Value};
+use super::value::{CallSite, Construct, ConstructKind, KeySource, Origin, Site, Value};
 use super::vocab::{names_key_header_constant, Vocabulary};
 use crate::model::diagnostic::Confidence;
 
@@ -61,6 +62,7 @@ pub(crate) use super::sql::sql_tables;
 pub use super::syntax::span_of;
 pub use super::value::{KeyEvent, ValueSignature};
 // The call-site test (`calls`) and the per-unit pass (`analysis::analyze`).
+pub use demanded::{Carried, Demanded};
 use names::server_built;
 pub use names::server_fed_params;
 pub use record_fields::{changed_records, field_keys, FieldKeys};
@@ -104,71 +106,6 @@ pub struct Summary {
     pub field_writes: Vec<(String, String, (Origin, KeySource))>,
     /// The records destructured here (`record_fields`).
     pub field_reads: Vec<String>,
-}
-
-/// What the inputs of a call may carry into the callee: a fact that starts
-/// findings ([`Value::starts_findings`]), or the enclosing function's
-/// parameters (bit N = parameter N, digested or not), which carry one where
-/// its callers pass one. The payload, a digest or a server-minted id become
-/// a finding only in a callee that hashes or stores where client keys are
-/// stored, which the pre-filter keeps in any case; the payload is noted so
-/// that a digest of a parameter counts where a caller passes one.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Demanded {
-    /// What the inputs carry themselves.
-    pub facts: FactTiers,
-    /// The parameters flowing into the inputs.
-    pub params: u64,
-    /// Whether an input is the request payload.
-    pub payload: bool,
-}
-
-/// The facts some input of a call carries, for one confidence tier.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Carried {
-    /// A fact that counts anywhere ([`FactTiers::fact`]).
-    pub fact: bool,
-    /// What counts only at an idempotency store (a request id, SQL text):
-    /// the callee matters only if it may reach one.
-    pub at_stores: bool,
-}
-
-impl Demanded {
-    /// What `inputs` carry.
-    pub fn of<'v>(inputs: impl IntoIterator<Item = &'v Value>) -> Demanded {
-        let mut out = Demanded::default();
-        for input in inputs {
-            out.facts = out.facts.or(input.fact_tiers());
-            out.params |= input.params | input.hashed_params;
-            out.payload |= input.carries_payload();
-        }
-        out
-    }
-
-    /// Adds what `other` carries.
-    pub fn add(&mut self, other: Demanded) {
-        self.facts = self.facts.or(other.facts);
-        self.params |= other.params;
-        self.payload |= other.payload;
-    }
-
-    /// Whether anything may be carried.
-    pub fn is_some(self) -> bool {
-        self.facts.fact(Confidence::Possible)
-            || self.facts.at_stores(Confidence::Possible)
-            || self.params != 0
-            || self.payload
-    }
-
-    /// What is carried at confidence `tier`, where the enclosing function's
-    /// parameters `fact_params` carry a fact and `store_params` what counts
-    /// only at an idempotency store.
-    pub fn at(self, tier: Confidence, fact_params: u64, store_params: u64) -> Carried {
-        Carried {
-            fact: self.facts.fact(tier) || self.params & fact_params != 0,
-            at_stores: self.facts.at_stores(tier) || self.params & store_params != 0,
-        }
-    }
 }
 
 impl Summary {
@@ -383,7 +320,7 @@ impl<'a> Evaluator<'a> {
         let mut param_names = Vec::new();
         // Parameters the function's doc describes as the client's key are
         // a source (rules.md, "Evidence and confidence").
-        let documented_params = documented_params(def.attrs);
+        let documented_params = names::documented_params(def.attrs);
         let mut index = 0usize;
         for input in &def.sig.inputs {
             let syn::FnArg::Typed(pat_type) = input else {
@@ -397,7 +334,7 @@ impl<'a> Evaluator<'a> {
                 || documented_as_client_key(&pat_type.attrs, self.vocab)
                 || documented_params
                     .iter()
-                    .any(|p| names_param(&pat_type.pat, p))
+                    .any(|p| names::names_param(&pat_type.pat, p))
             {
                 value.client_key = Some((self.origin(&*pat_type.pat), KeySource::IdempotencyKey));
             }
@@ -648,34 +585,13 @@ impl<'a> Evaluator<'a> {
                 {
                     value.client_key = Some((self.origin(pat), KeySource::IdempotencyKey));
                 }
-                // Elements a record's builders elsewhere give a client key.
-                let mut from_fields: Vec<Value> = Vec::new();
-                for i in 0..ts.elems.len() {
-                    let mut element = Value::empty();
-                    self.field_key(&ty, &i.to_string(), &mut element);
-                    from_fields.push(element);
-                }
-                if from_fields.iter().all(|e| e.client_key.is_none()) {
+                if !self.bind_record_elements(&ty, &ts.elems, &mut value) {
                     if ts.elems.len() == 1 {
                         if let Some(inner) = ts.elems.first() {
                             self.bind_pat(inner, value, None);
                         }
                     } else {
                         self.bind_elems(ts.elems.iter(), value);
-                    }
-                } else {
-                    let mut shared = value;
-                    shared.construct = None;
-                    let elems = shared.elems.take().filter(|e| e.len() == ts.elems.len());
-                    for (i, pat) in ts.elems.iter().enumerate() {
-                        let mut element = match &elems {
-                            Some(elems) => elems[i].clone(),
-                            None => shared.clone(),
-                        };
-                        if element.client_key.is_none() {
-                            element.client_key = from_fields[i].client_key.take();
-                        }
-                        self.bind_pat(pat, element, None);
                     }
                 }
             }
@@ -928,13 +844,7 @@ impl<'a> Evaluator<'a> {
                         if !had_key && value.client_key.is_some() {
                             self.unname_server_fed_field(&mut value);
                         }
-                        // A field of a binding typed as a record of the unit
-                        // (`msg: Refund`, then `msg.idem_key`).
-                        if let Some(record) = super::syntax::place_name(&f.base)
-                            .and_then(|local| self.record_bindings.get(&local).cloned())
-                        {
-                            self.field_key(&record, &name.to_string(), &mut value);
-                        }
+                        self.typed_record_field(&f.base, &name.to_string(), &mut value);
                         if of_response {
                             value.payload = None;
                         }
@@ -1239,33 +1149,6 @@ impl<'a> Evaluator<'a> {
             _ => value,
         }
     }
-}
-
-/// The parameters a function's doc comment describes as the client's
-/// idempotency key.
-fn documented_params(attrs: &[syn::Attribute]) -> Vec<String> {
-    let mut names = Vec::new();
-    for attr in attrs.iter().filter(|a| a.path().is_ident("doc")) {
-        let syn::Meta::NameValue(nv) = &attr.meta else {
-            continue;
-        };
-        let Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Str(text),
-            ..
-        }) = &nv.value
-        else {
-            continue;
-        };
-        if let Some(name) = super::vocab::documented_parameter(&text.value()) {
-            names.push(name.to_string());
-        }
-    }
-    names
-}
-
-/// Whether a parameter pattern binds `name`.
-fn names_param(pat: &Pat, name: &str) -> bool {
-    matches!(pat, Pat::Ident(pi) if pi.ident == name)
 }
 
 fn pat_ident(pat: &Pat) -> Option<String> {

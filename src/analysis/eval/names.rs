@@ -206,3 +206,30 @@ impl Evaluator<'_> {
         }
     }
 }
+
+/// The parameters a function's doc comment describes as the client's
+/// idempotency key.
+pub(super) fn documented_params(attrs: &[syn::Attribute]) -> Vec<String> {
+    let mut names = Vec::new();
+    for attr in attrs.iter().filter(|a| a.path().is_ident("doc")) {
+        let syn::Meta::NameValue(nv) = &attr.meta else {
+            continue;
+        };
+        let syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(text),
+            ..
+        }) = &nv.value
+        else {
+            continue;
+        };
+        if let Some(name) = crate::analysis::vocab::documented_parameter(&text.value()) {
+            names.push(name.to_string());
+        }
+    }
+    names
+}
+
+/// Whether a parameter pattern binds `name`.
+pub(super) fn names_param(pat: &syn::Pat, name: &str) -> bool {
+    matches!(pat, syn::Pat::Ident(pi) if pi.ident == name)
+}

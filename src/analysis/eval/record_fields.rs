@@ -77,6 +77,50 @@ impl Evaluator<'_> {
         }
     }
 
+    /// A field of a binding typed as a record of the unit (`msg: Refund`,
+    /// then `msg.idem_key`).
+    pub(super) fn typed_record_field(&mut self, base: &syn::Expr, field: &str, value: &mut Value) {
+        let record = crate::analysis::syntax::place_name(base)
+            .and_then(|local| self.record_bindings.get(&local).cloned());
+        if let Some(record) = record {
+            self.field_key(&record, field, value);
+        }
+    }
+
+    /// Binds the elements of a tuple variant or struct pattern
+    /// (`Cmd::Capture(tenant, key)`) where builders elsewhere give one a
+    /// client key; returns false (nothing bound) where none does.
+    pub(super) fn bind_record_elements(
+        &mut self,
+        record: &str,
+        pats: &syn::punctuated::Punctuated<syn::Pat, syn::token::Comma>,
+        value: &mut Value,
+    ) -> bool {
+        let mut from_fields: Vec<Value> = Vec::new();
+        for i in 0..pats.len() {
+            let mut element = Value::empty();
+            self.field_key(record, &i.to_string(), &mut element);
+            from_fields.push(element);
+        }
+        if from_fields.iter().all(|e| e.client_key.is_none()) {
+            return false;
+        }
+        let mut shared = std::mem::take(value);
+        shared.construct = None;
+        let elems = shared.elems.take().filter(|e| e.len() == pats.len());
+        for (i, pat) in pats.iter().enumerate() {
+            let mut element = match &elems {
+                Some(elems) => elems[i].clone(),
+                None => shared.clone(),
+            };
+            if element.client_key.is_none() {
+                element.client_key = from_fields[i].client_key.take();
+            }
+            self.bind_pat(pat, element, None);
+        }
+        true
+    }
+
     /// Notes that `value` is written into `field` of `record` here.
     pub(super) fn note_field_write(&mut self, record: &str, field: &str, value: &Value) {
         let Some(key) = &value.client_key else {

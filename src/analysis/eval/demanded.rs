@@ -1,0 +1,70 @@
+//! What the inputs of a call may carry into its callee ([`Demanded`]):
+//! what the pre-filter's next round needs analysed (`analysis::demand`).
+
+use crate::analysis::value::{FactTiers, Value};
+use crate::model::diagnostic::Confidence;
+
+/// What the inputs of a call may carry into the callee: a fact that starts
+/// findings ([`Value::starts_findings`]), or the enclosing function's
+/// parameters (bit N = parameter N, digested or not), which carry one where
+/// its callers pass one. The payload, a digest or a server-minted id become
+/// a finding only in a callee that hashes or stores where client keys are
+/// stored, which the pre-filter keeps in any case; the payload is noted so
+/// that a digest of a parameter counts where a caller passes one.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Demanded {
+    /// What the inputs carry themselves.
+    pub facts: FactTiers,
+    /// The parameters flowing into the inputs.
+    pub params: u64,
+    /// Whether an input is the request payload.
+    pub payload: bool,
+}
+
+/// The facts some input of a call carries, for one confidence tier.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Carried {
+    /// A fact that counts anywhere ([`FactTiers::fact`]).
+    pub fact: bool,
+    /// What counts only at an idempotency store (a request id, SQL text):
+    /// the callee matters only if it may reach one.
+    pub at_stores: bool,
+}
+
+impl Demanded {
+    /// What `inputs` carry.
+    pub fn of<'v>(inputs: impl IntoIterator<Item = &'v Value>) -> Demanded {
+        let mut out = Demanded::default();
+        for input in inputs {
+            out.facts = out.facts.or(input.fact_tiers());
+            out.params |= input.params | input.hashed_params;
+            out.payload |= input.carries_payload();
+        }
+        out
+    }
+
+    /// Adds what `other` carries.
+    pub fn add(&mut self, other: Demanded) {
+        self.facts = self.facts.or(other.facts);
+        self.params |= other.params;
+        self.payload |= other.payload;
+    }
+
+    /// Whether anything may be carried.
+    pub fn is_some(self) -> bool {
+        self.facts.fact(Confidence::Possible)
+            || self.facts.at_stores(Confidence::Possible)
+            || self.params != 0
+            || self.payload
+    }
+
+    /// What is carried at confidence `tier`, where the enclosing function's
+    /// parameters `fact_params` carry a fact and `store_params` what counts
+    /// only at an idempotency store.
+    pub fn at(self, tier: Confidence, fact_params: u64, store_params: u64) -> Carried {
+        Carried {
+            fact: self.facts.fact(tier) || self.params & fact_params != 0,
+            at_stores: self.facts.at_stores(tier) || self.params & store_params != 0,
+        }
+    }
+}

@@ -136,6 +136,9 @@ impl Evaluator<'_> {
         if let Some(value) = self.local_closure_call(func, &args) {
             return value;
         }
+        if self.associated_store_call(&segments, &args, &arg_exprs) {
+            return Value::empty();
+        }
         let inputs = Demanded::of(args.iter());
         let mut value = self.library_call(func, &name, &segments, args, expr);
         if name != "Err" {

@@ -675,6 +675,37 @@ fn key_of_arguments(method: &str, args: &[Value], exprs: &[&Expr]) -> (usize, Va
     (primary, key)
 }
 
+impl Evaluator<'_> {
+    /// A storage operation called on an idempotency store's type
+    /// (`ReplayGuard::<T>::insert(id, block)` of a FRAME storage map,
+    /// `PaymentDedup::fetch_one(&key, db)` of an ORM model): keyed on its
+    /// arguments like a method of a store. Returns whether it was one.
+    pub(super) fn associated_store_call(
+        &mut self,
+        segments: &[String],
+        args: &[Value],
+        exprs: &[&Expr],
+    ) -> bool {
+        let [.., ty, method] = segments else {
+            return false;
+        };
+        let verb = self.vocab.is_store_method(method)
+            || matches!(
+                method.as_str(),
+                "fetch_one" | "fetch_optional" | "find_by_id"
+            );
+        let store_type = ty.starts_with(|c: char| c.is_ascii_uppercase()) && names_strong_store(ty);
+        if !verb || !store_type || args.is_empty() {
+            return false;
+        }
+        let (primary, key) = key_of_arguments(method, args, exprs);
+        let site = self.site(exprs[primary]);
+        let store = Some(ty.to_ascii_lowercase());
+        self.key_position_event(key, site, true, true, store, None, false);
+        true
+    }
+}
+
 /// The key of a store call's argument: a request record holding nothing
 /// but the key (`ReadKeyRequest { key: &path, ..Default::default() }`) is
 /// that key, so a finding points where it was built.

@@ -260,8 +260,10 @@ struct Graph<'s, 't> {
     items: Vec<(usize, &'s Item<'t>)>,
     fns_named: HashMap<&'t str, Vec<usize>>,
     consts_named: HashMap<&'t str, Vec<usize>>,
-    /// Items calling a name (each once).
-    callers_of: HashMap<&'t str, Vec<usize>>,
+    /// Per name called: (item, index among its calls) of each call of it,
+    /// so that who calls a function is checked call by call, not by
+    /// scanning every call of every item calling some function so named.
+    callers_of: HashMap<&'t str, Vec<(u32, u32)>>,
     /// The functions a `use`-renamed name stands for (alias → originals).
     aliases: HashMap<&'t str, Vec<&'t str>>,
     /// Items using a constant's name (each once), or a header holder's.
@@ -322,8 +324,8 @@ impl<'s, 't> Graph<'s, 't> {
             };
             named.entry(item.name).or_default().push(n);
             let (f, item) = graph.items[n];
-            for call in graph.scans[f].calls_of(item) {
-                add(graph.callers_of.entry(call.name()).or_default(), n);
+            for (k, call) in graph.scans[f].calls_of(item).iter().enumerate() {
+                (graph.callers_of.entry(call.name()).or_default()).push((n as u32, k as u32));
             }
         }
         // A free function is also named by its `use` renames, as the index
@@ -346,13 +348,9 @@ impl<'s, 't> Graph<'s, 't> {
                 }
                 originals.push(original);
                 graph.fns_named.entry(alias).or_default().extend(free);
+                // Each (alias, original) pair is merged once (above).
                 let callers = graph.callers_of.get(alias).cloned().unwrap_or_default();
-                let list = graph.callers_of.entry(original).or_default();
-                for c in callers {
-                    if !list.contains(&c) {
-                        list.push(c);
-                    }
-                }
+                (graph.callers_of.entry(original).or_default()).extend(callers);
             }
         }
         // A field whose serde default is a holder function holds the name too.
@@ -416,24 +414,19 @@ impl<'s, 't> Graph<'s, 't> {
         self.scans[f].calls_of(item)
     }
 
-    /// Whether item `caller` has a call that may resolve to fn item `callee`.
-    fn links(&self, caller: usize, callee: usize) -> bool {
-        let def = self.items[callee].1;
-        self.calls(caller).iter().any(|m| {
-            let named = m.name() == def.name
-                || (self.aliases.get(m.name())).is_some_and(|o| o.contains(&def.name));
-            named && self.methods.links(*m, def)
-        })
-    }
-
-    /// The items whose calls may resolve to fn item `n`.
+    /// The items whose calls may resolve to fn item `n` (an item calling it
+    /// twice comes once).
     fn callers(&self, n: usize) -> impl Iterator<Item = usize> + '_ {
-        let callers = self.callers_of.get(self.items[n].1.name);
-        callers
-            .map_or(NONE, Vec::as_slice)
+        let def = self.items[n].1;
+        let mut last = None;
+        (self.callers_of.get(def.name).map_or(&[][..], Vec::as_slice))
             .iter()
-            .copied()
-            .filter(move |&c| self.links(c, n))
+            .filter(move |&&(c, k)| {
+                let call = self.calls(c as usize).get(k as usize);
+                call.is_some_and(|m| self.methods.links(*m, def))
+            })
+            .map(|&(c, _)| c as usize)
+            .filter(move |&c| last.replace(c) != Some(c))
     }
 
     /// A function finishing a hasher that a callee (or its callee …) makes
@@ -442,9 +435,8 @@ impl<'s, 't> Graph<'s, 't> {
         let mut makers: Vec<bool> = self.items.iter().map(|(_, i)| i.makes_hasher()).collect();
         let mut work: Vec<usize> = (0..self.items.len()).filter(|&n| makers[n]).collect();
         while let Some(n) = work.pop() {
-            let callers = self.callers_of.get(self.items[n].1.name);
-            for &c in callers.map_or(NONE, Vec::as_slice) {
-                if !makers[c] && self.links(c, n) {
+            for c in self.callers(n) {
+                if !makers[c] {
                     makers[c] = true;
                     if self.items[c].1.finalizes() {
                         keyed[c] = true;
@@ -529,8 +521,7 @@ impl<'s, 't> Graph<'s, 't> {
                     continue;
                 }
                 let defs = self.fns_named.get(call.name()).map_or(NONE, Vec::as_slice);
-                // This call's own link, which is `links(n, d)` taken call
-                // by call (that scans all of `n`'s calls for each one).
+                // Whether this call may resolve to `d`, as `callers` asks it.
                 let linked = |&d: &usize| self.methods.links(*call, self.items[d].1);
                 let wanted = |&d: &usize| follow == Follow::All || toward_stores[d];
                 next.extend(defs.iter().copied().filter(linked).filter(wanted));

@@ -4,7 +4,8 @@
 //! (a [`KeyEvent`]).
 //!
 //! The environment is a stack of scopes; alternatives (`if`, `match` arms)
-//! run from the same starting environment and their bindings are merged.
+//! run from the same starting environment and their bindings are merged
+//! (`environment`).
 //! A key position is a storage call, a SQL bind on an idempotency table, a
 //! redis `cmd(..).arg`, or a key-named binding, field, parameter or return
 //! of a key-making function. Crate-local calls apply the callee's
@@ -28,6 +29,7 @@ mod calls;
 mod concat;
 mod demanded;
 mod diesel;
+mod environment;
 mod extractors;
 mod fallbacks;
 mod macros;
@@ -157,7 +159,7 @@ pub struct Evaluator<'a> {
     fn_name: Arc<str>,
     /// The evaluated function's body: which function a key event is in.
     fn_site: Site,
-    scopes: Vec<HashMap<String, Value>>,
+    env: environment::Env,
     events: Vec<KeyEvent>,
     pending: Vec<KeyEvent>,
     ret: Value,
@@ -274,7 +276,7 @@ impl<'a> Evaluator<'a> {
                 // whole body to tokens to find its ends.
                 span: span_of(def.block.brace_token.span.join()),
             },
-            scopes: vec![HashMap::new()],
+            env: environment::Env::new(),
             events: Vec::new(),
             pending: Vec::new(),
             ret: Value::empty(),
@@ -412,88 +414,44 @@ impl<'a> Evaluator<'a> {
     // ---- environment ------------------------------------------------------
 
     fn lookup(&self, name: &str) -> Option<&Value> {
-        self.scopes.iter().rev().find_map(|s| s.get(name))
+        self.env.lookup(name)
     }
 
     fn declare(&mut self, name: String, value: Value) {
-        if let Some(scope) = self.scopes.last_mut() {
-            scope.insert(name, value);
-        }
+        self.env.declare(name, value);
     }
 
     fn assign(&mut self, name: &str, value: Value) {
-        for scope in self.scopes.iter_mut().rev() {
-            if let Some(slot) = scope.get_mut(name) {
-                *slot = value;
-                return;
-            }
-        }
-        self.declare(name.to_string(), value);
+        self.env.assign(name, value);
     }
 
     fn update(&mut self, name: &str, f: impl FnOnce(&mut Value)) {
-        for scope in self.scopes.iter_mut().rev() {
-            if let Some(slot) = scope.get_mut(name) {
-                f(slot);
-                return;
-            }
-        }
+        self.env.update(name, f);
     }
 
     /// Runs `f` in a nested scope.
     fn scoped<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
-        self.scopes.push(HashMap::new());
+        self.env.push();
         let out = f(self);
-        self.scopes.pop();
+        self.env.pop();
         out
     }
 
     /// Runs alternative branches from the same starting environment and
     /// merges what they did to it.
     fn branches(&mut self, arms: Vec<&dyn Fn(&mut Self) -> Value>) -> Value {
-        // Copies of the environment are what branches cost: the first arm
-        // starts from the current one, the last takes `start` itself, and
-        // each arm's end state is moved, never copied.
-        let last = arms.len().saturating_sub(1);
-        let mut start = if last > 0 {
-            self.scopes.clone()
-        } else {
-            Vec::new()
-        };
-        let mut merged: Option<Vec<HashMap<String, Value>>> = None;
+        if let [arm] = arms[..] {
+            return arm(self);
+        }
         let mut result = Value::empty();
-        for (i, arm) in arms.into_iter().enumerate() {
-            if i == last && i > 0 {
-                self.scopes = std::mem::take(&mut start);
-            } else if i > 0 {
-                self.scopes = start.clone();
-            }
+        let mut ends = Vec::with_capacity(arms.len());
+        for arm in arms {
+            self.env.begin_arm();
             let value = arm(self);
             result = result.union(&value);
-            merged = Some(match merged {
-                None => std::mem::take(&mut self.scopes),
-                Some(mut acc) => {
-                    for (level, scope) in self.scopes.iter().enumerate() {
-                        if let Some(acc_scope) = acc.get_mut(level) {
-                            for (name, v) in scope {
-                                match acc_scope.get_mut(name) {
-                                    Some(prev) => {
-                                        *prev = std::mem::replace(prev, Value::empty()).union(v)
-                                    }
-                                    None => {
-                                        acc_scope.insert(name.clone(), v.clone());
-                                    }
-                                }
-                            }
-                        }
-                    }
-                    acc
-                }
-            });
+            ends.push(self.env.end_arm());
         }
-        if let Some(scopes) = merged {
-            self.scopes = scopes;
-        }
+        self.env.merge(ends);
         result
     }
 

@@ -387,11 +387,7 @@ impl Evaluator<'_> {
     /// Feeds `fed` into the hasher held by variable `var`. When `var` is a
     /// parameter, the summary records it so callers feed their own hasher.
     pub(super) fn absorb_into(&mut self, var: &str, fed: &Value) {
-        let is_param = self
-            .scopes
-            .iter()
-            .rposition(|s| s.contains_key(var))
-            .is_some_and(|level| level == 0);
+        let is_param = self.env.level_of(var) == Some(0);
         self.update(var, |d| absorb(d, fed));
         if is_param && self.absorbs.len() < MAX_ABSORBS {
             if let Some(i) = self

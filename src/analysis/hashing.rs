@@ -361,6 +361,37 @@ pub fn names_fingerprint(ident: &str) -> bool {
             .any(|w| w == "fingerprint" || w == "fingerprints")
 }
 
+/// Whether a method reads the request's body by its API's own words
+/// (`body()`, `into_body()`, trillium's `request_body()`, tide's
+/// `body_string()`, `read_body()`, `take_body()`, `body_json()`): `body` and
+/// only words of reading, taking or a format beside it. A response's body
+/// is the caller's to exclude.
+pub fn reads_body_method(method: &str) -> bool {
+    let w = words(method);
+    w.iter().any(|x| x == "body")
+        && w.iter().all(|x| {
+            matches!(
+                x.as_str(),
+                "body"
+                    | "request"
+                    | "req"
+                    | "read"
+                    | "take"
+                    | "into"
+                    | "raw"
+                    | "as"
+                    | "full"
+                    | "bytes"
+                    | "string"
+                    | "str"
+                    | "json"
+                    | "text"
+                    | "form"
+                    | "to"
+            )
+        })
+}
+
 /// Extractor types that hold the request body (`Json<T>`, `Form<T>`,
 /// `Bytes`): a parameter or pattern of one is the payload, whatever it is
 /// called (`Json(input): Json<CreateOrder>`, `raw: Bytes`).

@@ -282,7 +282,16 @@ impl Evaluator<'_> {
             || args.len() == 1
         {
             let mut v = Value::derived(args.iter());
-            v.construct = None;
+            // A tuple or record serialised by a function we do not know
+            // (`fdb::tuple::pack(&(tenant, key))`) is that tuple or record
+            // for the scope check (rules.md): its parts are judged there.
+            let serialised = args.len() == 1
+                && (v.construct).is_some_and(|c| {
+                    matches!(c.kind, ConstructKind::Tuple | ConstructKind::Struct)
+                });
+            if !serialised {
+                v.construct = None;
+            }
             v.concat = None;
             v.concat_params.clear();
             return v;

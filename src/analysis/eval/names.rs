@@ -11,7 +11,7 @@
 use super::Evaluator;
 use crate::analysis::index::{CrateIndex, LocalType};
 use crate::analysis::value::Value;
-use crate::analysis::vocab::words;
+use crate::analysis::vocab::names_handle_type;
 
 use super::Summary;
 
@@ -64,38 +64,6 @@ const MAX_NEWTYPES: usize = 4;
 
 /// Wrappers that keep what the inner type is (`Option<bool>` is a flag).
 const TRANSPARENT: &[&str] = &["Option", "Box", "Arc", "Rc", "Cow"];
-
-/// Whether a type's name says it is a handle of a store or a channel
-/// (`lmdb::Database`, `PgPool`, `redis::Client`, `HashMap`): a field
-/// `idem: Database` is where keys go, not a key.
-fn names_handle_type(name: &str) -> bool {
-    words(name).iter().any(|w| {
-        matches!(
-            w.as_str(),
-            "database"
-                | "db"
-                | "pool"
-                | "client"
-                | "connection"
-                | "conn"
-                | "env"
-                | "environment"
-                | "tree"
-                | "bucket"
-                | "collection"
-                | "table"
-                | "store"
-                | "cache"
-                | "map"
-                | "set"
-                | "sender"
-                | "receiver"
-                | "handle"
-                | "transaction"
-                | "keyspace"
-        )
-    })
-}
 
 /// Whether `ty` is visibly a type that holds no client key.
 pub(super) fn type_holds_no_key(index: &CrateIndex<'_>, ty: &syn::Type) -> bool {

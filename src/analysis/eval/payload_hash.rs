@@ -210,10 +210,7 @@ impl Evaluator<'_> {
         let of_request = || names_request(&m.receiver);
         // `response.body()`: the response is what the server answers, not
         // the request payload (a stored response hash is a fingerprint).
-        let reads_body = (matches!(
-            method.as_str(),
-            "body" | "into_body" | "body_bytes" | "raw_body"
-        ) && !names_response(&m.receiver))
+        let reads_body = (hashing::reads_body_method(&method) && !names_response(&m.receiver))
             || (matches!(
                 method.as_str(),
                 "bytes" | "json" | "text" | "to_bytes" | "collect"

@@ -152,14 +152,7 @@ impl Evaluator<'_> {
             };
             let method = m.method.to_string();
             if matches!(method.as_str(), "replace" | "replacen") {
-                let pattern = m.args.first().and_then(|a| match a {
-                    Expr::Lit(l) => match &l.lit {
-                        syn::Lit::Char(c) => Some(c.value().to_string()),
-                        syn::Lit::Str(s) => Some(s.value()),
-                        _ => None,
-                    },
-                    _ => None,
-                });
+                let pattern = m.args.first().and_then(|a| self.string_literal(a, 0));
                 if pattern.is_some_and(|p| p == escape.to_string()) {
                     return true;
                 }
@@ -221,7 +214,7 @@ impl Evaluator<'_> {
         }
     }
 
-    /// The text of a string literal argument, through constants.
+    /// The text of a string or char literal argument, through constants.
     fn string_literal(&self, expr: &Expr, depth: usize) -> Option<String> {
         if depth > MAX_LOOKUP {
             return None;
@@ -229,6 +222,7 @@ impl Evaluator<'_> {
         match expr {
             Expr::Lit(l) => match &l.lit {
                 syn::Lit::Str(s) => Some(s.value()),
+                syn::Lit::Char(c) => Some(c.value().to_string()),
                 _ => None,
             },
             Expr::Reference(r) => self.string_literal(&r.expr, depth + 1),

@@ -295,6 +295,35 @@ pub fn names_transaction_handle(name: &str) -> bool {
     })
 }
 
+/// Whether a type's name says it is a handle of a store or a channel
+/// (`lmdb::Database`, `PgPool`, `redis::Client`, `HashMap`, `Sender`): a
+/// field `idem: Database` is where keys go, not a key. The handles passed
+/// before a key ([`names_transaction_handle`]) and those a store is reached
+/// through.
+pub fn names_handle_type(name: &str) -> bool {
+    names_transaction_handle(name)
+        || words(name).iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "pool"
+                    | "client"
+                    | "connection"
+                    | "conn"
+                    | "env"
+                    | "environment"
+                    | "collection"
+                    | "table"
+                    | "store"
+                    | "cache"
+                    | "map"
+                    | "set"
+                    | "sender"
+                    | "receiver"
+                    | "handle"
+            )
+        })
+}
+
 /// Whether a receiver names a map entry (`slot`, `vacant`, `entry`, `e`),
 /// whose one-argument `insert(v)` stores the value of a key given to
 /// `entry(..)`.

@@ -296,6 +296,11 @@ pub struct Sanitized {
     pub origin: Origin,
     /// The separator as written in the source (`':'`, `"\\x1e"`).
     pub separator: String,
+    /// Parameters (bit N = parameter N) whose value was sanitised, while
+    /// only a caller's arguments can tell whether it is a key component
+    /// (a helper's `k.replace('\\0', "")` on a parameter): reported once a
+    /// caller passes a client key, tenant or principal there.
+    pub params: u64,
 }
 
 /// Lists of facts stay small: the first few are enough to report.
@@ -779,9 +784,15 @@ impl Value {
         // Routes are excluded: trimming `/` off a path is normalisation of
         // a server-defined name, not a collision between two callers.
         let keyish = self.client_key.is_some() || self.tenant.is_some() || self.principal.is_some();
-        if !keyish {
-            self.sanitized.clear();
+        if keyish {
+            return;
         }
+        // A parameter's part: its callers' arguments decide (`substitute`).
+        let params = self.params;
+        self.sanitized.retain_mut(|s| {
+            s.params |= params;
+            s.params != 0
+        });
     }
 
     /// Records that every input in `parts` was concatenated at `site`.

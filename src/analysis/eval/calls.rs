@@ -835,6 +835,26 @@ enum Flow {
     Pending,
 }
 
+/// A callee's sanitiser of parameter N is the caller's when the argument
+/// is a client key, tenant or principal; still pending when the argument is
+/// the caller's own parameter; gone otherwise (a route, a literal).
+fn resolve_sanitized_params(out: &mut Value, args: &[Value]) {
+    out.sanitized.retain_mut(|s| {
+        if s.params == 0 {
+            return true;
+        }
+        let passed = || bits(s.params).filter_map(|p| args.get(p));
+        let keyish =
+            passed().any(|a| a.client_key.is_some() || a.tenant.is_some() || a.principal.is_some());
+        s.params = if keyish {
+            0
+        } else {
+            passed().fold(0, |acc, a| acc | a.params)
+        };
+        keyish || s.params != 0
+    });
+}
+
 fn substitute(
     value: &Value,
     args: &[Value],
@@ -848,6 +868,8 @@ fn substitute(
     }
     let mut out = value.clone();
     out.params = 0;
+    // Before the arguments join: their own pending sanitisers are the caller's.
+    resolve_sanitized_params(&mut out, args);
     if value.key_by_name && args_show_no_key(value.params, args) {
         // Only a name inside the callee made this a client key; the
         // caller's arguments show where the value comes from.

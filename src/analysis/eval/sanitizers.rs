@@ -71,7 +71,11 @@ impl Evaluator<'_> {
                     );
                 }
             }
-            let sanitized = Sanitized { origin, separator };
+            let sanitized = Sanitized {
+                origin,
+                separator,
+                params: 0,
+            };
             if method == "retain" {
                 if let Some(var) = place_name(&m.receiver) {
                     self.update(&var, |v| {

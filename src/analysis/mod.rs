@@ -169,13 +169,14 @@ pub fn analyze_flows(files: &[ParsedFile], vocab: &Vocabulary) -> UnitFacts {
     let _macro_args = syntax::MacroArgsMemo::start();
     let index = CrateIndex::build(files);
     let no_names = vec![0u64; index.fns.len()];
-    let (summaries, mut fn_events) = fixpoint(&index, vocab, &no_names);
+    let (summaries, mut fn_events) = fixpoint(&index, vocab, &no_names, None);
     // Key-named parameters that every crate-local caller feeds a
     // server-built value: once more with their names saying nothing.
     let unnamed = eval::server_fed_params(&summaries);
     let mut renamed = Vec::new();
     if unnamed.iter().any(|m| *m != 0) {
-        (renamed, fn_events) = fixpoint(&index, vocab, &unnamed);
+        let warm = (summaries.clone(), fn_events);
+        (renamed, fn_events) = fixpoint(&index, vocab, &unnamed, Some(warm));
     }
     // Functions writing client keys: the stores they name are where the
     // pre-filter's next round looks for server-minted keys.
@@ -256,17 +257,34 @@ pub fn complete(
 /// Evaluates every function, iterating the summaries to a fixpoint;
 /// `unnamed[id]` are the parameters of function `id` whose names say
 /// nothing. Returns the summaries and each function's key events.
+///
+/// `warm`: the summaries and events of a fixpoint with every parameter
+/// named, to start from when only the functions of `unnamed` parameters
+/// differ: those are evaluated again, and the rest only once what they read
+/// (a callee's summary, a record's fields) changes. A unit where a few
+/// helpers' parameters lose their names is not evaluated twice over.
 pub(crate) fn fixpoint(
     index: &CrateIndex<'_>,
     vocab: &Vocabulary,
     unnamed: &[u64],
+    warm: Option<(Vec<Summary>, Vec<Vec<KeyEvent>>)>,
 ) -> (Vec<Summary>, Vec<Vec<KeyEvent>>) {
-    let mut summaries: Vec<Summary> = vec![Summary::default(); index.fns.len()];
-    let mut fn_events: Vec<Vec<KeyEvent>> = vec![Vec::new(); index.fns.len()];
-    // Round 0 evaluates every function; later rounds only those whose
-    // callees' summaries changed in the previous round.
-    let mut dirty = vec![true; index.fns.len()];
-    let mut field_keys = eval::FieldKeys::new();
+    let n = index.fns.len();
+    // Round 0 evaluates every function (of `unnamed`, when warm); later
+    // rounds only those whose callees' summaries changed in the previous round.
+    let (mut summaries, mut fn_events, mut dirty, mut field_keys) = match warm {
+        Some((summaries, events)) if summaries.len() == n && events.len() == n => {
+            let dirty = (0..n).map(|id| unnamed.get(id).is_some_and(|m| *m != 0));
+            let keys = eval::field_keys(&summaries);
+            (summaries, events, dirty.collect(), keys)
+        }
+        _ => (
+            vec![Summary::default(); n],
+            vec![Vec::new(); n],
+            vec![true; n],
+            eval::FieldKeys::new(),
+        ),
+    };
     for _round in 0..MAX_ROUNDS {
         let mut next = summaries.clone();
         let mut changed = vec![false; index.fns.len()];

@@ -34,6 +34,9 @@ pub(super) struct Op {
     pub(super) key_text: String,
     /// Claims whose result bindings the call mentions (`store.complete(lease, ..)`).
     pub(super) results: BTreeSet<usize>,
+    /// Of those, claims whose result binding a part of is passed
+    /// (`etcd.unlock(lock.key())`): a handle released by hand.
+    pub(super) handle_parts: BTreeSet<usize>,
 }
 
 impl Walker<'_> {
@@ -144,6 +147,22 @@ impl Walker<'_> {
             .collect()
     }
 
+    /// The claim whose result binding `expr` reads a part of
+    /// (`lock.key()`, `lease.id`).
+    fn handle_part(&self, expr: &Expr) -> Option<usize> {
+        let base = match strip_ref(expr) {
+            Expr::MethodCall(m) => &*m.receiver,
+            Expr::Field(f) => &*f.base,
+            _ => return None,
+        };
+        let Expr::Path(p) = strip_ref(base) else {
+            return None;
+        };
+        self.claim_results
+            .get(&p.path.get_ident()?.to_string())
+            .copied()
+    }
+
     /// The first key-ish argument: its roots and text.
     pub(super) fn key_arg<'e>(
         &self,
@@ -161,6 +180,8 @@ impl Walker<'_> {
     /// completion or release of a key.
     pub(super) fn classify(&self, name: &str, args: &[&Expr]) -> Option<Op> {
         let results: BTreeSet<usize> = args.iter().flat_map(|a| self.result_mentions(a)).collect();
+        let handle_parts: BTreeSet<usize> =
+            (args.iter()).filter_map(|a| self.handle_part(a)).collect();
         // The configured vocabulary extends the built-in verbs.
         let write = RESPONSE_WRITE_METHODS.contains(&name);
         // `set_options(&key, v, SetOptions::default().conditional_set(ExistenceCheck::NX))`,
@@ -193,6 +214,7 @@ impl Walker<'_> {
                 roots,
                 key_text,
                 results,
+                handle_parts,
             }),
             None if kind != OpKind::Claim && !results.is_empty() => Some(Op {
                 kind,
@@ -200,6 +222,7 @@ impl Walker<'_> {
                 roots: BTreeSet::new(),
                 key_text: String::new(),
                 results,
+                handle_parts,
             }),
             None => None,
         }
@@ -385,6 +408,7 @@ impl Walker<'_> {
             roots,
             key_text,
             results: BTreeSet::new(),
+            handle_parts: BTreeSet::new(),
         })
     }
 
@@ -433,6 +457,16 @@ impl Walker<'_> {
                 }
             }
             OpKind::Complete | OpKind::Release => {
+                // A lock released through a part of its handle
+                // (`etcd.unlock(lock.key())`) is released by hand, not on drop: the
+                // binding is no guard, and an exit before it leaks the claim.
+                if op.kind == OpKind::Release {
+                    for &id in &op.handle_parts {
+                        if let Some(claim) = self.claims.get_mut(id) {
+                            claim.raii = false;
+                        }
+                    }
+                }
                 let linked: Vec<usize> = (0..self.claims.len())
                     .filter(|&id| {
                         op.results.contains(&id) || !self.claims[id].roots.is_disjoint(&op.roots)

@@ -715,6 +715,7 @@ impl Walker<'_> {
                             roots,
                             key_text,
                             results: BTreeSet::new(),
+                            handle_parts: BTreeSet::new(),
                         };
                         let names: Vec<String> = args.iter().skip(1).flat_map(idents).collect();
                         let tx = self.tx_of(&names);

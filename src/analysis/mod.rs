@@ -244,10 +244,16 @@ pub fn complete(
     let index = CrateIndex::build(files);
     let mut claims = claims::analyze(&index, vocab);
     for claim in &mut claims {
+        // The completion is of the same key (the walk links them by it):
+        // a key that reaches storage by flow there is the claim's too
+        // (`etcd.lock(key.storage_key(), ..)` .. `etcd.put(key.storage_key(), ..)`).
+        let at = |site: value::Site, event: &KeyEvent| {
+            site.covers(event.site) || event.site.covers(site)
+        };
         claim.by_flow |= facts.key_events.iter().any(|event| {
             (event.value.scoped || event.client_key().is_some())
                 && event.confidence() == crate::model::diagnostic::Confidence::Certain
-                && (claim.claim.covers(event.site) || event.site.covers(claim.claim))
+                && (at(claim.claim, event) || at(claim.completion, event))
         });
     }
     facts.claims = claims;

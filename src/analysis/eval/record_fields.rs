@@ -80,8 +80,14 @@ impl Evaluator<'_> {
     /// A field of a binding typed as a record of the unit (`msg: Refund`,
     /// then `msg.idem_key`).
     pub(super) fn typed_record_field(&mut self, base: &syn::Expr, field: &str, value: &mut Value) {
-        let record = crate::analysis::syntax::place_name(base)
-            .and_then(|local| self.record_bindings.get(&local).cloned());
+        // `self.key` in a method reads a field of the `impl`'s own record.
+        let record = crate::analysis::syntax::place_name(base).and_then(|local| {
+            match self.record_bindings.get(&local) {
+                Some(record) => Some(record.clone()),
+                None if local == "self" => self.self_ty.clone(),
+                None => None,
+            }
+        });
         if let Some(record) = record {
             self.field_key(&record, field, value);
         }
@@ -126,6 +132,9 @@ impl Evaluator<'_> {
         let Some(key) = &value.client_key else {
             return;
         };
+        // `Self { key, .. }` in an `impl` builds that record.
+        let own = (record == "Self").then(|| self.self_ty.clone()).flatten();
+        let record = own.as_deref().unwrap_or(record);
         // Only the client's key itself, known by flow: a key built of parts
         // is read where it is built, and one known by a name is as good
         // as the field's own name.

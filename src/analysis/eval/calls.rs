@@ -285,7 +285,13 @@ impl Evaluator<'_> {
             // A tuple or record serialised by a function we do not know
             // (`fdb::tuple::pack(&(tenant, key))`) is that tuple or record
             // for the scope check (rules.md): its parts are judged there.
+            // Serialisers borrow what they encode; a record moved into a
+            // constructor (`Arc::new_cyclic(|_| Timeline { .. })`) is not
+            // a key.
+            let borrowed = matches!(expr, Expr::Call(c)
+                if matches!(c.args.first(), Some(Expr::Reference(_))));
             let serialised = args.len() == 1
+                && borrowed
                 && (v.construct).is_some_and(|c| {
                     matches!(c.kind, ConstructKind::Tuple | ConstructKind::Struct)
                 });

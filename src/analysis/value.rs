@@ -795,6 +795,12 @@ impl Value {
         });
     }
 
+    /// The sanitisers known to strip a key component here; those of a
+    /// helper's parameter wait for a caller's argument (`Sanitized::params`).
+    pub fn resolved_sanitized(&self) -> impl Iterator<Item = &Sanitized> {
+        self.sanitized.iter().filter(|s| s.params == 0)
+    }
+
     /// Records that every input in `parts` was concatenated at `site`.
     pub fn mark_concat(&mut self, parts: &[&Value], site: Site) {
         for part in parts {

@@ -22,8 +22,7 @@ pub const RULE: Rule = Rule {
 pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
     for event in facts.component_events() {
         let value = &event.value;
-        // Sanitised parameters wait for a caller to show they are keys.
-        for sanitized in value.sanitized.iter().filter(|s| s.params == 0) {
+        for sanitized in value.resolved_sanitized() {
             let mut labels = vec![(
                 "the sanitised value is built into an idempotency key here".to_string(),
                 value.construct.map_or(event.site, |c| c.site),

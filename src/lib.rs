@@ -27,6 +27,7 @@ pub mod progress;
 pub mod report;
 pub mod rules;
 pub mod source;
+pub mod spread;
 pub mod suppress;
 pub mod terminal;
 pub mod verbose;

@@ -272,7 +272,7 @@ pub fn lint_text(
     let paths = [display.to_string()];
     let mut facts = analysis::analyze(&parsed, &[], &options.vocab);
     facts.without_idempotency_context =
-        !(options.vocab).has_idempotency_context([text.as_str()], []);
+        !(options.vocab).has_idempotency_context(&[text.as_str()], &[], 1);
     let mut sink = Sink::new(&paths);
     rules::run_all(&facts, &mut sink);
     drop(parsed);

@@ -71,6 +71,14 @@ impl Default for LintOptions {
 }
 
 impl LintOptions {
+    /// The threads a run uses: `jobs`, or one per core.
+    pub(super) fn threads(&self) -> usize {
+        match self.jobs {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            jobs => jobs,
+        }
+    }
+
     /// The size limit of one file: `--max-file-size` wins over configuration.
     pub(super) fn file_size_limit(&self, settings: &Settings) -> u64 {
         match settings.max_file_size() {

@@ -52,24 +52,42 @@ impl Trees {
     }
 
     /// Parses what `plans` parse, keeping the trees of files parsed before
-    /// with the same blanking. Over the unit's limits, parsing stops.
+    /// with the same blanking. Over the unit's limits, parsing stops. The
+    /// files' nesting is measured first, on up to `threads` threads.
     pub(super) fn parse(
         &mut self,
         texts: &[(&FileEntry, Arc<String>)],
         plans: &[FilePlan],
+        threads: usize,
     ) -> Result<Parsed, Exceeded> {
         let mut parsed = Parsed {
             files: Vec::new(),
             paths: Vec::new(),
             texts: Vec::new(),
         };
-        for (n, ((entry, text), plan)) in texts.iter().zip(plans).enumerate() {
-            let FilePlan::Parse { blank } = plan else {
+        let stale: Vec<usize> = (0..texts.len())
+            .filter(|&n| match &plans[n] {
+                FilePlan::Parse { blank } => {
+                    !matches!(&self.slots[n], Some((kept, _)) if kept == blank)
+                }
+                FilePlan::Skip => false,
+            })
+            .collect();
+        let weights: Vec<usize> = stale.iter().map(|&n| texts[n].1.len()).collect();
+        let nesting = crate::spread::map(&weights, threads, |k| {
+            lex::nesting_score(&texts[stale[k]].1)
+        });
+        for (n, nesting) in stale.into_iter().zip(nesting) {
+            let (entry, text) = &texts[n];
+            let FilePlan::Parse { blank } = &plans[n] else {
                 continue;
             };
-            if !matches!(&self.slots[n], Some((kept, _)) if kept == blank) {
-                limits::check()?;
-                self.slots[n] = Some((blank.clone(), parse_one(entry, text, blank)?));
+            limits::check()?;
+            self.slots[n] = Some((blank.clone(), parse_one(entry, text, blank, nesting)?));
+        }
+        for (n, ((entry, _), plan)) in texts.iter().zip(plans).enumerate() {
+            if !matches!(plan, FilePlan::Parse { .. }) {
+                continue;
             }
             if let Some((_, Outcome::Tree(tree))) = &mut self.slots[n] {
                 if let Some(ast) = tree.take() {
@@ -106,11 +124,17 @@ impl Trees {
     }
 }
 
-/// Parses one file with `blank` blanked.
-fn parse_one(entry: &FileEntry, text: &str, blank: &[Range<usize>]) -> Result<Outcome, Exceeded> {
+/// Parses one file with `blank` blanked, whose [`lex::nesting_score`] is
+/// `nesting`.
+fn parse_one(
+    entry: &FileEntry,
+    text: &str,
+    blank: &[Range<usize>],
+    nesting: usize,
+) -> Result<Outcome, Exceeded> {
     // For the progress bar: one huge file can be most of a run.
     let _parsing = crate::progress::parsing(text.len());
-    if lex::nesting_score(text) > MAX_NESTING {
+    if nesting > MAX_NESTING {
         let message = format!("skipped: nesting deeper than {MAX_NESTING} levels");
         return Ok(Outcome::Problem(file_problem(
             &entry.display,

@@ -64,7 +64,7 @@ pub(super) fn lint_unit(
     let planning = Instant::now();
     // Fields and parameters documented as the client's key (a serde rename
     // to its header, a description) are client-key names in this unit.
-    let documented = documented_vocab(&plan.settings.vocab, &read.rust);
+    let documented = documented_vocab(&plan.settings.vocab, &read.rust, options.threads());
     let vocab = documented.as_ref().unwrap_or(&plan.settings.vocab);
     let prefilter = unit_prefilter(prefilter, vocab, options);
     let sql: Vec<&str> = read.sql.iter().map(|(_, t)| t.as_str()).collect();
@@ -73,18 +73,14 @@ pub(super) fn lint_unit(
         None => Demand::Everything,
     };
     let plain: Vec<&str> = read.rust.iter().map(|(_, t)| t.as_str()).collect();
-    let mut planner = prefilter.get().map(|p| p.planner(&plain, &sql));
+    let mut planner = (prefilter.get()).map(|p| p.planner(&plain, &sql, options.threads()));
     let mut plans = file_plans(&read.rust, planner.as_mut(), &demand);
     // Read from every text before the skipped ones are dropped (IDEM003),
     // and only where something will be analysed: an empty analysis reports
     // nothing whatever the context, and most units parse nothing. Later
     // rounds only add to what the first one parses.
     let analysed = !read.sql.is_empty() || plans.iter().any(|p| *p != FilePlan::Skip);
-    let context = analysed
-        && vocab.has_idempotency_context(
-            read.rust.iter().map(|(_, text)| text.as_str()),
-            sql.iter().copied(),
-        );
+    let context = analysed && vocab.has_idempotency_context(&plain, &sql, options.threads());
     let mut stats = UnitStats::start(&plans, &read.rust, files.rust_bytes(), planning.elapsed());
     lease.resize(memory_budget::estimate(0, stats.parse_bytes));
     let limited = limits::enter(options.unit_limits);
@@ -93,7 +89,7 @@ pub(super) fn lint_unit(
     let analysis = loop {
         stats.rounds += 1;
         let parsing = Instant::now();
-        let parsed = trees.parse(&read.rust, &plans);
+        let parsed = trees.parse(&read.rust, &plans, options.threads());
         stats.parsed_in += parsing.elapsed();
         let parsed = match parsed {
             Ok(parsed) => parsed,
@@ -259,10 +255,18 @@ fn read_files<'a>(
 /// The unit's vocabulary with the names its files document as the client's
 /// idempotency key added (`analysis::vocab::documented_key_names`); `None`
 /// when they document none.
-fn documented_vocab(vocab: &Vocabulary, rust: &[(&FileEntry, Arc<String>)]) -> Option<Vocabulary> {
+fn documented_vocab(
+    vocab: &Vocabulary,
+    rust: &[(&FileEntry, Arc<String>)],
+    threads: usize,
+) -> Option<Vocabulary> {
+    let weights: Vec<usize> = rust.iter().map(|(_, text)| text.len()).collect();
+    let per_file = crate::spread::map(&weights, threads, |f| {
+        crate::analysis::vocab::documented_key_names(&rust[f].1, vocab)
+    });
     let mut documented: Vec<String> = Vec::new();
-    for (_, text) in rust {
-        for name in crate::analysis::vocab::documented_key_names(text, vocab) {
+    for names in per_file {
+        for name in names {
             if !documented.contains(&name) {
                 documented.push(name);
             }

@@ -352,14 +352,20 @@ impl Prefilter {
     /// [`Prefilter::plan_unit`] in which keyed functions key their callers
     /// only as `demand` says (see [`Demand`]).
     pub fn plan_on_demand(&self, texts: &[&str], sql: &[&str], demand: &Demand) -> Vec<FilePlan> {
-        self.planner(texts, sql).plan(demand)
+        self.planner(texts, sql, 1).plan(demand)
     }
 
     /// The planner of one unit, for plans in rounds: its files are scanned
-    /// once, however many rounds plan them.
-    pub fn planner<'p, 't>(&'p self, texts: &[&'t str], sql: &[&str]) -> Planner<'p, 't> {
+    /// once, however many rounds plan them, on up to `threads` threads
+    /// ([`crate::spread`]).
+    pub fn planner<'p, 't>(
+        &'p self,
+        texts: &[&'t str],
+        sql: &[&str],
+        threads: usize,
+    ) -> Planner<'p, 't> {
         let prefilter = match &self.keyless {
-            Some(keyless) if !self.holds_key_evidence(texts, sql) => keyless,
+            Some(keyless) if !self.holds_key_evidence(texts, sql, threads) => keyless,
             _ => self,
         };
         Planner {
@@ -368,14 +374,17 @@ impl Prefilter {
             scans: None,
             cold_defs: vec![None; texts.len()],
             stores_named: None,
+            threads,
         }
     }
 
     /// Whether the unit's code, string literals or SQL hold key evidence.
-    fn holds_key_evidence(&self, texts: &[&str], sql: &[&str]) -> bool {
-        self.key_evidence
-            .as_ref()
-            .is_none_or(|e| texts.iter().any(|t| e.in_rust(t)) || sql.iter().any(|t| e.in_sql(t)))
+    fn holds_key_evidence(&self, texts: &[&str], sql: &[&str], threads: usize) -> bool {
+        self.key_evidence.as_ref().is_none_or(|e| {
+            let weights: Vec<usize> = texts.iter().map(|t| t.len()).collect();
+            crate::spread::any(&weights, threads, |f| e.in_rust(texts[f]))
+                || sql.iter().any(|t| e.in_sql(t))
+        })
     }
 }
 
@@ -391,6 +400,8 @@ pub struct Planner<'p, 't> {
     cold_defs: Vec<Option<HashSet<&'t str>>>,
     /// Whether the unit names a store or table for request ids, once asked.
     stores_named: Option<bool>,
+    /// Threads its scans may use.
+    threads: usize,
 }
 
 impl Planner<'_, '_> {
@@ -409,10 +420,12 @@ impl Planner<'_, '_> {
         {
             return skip_all();
         }
+        let weights: Vec<usize> = texts.iter().map(|t| t.len()).collect();
         let scans = self.scans.get_or_insert_with(|| {
-            (texts.iter())
-                .map(|text| this.may_match(text).then(|| this.scan_known(text, true)))
-                .collect()
+            crate::spread::map(&weights, self.threads, |f| {
+                let text = texts[f];
+                this.may_match(text).then(|| this.scan_known(text, true))
+            })
         });
         if scans.iter().all(Option::is_none) {
             return skip_all();
@@ -481,8 +494,12 @@ impl Planner<'_, '_> {
                     })
                     .collect();
             }
-            for f in reached {
-                scans[f] = Some(this.scan_known(texts[f], false));
+            let reached_weights: Vec<usize> = reached.iter().map(|&f| weights[f]).collect();
+            let cold = crate::spread::map(&reached_weights, self.threads, |n| {
+                this.scan_known(texts[reached[n]], false)
+            });
+            for (f, scan) in reached.into_iter().zip(cold) {
+                scans[f] = Some(scan);
             }
         }
     }

@@ -157,14 +157,12 @@ impl Vocabulary {
     /// constructor's call. A payload hash in a unit without any is content
     /// hashing (a cache, a blob store), not an idempotency key (IDEM003).
     /// Read from the raw texts, so the pre-filter cannot change the answer.
-    pub fn has_idempotency_context<'t>(
-        &self,
-        rust: impl IntoIterator<Item = &'t str>,
-        sql: impl IntoIterator<Item = &'t str>,
-    ) -> bool {
+    /// The texts are read on up to `threads` threads ([`crate::spread`]).
+    pub fn has_idempotency_context(&self, rust: &[&str], sql: &[&str], threads: usize) -> bool {
         let evidence = Evidence::new(self);
-        rust.into_iter().any(|text| evidence.in_rust(text))
-            || sql.into_iter().any(|text| evidence.in_sql(text))
+        let weights: Vec<usize> = rust.iter().map(|t| t.len()).collect();
+        crate::spread::any(&weights, threads, |f| evidence.in_rust(rust[f]))
+            || sql.iter().any(|text| evidence.in_sql(text))
     }
 
     /// The words of [`Evidence`]: those that count where a word starts

@@ -193,10 +193,14 @@ impl Walker<'_> {
         // say, an arm that only leaves is an outcome where this caller holds
         // no claim (replayed, busy), and an arm that goes on to the work
         // holds it.
+        // A variant that names the outcome (`Claimed::Existing(..)`,
+        // `Outcome::InProgress`) says it whatever its arm does next (decide
+        // to replay, or go on for a stale record); `None`, `false` and
+        // `Err` mean "not claimed" or "nothing there" depending on the API.
         if tested.is_some() && m.arms.iter().any(|a| !only_leaves(&a.body)) {
             for (class, arm) in classes.iter_mut().zip(&m.arms) {
                 // The arm that goes on holds the claim (`Ok(None) => {}`).
-                *class = Some(only_leaves(&arm.body));
+                *class = Some(names_unclaimed_outcome(&arm.pat) || only_leaves(&arm.body));
             }
         }
         let any_success = classes.contains(&Some(false));
@@ -285,6 +289,24 @@ fn pat_class(pat: &Pat) -> Option<bool> {
     } else {
         None
     }
+}
+
+/// Whether a pattern names a not-claimed outcome by a variant of its own
+/// (`Claimed::Existing(..)`, `InProgress`), not by `None`, `Err` or `false`.
+fn names_unclaimed_outcome(pat: &Pat) -> bool {
+    struct Named(bool);
+    impl<'ast> Visit<'ast> for Named {
+        fn visit_path(&mut self, p: &'ast syn::Path) {
+            if let Some(last) = p.segments.last() {
+                let name = last.ident.to_string();
+                self.0 |= !matches!(name.as_str(), "None" | "Err")
+                    && NOT_CLAIMED_VARIANTS.contains(&name.as_str());
+            }
+        }
+    }
+    let mut named = Named(false);
+    named.visit_pat(pat);
+    named.0
 }
 
 fn pat_not_claimed(pat: &Pat) -> bool {

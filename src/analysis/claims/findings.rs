@@ -60,7 +60,8 @@ pub struct ClaimFinding {
     /// A client key known by flow (or a scoped key) reaches the claim call:
     /// the claim is on an idempotency record, not a lease or a job start
     /// that uses the same verbs. Set by the walk when the key derives from a
-    /// key constructor or a key header read (`root_by_flow`), else by
+    /// key constructor or a key header read (`root_by_flow`) or the claim
+    /// is a SQL statement on an idempotency table, else by
     /// `analysis::analyze` from the key events at the claim.
     pub by_flow: bool,
 }

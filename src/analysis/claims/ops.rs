@@ -37,6 +37,10 @@ pub(super) struct Op {
     /// Of those, claims whose result binding a part of is passed
     /// (`etcd.unlock(lock.key())`): a handle released by hand.
     pub(super) handle_parts: BTreeSet<usize>,
+    /// A SQL statement on a table named for idempotency (`INSERT INTO
+    /// idempotency_records … 'in_progress'`): a claim of an idempotency
+    /// record whatever its key is called (rules.md, IDEM004).
+    pub(super) idempotency_table: bool,
 }
 
 impl Walker<'_> {
@@ -215,6 +219,7 @@ impl Walker<'_> {
                 key_text,
                 results,
                 handle_parts,
+                idempotency_table: false,
             }),
             None if kind != OpKind::Claim && !results.is_empty() => Some(Op {
                 kind,
@@ -223,6 +228,7 @@ impl Walker<'_> {
                 key_text: String::new(),
                 results,
                 handle_parts,
+                idempotency_table: false,
             }),
             None => None,
         }
@@ -277,10 +283,10 @@ impl Walker<'_> {
                     // `session.prepare(SQL).await?.execute((a, b))`, or a
                     // binding holding the prepared statement: the executing
                     // call's arguments are the binds.
-                    let (kind, verb) = sql_kind(&self.statement_of(cur)?)?;
+                    let text = self.statement_of(cur)?;
                     let args: Vec<&Expr> = m.args.iter().collect();
                     let mut held = Vec::new();
-                    return self.op_on_binds(kind, verb, flat_binds(&args, &mut held));
+                    return self.op_on_binds(sql_kind(&text)?, &text, flat_binds(&args, &mut held));
                 }
                 Expr::MethodCall(inner) => {
                     if matches!(inner.method.to_string().as_str(), "bind" | "arg") {
@@ -328,7 +334,7 @@ impl Walker<'_> {
         } else {
             return None;
         };
-        self.op_on_binds(kind, verb, binds)
+        self.op_on_binds((kind, verb), &text, binds)
     }
 
     /// A statement run with its binds beside it: tokio-postgres'
@@ -341,14 +347,14 @@ impl Walker<'_> {
             return None;
         }
         let text = self.statement_text(m.args.first()?)?;
-        let (kind, verb) = sql_kind(&text)?;
+        let kind = sql_kind(&text)?;
         let args: Vec<&Expr> = m.args.iter().skip(1).collect();
         let mut held = Vec::new();
         let binds = flat_binds(&args, &mut held);
         if binds.is_empty() {
             return None;
         }
-        self.op_on_binds(kind, verb, binds)
+        self.op_on_binds(kind, &text, binds)
     }
 
     /// The text of a SQL statement written here or held in a constant.
@@ -381,7 +387,12 @@ impl Walker<'_> {
     }
 
     /// The claim, completion or release of the first bind that holds a key.
-    fn op_on_binds(&self, kind: OpKind, verb: String, binds: Vec<&Expr>) -> Option<Op> {
+    fn op_on_binds(
+        &self,
+        (kind, verb): (OpKind, String),
+        text: &str,
+        binds: Vec<&Expr>,
+    ) -> Option<Op> {
         // Of a row's columns (`c.tenant_id, .., c.idem_key`), the one named
         // like the key names the claim.
         let named = |b: &&&Expr| match strip_ref(b) {
@@ -394,7 +405,17 @@ impl Walker<'_> {
                 .is_some_and(|i| self.is_key_name(&i.to_string())),
             _ => false,
         };
-        let (mut roots, mut key_text) = self.key_arg(binds.iter().copied())?;
+        let idempotency_table = self.writes_idempotency_table(text);
+        // A row of an idempotency table is keyed by its binds whatever
+        // they are called (`params![row]`): the first bound place names it.
+        let (mut roots, mut key_text) = match self.key_arg(binds.iter().copied()) {
+            Some(found) => found,
+            None if idempotency_table => binds.iter().find_map(|b| {
+                let name = crate::analysis::syntax::place_name(strip_ref(b))?;
+                Some((BTreeSet::from([name]), source_line(strip_ref(b))))
+            })?,
+            None => return None,
+        };
         if let Some((_, text)) = binds.iter().find(named).and_then(|b| self.key_arg([*b])) {
             key_text = text;
         }
@@ -409,7 +430,14 @@ impl Walker<'_> {
             key_text,
             results: BTreeSet::new(),
             handle_parts: BTreeSet::new(),
+            idempotency_table,
         })
+    }
+
+    /// Whether a SQL statement names a table of idempotency records.
+    pub(super) fn writes_idempotency_table(&self, text: &str) -> bool {
+        let tables = crate::analysis::sql::sql_tables(&text.to_ascii_lowercase());
+        tables.iter().any(|t| self.vocab.is_idempotency_table(t))
     }
 
     /// The transaction binding (or enclosing transaction closure) a call runs in.
@@ -445,6 +473,7 @@ impl Walker<'_> {
                     loop_depth: self.loops.len(),
                     tx,
                     guarded,
+                    idempotency_table: op.idempotency_table,
                     raii: false,
                     tested: false,
                     exits: Vec::new(),

@@ -18,6 +18,48 @@ use crate::analysis::vocab::{is_lock_verb, words, TRANSACTION_VERBS};
 /// Expressions nested deeper than this are not followed (never a crash).
 const MAX_DEPTH: usize = 200;
 
+/// Methods of `Option`, `Result` and iterators that call the closure they
+/// are given right here, on this thread (an iterator's adapters when the
+/// chain is consumed, which it is in the same expression or soon after): a
+/// panic inside (`.map(|v| v.parse().unwrap())`) leaves the function with
+/// the claim held, while `?` and `return` leave only the closure.
+const RUNS_CLOSURE_HERE: &[&str] = &[
+    "map",
+    "and_then",
+    "filter",
+    "filter_map",
+    "find",
+    "find_map",
+    "position",
+    "any",
+    "all",
+    "for_each",
+    "try_for_each",
+    "fold",
+    "try_fold",
+    "flat_map",
+    "take_while",
+    "skip_while",
+    "map_while",
+    "inspect",
+    "map_or",
+    "is_some_and",
+    "is_ok_and",
+    "is_none_or",
+    "then",
+    "get_or_insert_with",
+    "or_insert_with",
+    "sort_by",
+    "sort_by_key",
+    "sort_unstable_by",
+    "sort_unstable_by_key",
+    "max_by_key",
+    "min_by_key",
+    "max_by",
+    "min_by",
+    "retain",
+];
+
 impl Walker<'_> {
     pub(super) fn block(&mut self, block: &syn::Block) {
         let tail = std::mem::replace(&mut self.tail, false);
@@ -594,6 +636,17 @@ impl Walker<'_> {
                     err.extend(open.difference(&after).copied());
                     self.state = saved;
                 }
+                // An async closure makes a future: its body runs when
+                // that is polled, wherever it is.
+                Expr::Closure(cl)
+                    if RUNS_CLOSURE_HERE.contains(&method.as_str())
+                        && cl.asyncness.is_none()
+                        && !matches!(strip_paren(&cl.body), Expr::Async(_)) =>
+                {
+                    self.run_block(|w| {
+                        w.expr(&cl.body);
+                    });
+                }
                 Expr::Closure(cl) if TRANSACTION_VERBS.contains(&method.as_str()) => {
                     self.tx_closure += 1;
                     self.closure_body(cl);
@@ -716,6 +769,7 @@ impl Walker<'_> {
                             key_text,
                             results: BTreeSet::new(),
                             handle_parts: BTreeSet::new(),
+                            idempotency_table: self.writes_idempotency_table(&text.value()),
                         };
                         let names: Vec<String> = args.iter().skip(1).flat_map(idents).collect();
                         let tx = self.tx_of(&names);

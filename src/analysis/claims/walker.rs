@@ -27,6 +27,8 @@ pub(super) struct Claim {
     /// Made inside this (uncommitted) database transaction.
     pub(super) tx: Option<String>,
     pub(super) guarded: bool,
+    /// Made by a SQL statement on an idempotency table (`Op::idempotency_table`).
+    pub(super) idempotency_table: bool,
     /// A lock-style claim whose result is bound: an RAII guard unless the
     /// binding is tested like a flag (`if !acquired { .. }`).
     pub(super) raii: bool,
@@ -193,9 +195,11 @@ impl<'a> Walker<'a> {
                 let mut exits = c.exits;
                 exits.sort_by_key(|e| e.site);
                 // A key built by a key constructor (`scoped(..)`) or read
-                // from the key header is known by flow; otherwise the key
-                // events decide (`analysis::analyze`).
-                let by_flow = c.roots.iter().any(|r| super::findings::root_by_flow(r));
+                // from the key header is known by flow, as is a row of an
+                // idempotency table; otherwise the key events decide
+                // (`analysis::analyze`).
+                let by_flow =
+                    c.idempotency_table || c.roots.iter().any(|r| super::findings::root_by_flow(r));
                 Some(ClaimFinding {
                     claim: c.site,
                     verb: c.verb,

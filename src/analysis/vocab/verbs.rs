@@ -132,6 +132,12 @@ pub const NOT_CLAIMED_VARIANTS: &[&str] = &[
     "AlreadyInProgress",
     "AlreadyCompleted",
     "Occupied",
+    "Existing",
+    "Replayed",
+    "Seen",
+    "AlreadySeen",
+    "AlreadyDone",
+    "Ongoing",
 ];
 
 fn verb_matches(list: &[&str], name: &str, prefixed: &[&str]) -> bool {

@@ -363,9 +363,10 @@ pub fn names_fingerprint(ident: &str) -> bool {
 
 /// Whether a method reads the request's body by its API's own words
 /// (`body()`, `into_body()`, trillium's `request_body()`, tide's
-/// `body_string()`, `read_body()`, `take_body()`, `body_json()`): `body` and
-/// only words of reading, taking or a format beside it. A response's body
-/// is the caller's to exclude.
+/// `body_string()`, `read_body()`, `take_body()`, `body_json()`, hyper's
+/// and astra's `body_mut()`, salvo's and zino's `parse_body()`): `body`
+/// and only words of reading, taking, parsing or a format beside it. A
+/// response's body is the caller's to exclude.
 pub fn reads_body_method(method: &str) -> bool {
     // Asked of every method call: most names have no `body` at all.
     if !contains_ci(method, "body") {
@@ -392,6 +393,10 @@ pub fn reads_body_method(method: &str) -> bool {
                     | "text"
                     | "form"
                     | "to"
+                    | "mut"
+                    | "parse"
+                    | "get"
+                    | "stream"
             )
         })
 }
@@ -424,7 +429,8 @@ pub fn type_is_body_extractor(ty: &syn::Type) -> bool {
 }
 
 /// Whether a parameter's type is a request's input record by its name
-/// (`CreateOrderRequest`, `AdjustmentInput`, `TransferPayload`): a
+/// (`CreateOrderRequest`, `AdjustmentInput`, `TransferPayload`, a CQRS
+/// `AccountCommand`): a
 /// deserialised request body, also wrapped in a gRPC `Request<..>`. The
 /// framework's own request types (`Request<Body>`, `HttpRequest`) are the
 /// whole request, not its input.
@@ -450,7 +456,7 @@ pub fn type_is_input_record(ty: &syn::Type) -> bool {
                 && matches!(s.arguments, syn::PathArguments::None)
                 && matches!(
                     w.last().map(String::as_str),
-                    Some("request" | "input" | "payload" | "body" | "form")
+                    Some("request" | "input" | "payload" | "body" | "form" | "command")
                 )
                 && !w.iter().any(|x| {
                     matches!(

@@ -69,6 +69,8 @@ pub struct CrateIndex<'a> {
     serde_defaults: Vec<(String, String)>,
     /// `use path::original as alias;` outside function bodies: (original, alias).
     renames: Vec<(String, String)>,
+    /// The unit's `macro_rules!` helpers by name (`None`: defined twice).
+    pub macro_rules: HashMap<String, Option<super::macro_rules::MacroRules>>,
 }
 
 /// What a local type item is, as far as holding a key goes.
@@ -290,6 +292,20 @@ impl<'ast> Collector<'_, 'ast> {
 }
 
 impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
+    fn visit_item_macro(&mut self, item: &'ast syn::ItemMacro) {
+        if is_test(&item.attrs) {
+            return;
+        }
+        if let Some((name, rules)) = super::macro_rules::parse(item, self.file) {
+            // A second definition of the name: which one a call expands is
+            // a matter of module order, not read here.
+            let twice = self.index.macro_rules.contains_key(&name);
+            self.index
+                .macro_rules
+                .insert(name, (!twice).then_some(rules));
+        }
+    }
+
     fn visit_item_use(&mut self, item: &'ast syn::ItemUse) {
         if self.in_fn == 0 {
             use_renames(&item.tree, &mut self.index.renames);

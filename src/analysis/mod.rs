@@ -16,6 +16,7 @@ pub mod format_string;
 pub mod hashing;
 pub mod header_holders;
 pub mod index;
+pub mod macro_rules;
 pub mod sql;
 pub mod sql_literals;
 pub mod sql_source;

@@ -100,19 +100,48 @@ pub fn macro_args(mac: &syn::Macro) -> Option<Rc<Vec<Expr>>> {
             .ok()
             .map(|p| Rc::new(p.into_iter().collect::<Vec<_>>()))
     };
-    // The macro's address names it while the memo lives: the trees it
-    // points into outlive the memo (see `MacroArgsMemo::start`).
-    let at = mac as *const syn::Macro as usize;
+    let at = macro_key(mac);
     MACRO_ARGS.with(|memo| {
-        if let Some(known) = memo.borrow().as_ref().and_then(|m| m.get(&at)) {
+        if let Some(known) = memo.borrow().as_ref().and_then(|m| m.args.get(&at)) {
             return known.clone();
         }
         let args = parse();
         if let Some(m) = memo.borrow_mut().as_mut() {
-            m.insert(at, args.clone());
+            m.args.insert(at, args.clone());
         }
         args
     })
+}
+
+/// What a call of one of the unit's own macros expands to, made by
+/// `expand` once within a [`MacroArgsMemo`]. The memo keeps the expansion
+/// alive, so the macros inside it are named apart from every other.
+pub fn macro_expansion(
+    mac: &syn::Macro,
+    expand: impl FnOnce() -> Option<Expr>,
+) -> Option<Rc<Expr>> {
+    let at = macro_key(mac);
+    MACRO_ARGS.with(|memo| {
+        if let Some(known) = memo.borrow().as_ref().and_then(|m| m.expansions.get(&at)) {
+            return known.clone();
+        }
+        let expanded = expand().map(Rc::new);
+        if let Some(m) = memo.borrow_mut().as_mut() {
+            m.expansions.insert(at, expanded.clone());
+        }
+        expanded
+    })
+}
+
+/// Names a macro call while a memo lives: its address, and where its text
+/// starts. The trees the memo's macros are in outlive it (see
+/// `MacroArgsMemo::start`), except closures the evaluator clones into a
+/// binding: a later clone may reuse a dropped one's addresses, and its
+/// place in the text tells the two apart (a clone of the same closure has
+/// the same macros).
+fn macro_key(mac: &syn::Macro) -> MacroKey {
+    let start = mac.bang_token.span.start();
+    (mac as *const syn::Macro as usize, start.line, start.column)
 }
 
 /// `tokio::select!` and `futures::select!` (and their `_biased` forms).
@@ -185,10 +214,18 @@ fn select_as_match(input: syn::parse::ParseStream<'_>) -> syn::Result<Expr> {
     }))
 }
 
-type MacroArgsMap = HashMap<usize, Option<Rc<Vec<Expr>>>>;
+/// A macro call's name in a [`MacroMemo`] ([`macro_key`]).
+type MacroKey = (usize, usize, usize);
+
+/// What a [`MacroArgsMemo`] remembers, by [`macro_key`].
+#[derive(Default)]
+struct MacroMemo {
+    args: HashMap<MacroKey, Option<Rc<Vec<Expr>>>>,
+    expansions: HashMap<MacroKey, Option<Rc<Expr>>>,
+}
 
 thread_local! {
-    static MACRO_ARGS: RefCell<Option<MacroArgsMap>> = const { RefCell::new(None) };
+    static MACRO_ARGS: RefCell<Option<MacroMemo>> = const { RefCell::new(None) };
 }
 
 /// While alive, [`macro_args`] remembers what each macro's body parsed to.
@@ -206,7 +243,7 @@ impl MacroArgsMemo {
             let mut memo = memo.borrow_mut();
             let owner = memo.is_none();
             if owner {
-                *memo = Some(HashMap::default());
+                *memo = Some(MacroMemo::default());
             }
             MacroArgsMemo { owner }
         })

@@ -59,6 +59,37 @@ const CLOSURE_METHODS: &[&str] = &[
 ];
 
 impl Evaluator<'_> {
+    /// `let rk: ReplayKey = parts.into();` (or `.try_into()?`): the crate's
+    /// `impl From<..> for ReplayKey` converts, so its `from` (`try_from`) is
+    /// called with the receiver; `None` when the crate has none.
+    pub(super) fn conversion_into(&mut self, ty: &syn::Type, init: &Expr) -> Option<Value> {
+        let syn::Type::Path(target) = ty else {
+            return None;
+        };
+        let target = target.path.segments.last()?.ident.to_string();
+        let (call, tried) = match init {
+            Expr::Try(t) => (&*t.expr, true),
+            other => (other, false),
+        };
+        let Expr::MethodCall(m) = call else {
+            return None;
+        };
+        let from = match (m.method.to_string().as_str(), tried) {
+            ("into", false) => "from",
+            ("try_into", true) => "try_from",
+            _ => return None,
+        };
+        if !m.args.is_empty() {
+            return None;
+        }
+        let ids = self.index.resolve_path(&[target, from.to_string()], None);
+        if ids.is_empty() {
+            return None;
+        }
+        let recv = self.eval(&m.receiver);
+        Some(self.apply_call(&ids, &[recv], &[&m.receiver], init, false))
+    }
+
     /// A call of a path (`f(..)`, `Type::f(..)`): key constructors, reads
     /// of the client key, SQL query roots, hash calls, crate-local functions
     /// and, last, library functions. Any other callee is evaluated and its
@@ -520,12 +551,15 @@ impl Evaluator<'_> {
         let exprs: Vec<&Expr> = m.args.iter().collect();
 
         // Closure-taking adapters: the closure sees the receiver's value.
-        // diesel's `filter(column.eq(v))` takes a predicate, not a closure:
-        // it is a query step.
-        let query_filter = method == "filter"
-            && !exprs.is_empty()
-            && exprs.iter().all(|e| matches!(e, Expr::MethodCall(_)));
-        if CLOSURE_METHODS.contains(&method.as_str()) && !query_filter {
+        // Their arguments are closures or functions (after `map_or`'s
+        // default): diesel's `filter(column.eq(v))` takes a predicate, a
+        // query step; a cache's `get_or_insert_with(key, || ..)` stores.
+        let defaults = usize::from(matches!(method.as_str(), "map_or" | "map_or_else"));
+        let adapter = exprs
+            .iter()
+            .skip(defaults)
+            .all(|e| matches!(e, Expr::Closure(_) | Expr::Path(_)));
+        if CLOSURE_METHODS.contains(&method.as_str()) && adapter {
             let via = recv.via.clone();
             let mut value = self.closure_method(&method, recv, &exprs);
             value.via.extend(&via);

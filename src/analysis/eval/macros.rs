@@ -4,11 +4,15 @@
 //! the arguments of any other macro are evaluated for key positions inside
 //! and flow on to its result.
 
+use std::rc::Rc;
+
 use proc_macro2::Span as PmSpan;
 use syn::Expr;
 
 use super::Evaluator;
-use crate::analysis::syntax::{last_ident, macro_args, object_entries, span_of, ObjectValue};
+use crate::analysis::syntax::{
+    last_ident, macro_args, macro_expansion, object_entries, span_of, ObjectValue,
+};
 use crate::analysis::value::{Construct, ConstructKind, Site, Value};
 use crate::model::diagnostic::Confidence;
 
@@ -78,8 +82,9 @@ impl Evaluator<'_> {
         match name.as_str() {
             "format" | "format_args" => self.eval_format(&args, site),
             "write" | "writeln" => self.eval_write(&args, site),
-            // rusqlite's `params![a, b]` binds in order, as `&[&a, &b]` does.
-            "vec" | "params" => {
+            // rusqlite's `params![a, b]` and cdrs' `query_values!(a, b)`
+            // bind in order, as `&[&a, &b]` does.
+            "vec" | "params" | "query_values" => {
                 let elems: Vec<Value> = args.iter().map(|a| self.eval(a)).collect();
                 let mut v = Value::derived(elems.iter());
                 if v.is_key_material() {
@@ -97,6 +102,9 @@ impl Evaluator<'_> {
             }
             _ if LOG_MACROS.contains(&name.as_str()) => Value::empty(),
             _ => {
+                if let Some(expanded) = self.local_expansion(mac) {
+                    return self.eval(&expanded);
+                }
                 // Unknown macros: their arguments are evaluated for key
                 // positions inside, and what they carry flows on to the
                 // result, as through a call the analysis does not know
@@ -105,6 +113,19 @@ impl Evaluator<'_> {
                 Value::derived(values.iter())
             }
         }
+    }
+}
+
+impl Evaluator<'_> {
+    /// What a call of one of the unit's own `macro_rules!` helpers defined
+    /// in this file expands to (`analysis::macro_rules`), once per call.
+    fn local_expansion(&self, mac: &syn::Macro) -> Option<Rc<Expr>> {
+        let name = mac.path.get_ident()?.to_string();
+        let rules = self.index.macro_rules.get(&name)?.as_ref()?;
+        if rules.file != self.file {
+            return None;
+        }
+        macro_expansion(mac, || rules.expand(&mac.tokens))
     }
 }
 

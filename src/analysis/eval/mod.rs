@@ -663,7 +663,11 @@ impl<'a> Evaluator<'a> {
             self.bind_pat(&local.pat, Value::empty(), None);
             return;
         };
-        let value = self.eval(&init.expr);
+        let converted = match &local.pat {
+            Pat::Type(typed) => self.conversion_into(&typed.ty, &init.expr),
+            _ => None,
+        };
+        let value = converted.unwrap_or_else(|| self.eval(&init.expr));
         // A statement held before any bind (`let mut q = Query::new(SQL);`)
         // is bound in place later (`q.bind(key);`).
         let unbound = (value.sql.as_ref()).is_some_and(|chain| chain.binds.is_empty());

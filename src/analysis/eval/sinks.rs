@@ -12,7 +12,9 @@ use super::{Demanded, Evaluator, MethodCall};
 use crate::analysis::sql::sql_tables;
 use crate::analysis::sql_literals::looks_like_dml;
 use crate::analysis::syntax::{last_ident, path_string, place_name, strip_ref};
-use crate::analysis::value::{is_store_by_use, sql_store, KeyEvent, Origin, Site, SqlChain, Value};
+use crate::analysis::value::{
+    is_store_by_use, sql_store, ConstructKind, KeyEvent, Origin, Site, SqlChain, Value,
+};
 use crate::analysis::vocab::{
     is_claim_api_method, is_dynamo_key_attribute, is_dynamo_primary_attribute, names_map_entry,
     names_request_extensions, names_strong_store, names_transaction_handle, words, Component,
@@ -636,9 +638,8 @@ fn key_of_arguments(method: &str, args: &[Value], exprs: &[&Expr]) -> (usize, Va
             return (primary + 1, key);
         }
     }
-    let primary = args
-        .iter()
-        .position(Value::carries_key)
+    let carrier = args.iter().position(Value::carries_key);
+    let primary = carrier
         .or_else(|| {
             args.iter()
                 .position(|a| a.server_id.is_some() || a.payload_hash.is_some())
@@ -647,9 +648,21 @@ fn key_of_arguments(method: &str, args: &[Value], exprs: &[&Expr]) -> (usize, Va
         .or_else(|| args.iter().position(|a| a.params != 0))
         .unwrap_or(0);
     // A value with a literal prefix of its own (`format!("audit/{}", id)`)
-    // is a whole key in its namespace, not one part of a tuple.
+    // is a whole key in its namespace, not one part of a tuple. So is one
+    // concatenated from several scope components (`format!("{t}:{u}:{r}:
+    // {digest}")`) ahead of an argument taken for the key only for being
+    // an id: that is the stored value (`put(&dedup, job.id)`).
     let scope_part = |a: &Value| {
-        (a.has_component() || !a.fallbacks.is_empty() || a.literal.is_some()) && a.prefix.is_none()
+        let components = Component::ALL
+            .into_iter()
+            .filter(|&c| a.component(c).is_some())
+            .count();
+        let whole_key = carrier.is_none()
+            && components >= 2
+            && a.construct.is_some_and(|c| c.kind == ConstructKind::Concat);
+        (a.has_component() || !a.fallbacks.is_empty() || a.literal.is_some())
+            && a.prefix.is_none()
+            && !whole_key
     };
     let primary = if args[..primary].iter().all(scope_part) {
         primary

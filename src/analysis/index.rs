@@ -156,6 +156,40 @@ impl<'a> CrateIndex<'a> {
             .holds_key_header(holder, vocab, &self.consts)
     }
 
+    /// The local type every local struct's field `field` holds, through
+    /// references and shared or locked handles (`bus: Arc<CommandBus>`):
+    /// which type a field's own fields belong to (`self.bus.dedup` is a
+    /// field of `CommandBus`). `None` when unknown or not one type.
+    pub fn field_type_name(&self, field: &str) -> Option<String> {
+        fn innermost(ty: &syn::Type) -> Option<String> {
+            match ty {
+                syn::Type::Reference(r) => innermost(&r.elem),
+                syn::Type::Paren(p) => innermost(&p.elem),
+                syn::Type::Path(p) => {
+                    let last = p.path.segments.last()?;
+                    let name = last.ident.to_string();
+                    if matches!(name.as_str(), "Arc" | "Rc" | "Box" | "Mutex" | "RwLock") {
+                        let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+                            return None;
+                        };
+                        return args.args.iter().find_map(|a| match a {
+                            syn::GenericArgument::Type(t) => innermost(t),
+                            _ => None,
+                        });
+                    }
+                    Some(name)
+                }
+                _ => None,
+            }
+        }
+        let types = self.field_types.get(field)?;
+        let first = innermost(types.first()?)?;
+        let one = types
+            .iter()
+            .all(|t| innermost(t).as_deref() == Some(first.as_str()));
+        (one && self.types.contains_key(&first)).then_some(first)
+    }
+
     /// Resolves a path call `f(..)`, `module::f(..)`, `Type::f(..)` or
     /// `Self::f(..)`. A call through a type only reaches that type's `impl`;
     /// a plain path only reaches free functions. Unknown types resolve to

@@ -839,7 +839,8 @@ fn call_mention<'t>(
     // The evaluator never resolves these on another receiver. A store
     // method (`store.get(key)`) it does, when a crate-local wrapper of that
     // name stores keys (`Evaluator::stores_in_summary`).
-    let builtin = crate::analysis::vocab::TRANSPARENT_METHODS.contains(&ident);
+    let builtin = crate::analysis::vocab::TRANSPARENT_METHODS.contains(&ident)
+        && !crate::analysis::vocab::OWN_ACCESSORS.contains(&ident);
     if method && builtin && !on_self {
         return None;
     }

@@ -23,7 +23,7 @@ use crate::analysis::value::{
 };
 use crate::analysis::vocab::{
     is_claim_api_method, Component, ELEMENT_METHODS, MINTING_CONSTRUCTORS, NO_TEXT_FLOW,
-    OPAQUE_GETTERS, TRANSPARENT_METHODS,
+    OPAQUE_GETTERS, OWN_ACCESSORS, TRANSPARENT_METHODS,
 };
 use crate::model::diagnostic::Confidence;
 
@@ -135,8 +135,16 @@ impl Evaluator<'_> {
         if self.vocab.is_key_constructor(&path) {
             return self.scoped_constructor(&path, &args, &arg_exprs, expr);
         }
-        if let Some(v) = self.typed_key_call(func, &args, expr) {
-            return v;
+        let segments: Vec<String> = path_segments(&func.path);
+        // The crate's own `IdemKey::from_request_parts(parts)` is read
+        // through its body first (which shows whether the header flows
+        // out); the type's name judges only what the body does not show.
+        let ids = self.index.resolve_path(&segments, self.self_ty.as_deref());
+        let named = self.typed_key_call(func, &args, expr);
+        if ids.is_empty() {
+            if let Some(v) = named {
+                return v;
+            }
         }
         if let Some(v) = self.sql_query_fn(&name, &args, &arg_exprs) {
             return v;
@@ -147,7 +155,6 @@ impl Evaluator<'_> {
         if let Some(v) = self.header_read_call(&name, &args, expr) {
             return v;
         }
-        let segments: Vec<String> = path_segments(&func.path);
         self.deserialised_bytes(&segments, &arg_exprs, expr);
         if let Some(v) = self.orm_primary_key_fn(&segments, &args, &arg_exprs) {
             return v;
@@ -156,13 +163,16 @@ impl Evaluator<'_> {
             return self.hash_call(call, &args, &arg_exprs, expr);
         }
         // Crate-local functions: apply their summaries.
-        let ids = self.index.resolve_path(&segments, self.self_ty.as_deref());
         if !ids.is_empty() {
             // `Type::method(receiver, args..)`: the first argument is `self`.
             let skip = usize::from(self.index.fns[ids[0]].has_receiver());
             let args = args.get(skip..).unwrap_or_default();
             let exprs = arg_exprs.get(skip..).unwrap_or_default();
-            return self.apply(&ids, args, exprs, expr);
+            let value = self.apply(&ids, args, exprs, expr);
+            return match named {
+                Some(named) if value.client_key.is_none() => named,
+                _ => value,
+            };
         }
         if let Some(value) = self.local_closure_call(func, &args) {
             return value;
@@ -675,7 +685,11 @@ impl Evaluator<'_> {
         let method = call.method.as_str();
         let on_self = is_self(&call.m.receiver);
         let builtin = TRANSPARENT_METHODS.contains(&method) || self.vocab.is_store_method(method);
-        if on_self || !builtin || self.stores_in_summary(method, &call.m.receiver) {
+        // idem-scope's accessor of a key its constructor made, or the
+        // crate's own method of that name on a record of its own (a
+        // `storage_key(&self)` that packs the fields by hand).
+        let own_accessor = OWN_ACCESSORS.contains(&method) && !recv.scoped;
+        if on_self || !builtin || own_accessor || self.stores_in_summary(method, &call.m.receiver) {
             let mut ids = self
                 .index
                 .resolve_method(method, on_self, self.self_ty.as_deref());
@@ -711,10 +725,12 @@ impl Evaluator<'_> {
     fn library_method(&mut self, call: &MethodCall<'_>, recv: Value) -> Value {
         let method = call.method.as_str();
         let inputs = Demanded::of(std::iter::once(&recv).chain(&call.args));
+        let own_accessor = OWN_ACCESSORS.contains(&method) && !recv.scoped;
         let mut value = self.library_method_value(call, recv);
         // A transparent method of another value is not resolved even where
-        // one of the crate has its name (`crate_method`).
-        if is_self(&call.m.receiver) || !TRANSPARENT_METHODS.contains(&method) {
+        // one of the crate has its name (`crate_method`), but for an
+        // accessor the crate may define on its own records.
+        if is_self(&call.m.receiver) || !TRANSPARENT_METHODS.contains(&method) || own_accessor {
             self.unresolved_call(method, inputs, &mut value);
         }
         value

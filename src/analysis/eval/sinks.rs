@@ -268,7 +268,8 @@ impl Evaluator<'_> {
             self.key_position_in(key, site, true, false, Some(DYNAMO_STORE.to_string()));
             return ControlFlow::Continue(recv);
         }
-        if self.vocab.is_store_method(&call.method) && !args.is_empty() {
+        let keyed = self.vocab.is_store_method(&call.method) || reads_entry_with(call);
+        if keyed && !args.is_empty() {
             let name = receiver_name(&m.receiver).unwrap_or_default();
             let name = self.receiver_aliases.get(&name).cloned().unwrap_or(name);
             // Header maps and request extensions are per-request maps, not stores.
@@ -308,8 +309,12 @@ impl Evaluator<'_> {
                         None => n,
                     });
                 // A receiver is a field or local of the type whose method
-                // this is; a SQL table or redis is one store for all.
-                let owner = self.self_ty.clone();
+                // this is, or a field of the local type a field holds
+                // (`self.bus.dedup`: `CommandBus`'s); a SQL table or redis
+                // is one store for all.
+                let owner = holder_field(&m.receiver)
+                    .and_then(|field| self.index.field_type_name(&field))
+                    .or_else(|| self.self_ty.clone());
                 self.key_position_event(key, site, true, strong, store, owner, false);
                 return ControlFlow::Break(Value::empty());
             }
@@ -670,7 +675,18 @@ fn key_of_arguments(method: &str, args: &[Value], exprs: &[&Expr]) -> (usize, Va
         0
     };
     let mut key = request_record_key(&args[primary]);
-    for part in &args[..primary] {
+    for (part, expr) in args[..primary].iter().zip(exprs) {
+        // A literal naming an idempotency store's part (`tx.put("journal_idem",
+        // key, id)`) says where the key goes, not which operation it is for.
+        if let Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(text),
+            ..
+        }) = strip_ref(expr)
+        {
+            if names_strong_store(&text.value()) {
+                continue;
+            }
+        }
         for component in Component::ALL {
             if let Some(origin) = part.component(component) {
                 key.add_component(component, origin.clone());
@@ -784,6 +800,44 @@ pub(super) fn field_handle(expr: &Expr) -> Option<String> {
             Expr::Path(p) if last_ident(&p.path) == "clone" => field_handle(&c.args[0]),
             _ => None,
         },
+        _ => None,
+    }
+}
+
+/// A concurrent map's entry read or updated in place by a closure
+/// (scc's `map.read(&key, |_, v| v.clone())`, `update_async(&key, |_, v|
+/// ..)`): a storage operation on its first argument. Without the closure
+/// `read()` is a lock's.
+fn reads_entry_with(call: &MethodCall<'_>) -> bool {
+    matches!(
+        call.method.as_str(),
+        "read"
+            | "read_async"
+            | "read_sync"
+            | "update"
+            | "update_async"
+            | "update_sync"
+            | "peek_with"
+    ) && matches!(call.exprs.as_slice(), [_, Expr::Closure(_)])
+}
+
+/// The field a store field is read from (`bus` of `self.bus.dedup`,
+/// `state.bus.dedup.lock()`), through the methods [`receiver_name`] sees
+/// through; `None` for a store held directly (`self.dedup`, `dedup`).
+fn holder_field(expr: &Expr) -> Option<String> {
+    match expr {
+        Expr::Field(f) => match &*f.base {
+            Expr::Field(holder) => match &holder.member {
+                syn::Member::Named(name) => Some(name.to_string()),
+                syn::Member::Unnamed(_) => None,
+            },
+            _ => None,
+        },
+        Expr::MethodCall(m) if m.args.is_empty() => holder_field(&m.receiver),
+        Expr::Reference(r) => holder_field(&r.expr),
+        Expr::Paren(p) => holder_field(&p.expr),
+        Expr::Await(a) => holder_field(&a.base),
+        Expr::Try(t) => holder_field(&t.expr),
         _ => None,
     }
 }

@@ -61,6 +61,11 @@ pub const TRANSPARENT_METHODS: &[&str] = &[
     "columns",
 ];
 
+/// Transparent accessors of idem-scope's key types that a crate may also
+/// define on its own records (`fn storage_key(&self)` packing its fields):
+/// on a value no key constructor made, the crate's method is read.
+pub const OWN_ACCESSORS: &[&str] = &["storage_key"];
+
 /// Iterator and container methods that hand on an element, or the
 /// elements themselves, as they are: a key built in a closure keeps its
 /// shape through `keys.iter().zip(..)`, `.next()`, `.collect()`. Unlike

@@ -146,7 +146,9 @@ pub fn names_request_extensions(ident: &str) -> bool {
 /// idempotency store API (`CLAIM_API_METHODS`, or a compound claim verb:
 /// `check_or_claim`, `try_claim_key`).
 pub fn is_claim_api_method(method: &str) -> bool {
-    CLAIM_API_METHODS.contains(&method) || words(method).iter().any(|w| w == "claim")
+    // Asked of every method call: most names have no `claim` at all.
+    CLAIM_API_METHODS.contains(&method)
+        || (super::text::contains_ci(method, "claim") && words(method).iter().any(|w| w == "claim"))
 }
 
 impl Vocabulary {

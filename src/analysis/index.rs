@@ -161,27 +161,8 @@ impl<'a> CrateIndex<'a> {
     /// which type a field's own fields belong to (`self.bus.dedup` is a
     /// field of `CommandBus`). `None` when unknown or not one type.
     pub fn field_type_name(&self, field: &str) -> Option<String> {
-        fn innermost(ty: &syn::Type) -> Option<String> {
-            match ty {
-                syn::Type::Reference(r) => innermost(&r.elem),
-                syn::Type::Paren(p) => innermost(&p.elem),
-                syn::Type::Path(p) => {
-                    let last = p.path.segments.last()?;
-                    let name = last.ident.to_string();
-                    if matches!(name.as_str(), "Arc" | "Rc" | "Box" | "Mutex" | "RwLock") {
-                        let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
-                            return None;
-                        };
-                        return args.args.iter().find_map(|a| match a {
-                            syn::GenericArgument::Type(t) => innermost(t),
-                            _ => None,
-                        });
-                    }
-                    Some(name)
-                }
-                _ => None,
-            }
-        }
+        const HANDLES: &[&str] = &["Arc", "Rc", "Box", "Mutex", "RwLock"];
+        let innermost = |ty: &syn::Type| super::syntax::type_name_within(ty, HANDLES);
         let types = self.field_types.get(field)?;
         let first = innermost(types.first()?)?;
         let one = types

@@ -314,3 +314,28 @@ pub struct ConstDef<'a> {
     /// The initialiser.
     pub expr: &'a syn::Expr,
 }
+
+/// The name a type names behind references, parentheses and the generic
+/// `wrappers` (`&Option<IdemKey>` → `IdemKey` with `Option`, `Arc<Bus>` →
+/// `Bus` with `Arc`): the last path segment of the innermost type.
+pub fn type_name_within(ty: &syn::Type, wrappers: &[&str]) -> Option<String> {
+    match ty {
+        syn::Type::Reference(r) => type_name_within(&r.elem, wrappers),
+        syn::Type::Paren(p) => type_name_within(&p.elem, wrappers),
+        syn::Type::Path(p) => {
+            let last = p.path.segments.last()?;
+            let name = last.ident.to_string();
+            if !wrappers.contains(&name.as_str()) {
+                return Some(name);
+            }
+            let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+                return None;
+            };
+            args.args.iter().find_map(|arg| match arg {
+                syn::GenericArgument::Type(inner) => type_name_within(inner, wrappers),
+                _ => None,
+            })
+        }
+        _ => None,
+    }
+}

@@ -18,25 +18,7 @@ const EXTRACTOR_WRAPPERS: &[&str] = &["Option", "Result"];
 /// The extractor type a parameter type names: the type itself, behind
 /// references and `Option<..>`/`Result<..>`.
 fn extractor_type(ty: &syn::Type) -> Option<String> {
-    match ty {
-        syn::Type::Reference(r) => extractor_type(&r.elem),
-        syn::Type::Paren(p) => extractor_type(&p.elem),
-        syn::Type::Path(p) => {
-            let last = p.path.segments.last()?;
-            let name = last.ident.to_string();
-            if !EXTRACTOR_WRAPPERS.contains(&name.as_str()) {
-                return Some(name);
-            }
-            let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
-                return None;
-            };
-            args.args.iter().find_map(|arg| match arg {
-                syn::GenericArgument::Type(inner) => extractor_type(inner),
-                _ => None,
-            })
-        }
-        _ => None,
-    }
+    crate::analysis::syntax::type_name_within(ty, EXTRACTOR_WRAPPERS)
 }
 
 impl Evaluator<'_> {

@@ -685,11 +685,11 @@ impl Evaluator<'_> {
         let method = call.method.as_str();
         let on_self = is_self(&call.m.receiver);
         let builtin = TRANSPARENT_METHODS.contains(&method) || self.vocab.is_store_method(method);
-        // idem-scope's accessor of a key its constructor made, or the
-        // crate's own method of that name on a record of its own (a
-        // `storage_key(&self)` that packs the fields by hand).
-        let own_accessor = OWN_ACCESSORS.contains(&method) && !recv.scoped;
-        if on_self || !builtin || own_accessor || self.stores_in_summary(method, &call.m.receiver) {
+        if on_self
+            || !builtin
+            || own_accessor(method, &recv)
+            || self.stores_in_summary(method, &call.m.receiver)
+        {
             let mut ids = self
                 .index
                 .resolve_method(method, on_self, self.self_ty.as_deref());
@@ -725,7 +725,7 @@ impl Evaluator<'_> {
     fn library_method(&mut self, call: &MethodCall<'_>, recv: Value) -> Value {
         let method = call.method.as_str();
         let inputs = Demanded::of(std::iter::once(&recv).chain(&call.args));
-        let own_accessor = OWN_ACCESSORS.contains(&method) && !recv.scoped;
+        let own_accessor = own_accessor(method, &recv);
         let mut value = self.library_method_value(call, recv);
         // A transparent method of another value is not resolved even where
         // one of the crate has its name (`crate_method`), but for an
@@ -868,6 +868,14 @@ impl Evaluator<'_> {
         }
         result
     }
+}
+
+/// idem-scope's accessor of a key its constructor made is transparent; the
+/// same name on a value no key constructor made is the crate's own method
+/// on a record of its own (a `storage_key(&self)` that packs the fields by
+/// hand), resolved and demanded like any crate method.
+fn own_accessor(method: &str, recv: &Value) -> bool {
+    OWN_ACCESSORS.contains(&method) && !recv.scoped
 }
 
 /// Replaces the parameters of a callee's value with the caller's arguments.

@@ -18,7 +18,8 @@ use crate::analysis::value::{
 use crate::analysis::vocab::{
     is_claim_api_method, is_dynamo_key_attribute, is_dynamo_primary_attribute, names_map_entry,
     names_request_extensions, names_strong_store, names_transaction_handle, words, Component,
-    DYNAMO_STORE, POSITIONAL_SQL_METHODS, PREPARED_EXECUTE_METHODS, TRANSPARENT_METHODS,
+    CLOSURE_ENTRY_METHODS, DYNAMO_STORE, POSITIONAL_SQL_METHODS, PREPARED_EXECUTE_METHODS,
+    TRANSPARENT_METHODS,
 };
 
 /// Whether an argument holds a statement's binds: several values, or one
@@ -804,21 +805,11 @@ pub(super) fn field_handle(expr: &Expr) -> Option<String> {
     }
 }
 
-/// A concurrent map's entry read or updated in place by a closure
-/// (scc's `map.read(&key, |_, v| v.clone())`, `update_async(&key, |_, v|
-/// ..)`): a storage operation on its first argument. Without the closure
-/// `read()` is a lock's.
+/// A concurrent map's entry read or updated through a closure
+/// ([`CLOSURE_ENTRY_METHODS`]): a storage operation on its first argument.
 fn reads_entry_with(call: &MethodCall<'_>) -> bool {
-    matches!(
-        call.method.as_str(),
-        "read"
-            | "read_async"
-            | "read_sync"
-            | "update"
-            | "update_async"
-            | "update_sync"
-            | "peek_with"
-    ) && matches!(call.exprs.as_slice(), [_, Expr::Closure(_)])
+    CLOSURE_ENTRY_METHODS.contains(&call.method.as_str())
+        && matches!(call.exprs.as_slice(), [_, Expr::Closure(_)])
 }
 
 /// The field a store field is read from (`bus` of `self.bus.dedup`,

@@ -142,6 +142,20 @@ pub fn names_request_extensions(ident: &str) -> bool {
     matches!(ident, "extensions" | "extensions_mut")
 }
 
+/// Methods of concurrent maps that read or update an entry in place
+/// through a closure (scc's `map.read(&key, |_, v| v.clone())`,
+/// `update_async(&key, |_, v| ..)`): storage operations on their first
+/// argument when a closure follows it. Without one, `read()` is a lock's.
+pub const CLOSURE_ENTRY_METHODS: &[&str] = &[
+    "read",
+    "read_async",
+    "read_sync",
+    "update",
+    "update_async",
+    "update_sync",
+    "peek_with",
+];
+
 /// Whether a method is a claim, completion or release verb of an
 /// idempotency store API (`CLAIM_API_METHODS`, or a compound claim verb:
 /// `check_or_claim`, `try_claim_key`).

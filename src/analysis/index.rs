@@ -200,6 +200,31 @@ impl<'a> CrateIndex<'a> {
             .collect()
     }
 
+    /// The receiver methods named `name` of the type `ty` (for a call on
+    /// a value of that type: `Type::new().name(..)`).
+    pub fn methods_of(&self, name: &str, ty: &str) -> Vec<usize> {
+        (self.fns_by_name.get(name).into_iter().flatten())
+            .copied()
+            .filter(|&id| {
+                self.fns[id].has_receiver() && self.fns[id].self_ty.as_deref() == Some(ty)
+            })
+            .collect()
+    }
+
+    /// Whether a method `name` of `ty` gives back a value of that type
+    /// (`-> Self`, `-> Result<Self, E>`): a builder's setter.
+    pub fn returns_own_type(&self, name: &str, ty: &str) -> bool {
+        self.methods_of(name, ty)
+            .iter()
+            .any(|&id| match &self.fns[id].sig.output {
+                syn::ReturnType::Type(_, out) => {
+                    super::syntax::type_name_within(out, &["Result", "Option"])
+                        .is_some_and(|n| n == "Self" || n == ty)
+                }
+                syn::ReturnType::Default => false,
+            })
+    }
+
     /// Resolves a method call `recv.f(..)` by [`method_targets`]: on `self`
     /// the current `impl` wins; elsewhere a name shared by several types is
     /// ambiguous and resolves to nothing.
@@ -386,6 +411,9 @@ impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
     }
 
     fn visit_trait_item_fn(&mut self, item: &'ast syn::TraitItemFn) {
+        if is_test(&item.attrs) {
+            return;
+        }
         if let Some(block) = &item.default {
             self.index.fns.push(FnDef {
                 file: self.file,

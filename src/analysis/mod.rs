@@ -318,6 +318,7 @@ pub(crate) fn fixpoint(
                     s.ret.sanitized.len(),
                     via(&s.ret),
                     pending,
+                    s.param_field_writes.len(),
                 )
             };
             changed[id] = summary.signature() != summaries[id].signature()

@@ -12,7 +12,7 @@ use syn::visit::Visit;
 
 use super::sql_source::SqlSource;
 use super::syntax::span_of;
-use super::test_support::is_test;
+use super::test_support::{is_test, is_test_module};
 use crate::diagnostic::Position;
 
 /// A string literal whose value looks like DDL.
@@ -81,7 +81,7 @@ impl<'ast> Visit<'ast> for Collector {
     }
 
     fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
-        if !is_test(&item.attrs) {
+        if !is_test_module(item) {
             syn::visit::visit_item_mod(self, item);
         }
     }
@@ -101,6 +101,12 @@ impl<'ast> Visit<'ast> for Collector {
     fn visit_impl_item_fn(&mut self, item: &'ast syn::ImplItemFn) {
         if !is_test(&item.attrs) {
             syn::visit::visit_impl_item_fn(self, item);
+        }
+    }
+
+    fn visit_trait_item_fn(&mut self, item: &'ast syn::TraitItemFn) {
+        if !is_test(&item.attrs) {
+            syn::visit::visit_trait_item_fn(self, item);
         }
     }
 

@@ -33,10 +33,7 @@ pub(crate) fn is_test(attrs: &[syn::Attribute]) -> bool {
     attrs.iter().any(|attr| {
         let path = attr.path();
         let last = last_ident(path);
-        if matches!(
-            last.as_str(),
-            "test" | "rstest" | "gtest" | "test_case" | "quickcheck" | "proptest"
-        ) {
+        if TEST_ATTRIBUTES.contains(&last.as_str()) {
             return true;
         }
         path.is_ident("cfg")
@@ -72,7 +69,7 @@ fn cfg_holds_only_in_tests(meta: &syn::Meta) -> bool {
 }
 
 /// `test-support`, `testing`, `mock-store`, `fakes`: a feature for tests.
-fn is_test_feature(name: &str) -> bool {
+pub(crate) fn is_test_feature(name: &str) -> bool {
     name.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| {
         matches!(
             w.to_ascii_lowercase().as_str(),
@@ -91,8 +88,24 @@ fn is_test_feature(name: &str) -> bool {
 
 /// `mod testing { .. }`, `mod mocks;`.
 pub(crate) fn is_test_module(item: &syn::ItemMod) -> bool {
-    is_test(&item.attrs) || TEST_SUPPORT_MODULES.contains(&item.ident.to_string().as_str())
+    is_test(&item.attrs) || is_test_module_name(&item.ident.to_string())
 }
+
+/// Whether a module so named is test support (`testing`, `mocks`).
+pub(crate) fn is_test_module_name(name: &str) -> bool {
+    TEST_SUPPORT_MODULES.contains(&name)
+}
+
+/// The last path segments of attributes that mark a test (`#[test]`,
+/// `#[tokio::test]`, `#[rstest]`).
+pub(crate) const TEST_ATTRIBUTES: &[&str] = &[
+    "test",
+    "rstest",
+    "gtest",
+    "test_case",
+    "quickcheck",
+    "proptest",
+];
 
 /// A whole file of test support: `#![cfg(test)]` at its top, or a module
 /// file named for it (`src/testing.rs`, `src/mocks/store.rs`,

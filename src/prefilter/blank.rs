@@ -73,6 +73,7 @@ pub(super) fn file_plan(scan: &FileScan<'_>, selected: &[bool], needed: bool) ->
     );
     // Overlaps (a table inside a blanked item) are harmless to `blank`.
     blank.extend(scan.inert_tables.iter().cloned());
+    blank.extend(scan.test_items.iter().cloned());
     blank.sort_by_key(|r| (r.start, r.end));
     FilePlan::Parse { blank }
 }

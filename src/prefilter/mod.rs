@@ -36,6 +36,7 @@ mod demand;
 mod holders;
 mod scan;
 mod select;
+mod test_attrs;
 mod triggers;
 
 use aho_corasick::AhoCorasick;
@@ -544,6 +545,36 @@ mod tests {
         let unit = Prefilter::new(&Vocabulary::default());
         let plans = unit.plan_unit(&[digest], &["CREATE TABLE request_dedup (k TEXT)"]);
         assert!(matches!(plans[..], [FilePlan::Parse { .. }]));
+    }
+
+    #[test]
+    fn test_code_is_neither_keyed_nor_parsed() {
+        let handler = "fn h(s: &S, m: &HeaderMap) { s.set(m.get(\"Idempotency-Key\"), 1); }";
+        let module = format!("#[cfg(test)]\nmod tests {{\n    {handler}\n}}\n");
+        let test_fn = format!("#[test]\n#[should_panic]\n{handler}\n");
+        let named = format!("mod mocks {{ {handler} }}");
+        let tokio = format!("#[tokio::test(flavor = \"multi_thread\")]\nasync {handler}");
+        let feature =
+            format!("#[cfg(any(unix, feature = \"test-utils\"))]\nimpl A {{ {handler} }}");
+        let file = format!("#![cfg(test)]\n{handler}");
+        assert_eq!(
+            select(&[&module, &test_fn, &named, &tokio, &feature, &file]),
+            [false; 6]
+        );
+        // Production code: kept, with the test module beside it blanked.
+        let not_test = format!("#[cfg(not(test))]\n{handler}");
+        let trait_default = format!("trait T {{ #[inline] {handler} }}");
+        assert_eq!(select(&[&not_test, &trait_default]), [true, true]);
+        let mixed =
+            format!("{handler}\n#[cfg(test)]\nmod tests {{\n    #[test]\n    {handler}\n}}\n");
+        let plans = Prefilter::new(&Vocabulary::default()).plan(&[&mixed]);
+        let FilePlan::Parse { blank } = &plans[0] else {
+            panic!("the handler is not parsed: {plans:?}");
+        };
+        let parsed = super::blank::blank(&mixed, blank);
+        assert!(parsed.starts_with(handler), "{parsed}");
+        assert_eq!(parsed.matches("Idempotency-Key").count(), 1, "{parsed}");
+        assert!(parsed.contains("mod tests {"), "{parsed}");
     }
 
     #[test]

@@ -19,10 +19,12 @@ use crate::analysis::vocab::{is_dynamo_key_attribute, names_strong_store, DYNAMO
 use crate::lex::{self, Token};
 
 use super::holders;
+use super::test_attrs;
 use super::triggers::{
     is_path_sep, may_be_ddl, Fact, FactSet, Hits, TableScan, TokenFact, Trigger,
 };
 use super::Prefilter;
+use crate::analysis::test_support::is_test_module_name;
 
 /// A use of a name that the index may resolve to a crate-local item.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -36,6 +38,10 @@ pub enum Mention<'t> {
     /// `Type::name(..)` (or `Self::name(..)` inside `impl Type`): only a
     /// function in an `impl` or `trait` block of `Type`.
     Assoc(&'t str, &'t str),
+    /// `.name(..)` at the end of a chain that starts from `Type` (`Type::f(..)`
+    /// or `Type { .. }`): as `Method`, and where several types define the
+    /// name, the method of `Type` (`Evaluator::chain_type`).
+    Chained(&'t str, &'t str),
 }
 
 impl<'t> Mention<'t> {
@@ -45,7 +51,8 @@ impl<'t> Mention<'t> {
             Mention::Call(n)
             | Mention::Method(n)
             | Mention::SelfMethod(_, n)
-            | Mention::Assoc(_, n) => n,
+            | Mention::Assoc(_, n)
+            | Mention::Chained(_, n) => n,
         }
     }
 }
@@ -143,6 +150,9 @@ pub struct Item<'t> {
     /// Fields and variants it gives a key-header literal (`None`) or a
     /// constant (`Some(name)`): see `holders.rs`.
     pub header_holders: Vec<(&'t str, Option<&'t str>)>,
+    /// Test support (`#[test]`, in a `#[cfg(test)]` module): dropped from
+    /// the scan's items when it finishes, and blanked.
+    test: bool,
 }
 
 impl Item<'_> {
@@ -214,6 +224,10 @@ pub struct FileScan<'t> {
     /// Structs defined outside items: a fix reads the fields of a type a
     /// kept function names (`ctx.tenant_id` of `ctx: AuthContext`).
     pub structs: Vec<&'t str>,
+    /// The extents of test functions and of the items of test modules
+    /// (`test_attrs`): the analysis never reads them, so they are no items
+    /// of the scan and are blanked wherever the file is parsed.
+    pub test_items: Vec<Range<usize>>,
 }
 
 impl<'t> FileScan<'t> {
@@ -279,6 +293,14 @@ struct Scanner<'p, 't> {
     header: Option<(Owner<'t>, usize)>,
     /// Inside a `use` declaration (until its `;`).
     in_use: bool,
+    /// The bracket depth of a test attribute waiting for its item.
+    test_attr: Option<usize>,
+    /// A test `mod`/`impl` waiting for its `{`: the depth of its keyword.
+    test_header: Option<usize>,
+    /// Bodies of test modules and `impl`s: the depth inside each.
+    test_regions: Vec<usize>,
+    /// `#![cfg(test)]` at the top of the file: every item is test support.
+    test_file: bool,
 }
 
 impl Prefilter {
@@ -318,6 +340,10 @@ impl Prefilter {
             blocks: Vec::new(),
             header: None,
             in_use: false,
+            test_attr: None,
+            test_header: None,
+            test_regions: Vec::new(),
+            test_file: false,
         };
         for (i, span) in spans.iter().enumerate() {
             scanner.token(i, &(span.start as usize..span.end as usize));
@@ -351,6 +377,9 @@ impl<'t> Scanner<'_, 't> {
             Token::Punct(";") => self.in_use = false,
             Token::Ident("as") if self.in_use && self.open.is_empty() => self.rename(i),
             _ => {}
+        }
+        if token == Token::Punct("#") {
+            self.attribute(i);
         }
         match token {
             Token::Open(b) => return self.open_bracket(b, span),
@@ -387,6 +416,16 @@ impl<'t> Scanner<'_, 't> {
         }
     }
 
+    /// A `#` at `tokens[i]`: a test attribute marks the next item, or the
+    /// whole file at its top (`#![cfg(test)]`).
+    fn attribute(&mut self, i: usize) {
+        match test_attrs::at(self.tokens, i) {
+            test_attrs::Attribute::Outer => self.test_attr = Some(self.depth),
+            test_attrs::Attribute::Inner if self.depth == 0 => self.test_file = true,
+            _ => {}
+        }
+    }
+
     /// `original as alias` at token `i` (the `as`) of a `use` declaration.
     fn rename(&mut self, i: usize) {
         if let (Some(Token::Ident(original)), Some(Token::Ident(alias))) =
@@ -414,6 +453,12 @@ impl<'t> Scanner<'_, 't> {
                 self.blocks.push((owner, depth + 1));
             }
         }
+        if b == b'{' {
+            if self.test_header.take_if(|d| *d == depth).is_some() {
+                self.test_regions.push(depth + 1);
+            }
+            self.test_attr.take_if(|d| *d == depth);
+        }
         self.depth += 1;
         set_start(&mut self.item_start, self.depth, span.end);
     }
@@ -430,6 +475,11 @@ impl<'t> Scanner<'_, 't> {
         while self.blocks.last().is_some_and(|(_, d)| depth < *d) {
             self.blocks.pop();
         }
+        while self.test_regions.last().is_some_and(|d| depth < *d) {
+            self.test_regions.pop();
+        }
+        self.test_header.take_if(|d| depth < *d);
+        self.test_attr.take_if(|d| depth < *d);
         if self.header.is_some_and(|(_, d)| depth < d) {
             self.header = None;
         }
@@ -484,6 +534,8 @@ impl<'t> Scanner<'_, 't> {
         if self.header.is_some_and(|(_, d)| d == depth) {
             self.header = None;
         }
+        self.test_header.take_if(|d| *d == depth);
+        self.test_attr.take_if(|d| *d == depth);
     }
 
     /// What an identifier does to the item structure: counts in a table,
@@ -502,6 +554,17 @@ impl<'t> Scanner<'_, 't> {
         if (ident == "impl" || ident == "trait") && item_level && self.header.is_none() {
             let owner = block_owner(&self.tokens[i..], ident == "trait");
             self.header = Some((owner, self.depth));
+        }
+        // A test module or `impl` (not a trait: the index reads a test
+        // trait's default methods).
+        let test_module = ident == "mod"
+            && matches!(self.tokens.get(i + 1), Some(Token::Ident(name)) if is_test_module_name(name));
+        let depth = self.depth;
+        if (ident == "mod" || ident == "impl")
+            && item_level
+            && (self.test_attr.take_if(|d| *d == depth).is_some() || test_module)
+        {
+            self.test_header = Some(depth);
         }
         if let Some(is_fn) = self.defines_item(i, ident) {
             self.open_item(i, ident, is_fn, span);
@@ -554,6 +617,11 @@ impl<'t> Scanner<'_, 't> {
         };
         let start = self.item_start.get(depth).copied().unwrap_or(0);
         let parent = self.open.last().map(|o| o.item);
+        let attributed = self.test_attr.take_if(|d| *d == depth).is_some();
+        let test = self.test_file
+            || !self.test_regions.is_empty()
+            || (attributed && is_fn)
+            || parent.is_some_and(|p| self.out.items[p].test);
         let (idents, calls) = (self.out.idents.len() as u32, self.out.calls.len() as u32);
         self.open.push(Open {
             item: self.out.items.len(),
@@ -578,6 +646,7 @@ impl<'t> Scanner<'_, 't> {
             tables: Vec::new(),
             names_store: false,
             header_holders: Vec::new(),
+            test,
         });
     }
 
@@ -736,6 +805,7 @@ impl<'t> Scanner<'_, 't> {
                 }
             }
         }
+        drop_test_items(&mut scan);
         // Claims are linked to keys by name, so an item that names no key
         // cannot hold one.
         let vocab = &self.prefilter.vocab;
@@ -752,6 +822,32 @@ impl<'t> Scanner<'_, 't> {
             }
         }
         scan
+    }
+}
+
+/// Drops the test items of a finished scan, keeping their extents to
+/// blank. A test item's nested items are test items, so every kept item's
+/// parent is kept.
+fn drop_test_items(scan: &mut FileScan<'_>) {
+    if !scan.items.iter().any(|item| item.test) {
+        return;
+    }
+    let mut new_index = Vec::with_capacity(scan.items.len());
+    let mut kept = 0;
+    for item in &scan.items {
+        new_index.push(kept);
+        if !item.test {
+            kept += 1;
+        }
+    }
+    let items = std::mem::take(&mut scan.items);
+    for mut item in items {
+        if item.test {
+            scan.test_items.push(item.extent.clone());
+            continue;
+        }
+        item.parent = item.parent.map(|p| new_index[p]);
+        scan.items.push(item);
     }
 }
 
@@ -847,9 +943,74 @@ fn call_mention<'t>(
     Some(match owner {
         Some(owner) => Mention::Assoc(owner, ident),
         None if on_self => Mention::SelfMethod(self_owner.unwrap_or(Owner::Unknown), ident),
-        None if method => Mention::Method(ident),
+        None if method => match chain_root(tokens, i - 1) {
+            Some(ty) => Mention::Chained(ty, ident),
+            None => Mention::Method(ident),
+        },
         None => Mention::Call(ident),
     })
+}
+
+/// The type a method chain starts from, walking back from its `.` at
+/// `tokens[dot]` over `.m(..)` calls and `?`: `Type` of `Type::f(..)` or
+/// `Type { .. }` (an upper-case name). More than the evaluator's
+/// `chain_type` (which also wants every method to return `Self`), never less.
+fn chain_root<'t>(tokens: &[Token<'t>], dot: usize) -> Option<&'t str> {
+    let upper = |t: &str| t.starts_with(|c: char| c.is_ascii_uppercase());
+    let mut at = dot;
+    for _ in 0..32 {
+        let mut end = at.checked_sub(1)?;
+        while tokens.get(end) == Some(&Token::Punct("?")) {
+            end = end.checked_sub(1)?;
+        }
+        match tokens.get(end)? {
+            Token::Close(b')') => {
+                let name = matching_open(tokens, end)?.checked_sub(1)?;
+                let Token::Ident(_) = tokens.get(name)? else {
+                    return None;
+                };
+                let before = name.checked_sub(1)?;
+                match tokens.get(before)? {
+                    Token::Punct(".") => at = before,
+                    Token::Punct(":") if is_path_sep(tokens, before.checked_sub(1)?) => {
+                        let Token::Ident(ty) = tokens.get(before.checked_sub(2)?)? else {
+                            return None;
+                        };
+                        return upper(ty).then_some(*ty);
+                    }
+                    _ => return None,
+                }
+            }
+            Token::Close(b'}') => {
+                let open = matching_open(tokens, end)?;
+                let Token::Ident(ty) = tokens.get(open.checked_sub(1)?)? else {
+                    return None;
+                };
+                return upper(ty).then_some(*ty);
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The opening bracket of the one closing at `tokens[close]`, within a
+/// few thousand tokens.
+fn matching_open(tokens: &[Token<'_>], close: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for j in (close.saturating_sub(4096)..=close).rev() {
+        match tokens[j] {
+            Token::Close(_) => depth += 1,
+            Token::Open(_) => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(j);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Whether the signature after a function's name (`tokens`) takes `self`

@@ -400,6 +400,12 @@ impl<'s, 't> Graph<'s, 't> {
                     add(graph.users_of.entry(ident).or_default(), n);
                 }
             }
+            // A method reads its own record's fields through `self`.
+            if let Owner::Type(owner) = item.owner {
+                if demand.key_records().any(|record| record == owner) {
+                    add(graph.users_of.entry(owner).or_default(), n);
+                }
+            }
         }
         graph
     }
@@ -683,7 +689,7 @@ impl<'t> Methods<'t> {
     /// What a method call may resolve to; `None` for a path call.
     fn targets(&self, mention: Mention<'t>) -> Option<MethodTargets<Owner<'t>>> {
         let (name, on_self) = match mention {
-            Mention::Method(name) => (name, None),
+            Mention::Method(name) | Mention::Chained(_, name) => (name, None),
             Mention::SelfMethod(owner, name) => (name, Some(owner)),
             Mention::Call(_) | Mention::Assoc(..) => return None,
         };
@@ -702,6 +708,9 @@ impl<'t> Methods<'t> {
         match (self.targets(mention), mention) {
             (Some(MethodTargets::Own(ty)), _) => def.owner == ty,
             (Some(MethodTargets::All), _) => true,
+            (Some(MethodTargets::Ambiguous), Mention::Chained(ty, _)) => {
+                def.owner == Owner::Type(ty)
+            }
             (Some(MethodTargets::Ambiguous), _) => false,
             _ if def.owner == Owner::Unknown => true,
             (None, Mention::Assoc(ty, _)) => def.owner == Owner::Type(ty),

@@ -108,6 +108,7 @@ impl Evaluator<'_> {
         let record = last_ident(&func.path);
         for (i, arg) in args.iter().enumerate() {
             self.note_field_write(&record, &i.to_string(), arg);
+            self.note_param_field_write(&record, &i.to_string(), arg);
         }
         // Whatever the call makes of its arguments, the unresolved calls
         // that gave them flow on (`Via`).
@@ -516,6 +517,7 @@ impl Evaluator<'_> {
                 );
             }
             self.apply_absorbs(&summary.absorbs, args, exprs, call_site, &arg_sites);
+            self.apply_param_field_writes(&summary.param_field_writes, args);
             let (ret, _) = substitute(
                 &summary.ret,
                 args,
@@ -694,6 +696,13 @@ impl Evaluator<'_> {
                 .index
                 .resolve_method(method, on_self, self.self_ty.as_deref());
             if !on_self {
+                // A name several types define: the chain's own type decides
+                // (`SlotBuilder::default().client_key(k).build()`).
+                if ids.is_empty() {
+                    if let Some(ty) = self.chain_type(&call.m.receiver) {
+                        ids = self.index.methods_of(method, &ty);
+                    }
+                }
                 // A decorator (`impl Service for Middleware<S>`) calling the
                 // same method on the value it wraps reaches that value's
                 // implementation, which we cannot see; resolving it to the
@@ -711,6 +720,43 @@ impl Evaluator<'_> {
             }
         }
         ControlFlow::Continue(recv)
+    }
+
+    /// The crate type a method chain's value has, where the chain starts
+    /// from it: `Type::f(..)` or `Type { .. }`, then only methods of that
+    /// type that give it back (`-> Self`), through `?`. The pre-filter
+    /// links the same chains by tokens (`prefilter::scan`, `chain_root`);
+    /// a turbofish or generic arguments end both.
+    fn chain_type(&self, expr: &Expr) -> Option<String> {
+        let named = |segment: &syn::PathSegment| {
+            let ty = segment.ident.to_string();
+            let local = segment.arguments.is_none()
+                && ty.starts_with(|c: char| c.is_ascii_uppercase())
+                && self.index.types.contains_key(&ty);
+            local.then_some(ty)
+        };
+        match expr {
+            Expr::Call(c) => {
+                let Expr::Path(p) = &*c.func else {
+                    return None;
+                };
+                let segments = &p.path.segments;
+                let function = segments.last()?;
+                if !function.arguments.is_none() {
+                    return None;
+                }
+                named(segments.iter().nth_back(1)?)
+            }
+            Expr::Struct(s) => named(s.path.segments.last()?),
+            Expr::MethodCall(m) if m.turbofish.is_none() => {
+                let ty = self.chain_type(&m.receiver)?;
+                (self.index)
+                    .returns_own_type(&m.method.to_string(), &ty)
+                    .then_some(ty)
+            }
+            Expr::Try(t) => self.chain_type(&t.expr),
+            _ => None,
+        }
     }
 
     /// Whether `id` is the function being evaluated.

@@ -67,7 +67,7 @@ pub use super::value::{KeyEvent, ValueSignature};
 pub use demanded::{Carried, Demanded};
 use names::server_built;
 pub use names::server_fed_params;
-pub use record_fields::{changed_records, field_keys, FieldKeys};
+pub use record_fields::{changed_records, field_keys, FieldKeys, ParamFieldWrite};
 
 /// Recursion bound for expressions: deeper code is not followed (never a crash).
 const MAX_DEPTH: usize = 200;
@@ -106,6 +106,8 @@ pub struct Summary {
     pub arg_flows: Vec<(usize, Vec<Demanded>)>,
     /// Client keys written into records' fields here: (record, field, key).
     pub field_writes: Vec<(String, String, (Origin, KeySource))>,
+    /// Parameters written into records' fields here.
+    pub param_field_writes: Vec<ParamFieldWrite>,
     /// The records destructured here (`record_fields`).
     pub field_reads: Vec<String>,
 }
@@ -199,6 +201,8 @@ pub struct Evaluator<'a> {
     field_keys: &'a FieldKeys,
     /// Client keys written into records' fields here.
     field_writes: Vec<(String, String, (Origin, KeySource))>,
+    /// Parameters written into records' fields here.
+    param_field_writes: Vec<ParamFieldWrite>,
     /// The records destructured here.
     field_reads: Vec<String>,
     /// Locals typed as a record of the unit: their record.
@@ -298,6 +302,7 @@ impl<'a> Evaluator<'a> {
             arg_flows: Vec::new(),
             field_keys: &NO_FIELD_KEYS,
             field_writes: Vec::new(),
+            param_field_writes: Vec::new(),
             field_reads: Vec::new(),
             record_bindings: HashMap::new(),
         }
@@ -391,6 +396,7 @@ impl<'a> Evaluator<'a> {
             demands: std::mem::take(&mut self.demands),
             arg_flows: std::mem::take(&mut self.arg_flows),
             field_writes: std::mem::take(&mut self.field_writes),
+            param_field_writes: std::mem::take(&mut self.param_field_writes),
             field_reads: std::mem::take(&mut self.field_reads),
         };
         (summary, self.events)
@@ -1030,7 +1036,9 @@ impl<'a> Evaluator<'a> {
             }
             Expr::Field(f) => {
                 if let syn::Member::Named(name) = &f.member {
-                    if self.vocab.is_key_position_name(&name.to_string()) {
+                    let name = name.to_string();
+                    self.note_place_write(&f.base, &name, &value);
+                    if self.vocab.is_key_position_name(&name) {
                         let site = self.site(place);
                         self.key_position(value, site, false, false);
                     }
@@ -1069,6 +1077,7 @@ impl<'a> Evaluator<'a> {
                 self.enrich_by_name(&mut v, &name, &field.member);
                 hashing::struct_field_facts(&mut v, &name, self.vocab);
                 self.note_field_write(&last_ident(&s.path), &name, &v);
+                self.note_param_field_write(&last_ident(&s.path), &name, &v);
                 fields.push((name, v.clone()));
             }
             value.join_as_part(&v);

@@ -24,6 +24,11 @@ pub type FieldKeys = HashMap<(String, String), (Origin, KeySource)>;
 /// A function keeps at most this many field writes in its summary.
 const MAX_WRITES: usize = 32;
 
+/// A parameter written into a record's field (`self.key = Some(v)` in a
+/// builder's setter, `Self { key, .. }` in a constructor): (record, field,
+/// parameter). A call passing a client key there writes it into the field.
+pub type ParamFieldWrite = (String, String, usize);
+
 /// The client keys the unit's functions write into records' fields. The
 /// first function (in index order) writing a field gives its origin, so
 /// the map does not depend on the order evaluations finish in.
@@ -77,19 +82,69 @@ impl Evaluator<'_> {
         }
     }
 
-    /// A field of a binding typed as a record of the unit (`msg: Refund`,
-    /// then `msg.idem_key`).
-    pub(super) fn typed_record_field(&mut self, base: &syn::Expr, field: &str, value: &mut Value) {
-        // `self.key` in a method reads a field of the `impl`'s own record.
-        let record = crate::analysis::syntax::place_name(base).and_then(|local| {
+    /// The record a place names: a binding typed as a record of the unit
+    /// (`msg: Refund`), or `self` in a method of the `impl`'s own record.
+    fn place_record(&self, base: &syn::Expr) -> Option<String> {
+        crate::analysis::syntax::place_name(base).and_then(|local| {
             match self.record_bindings.get(&local) {
                 Some(record) => Some(record.clone()),
                 None if local == "self" => self.self_ty.clone(),
                 None => None,
             }
-        });
-        if let Some(record) = record {
+        })
+    }
+
+    /// A field of a binding typed as a record of the unit (`msg: Refund`,
+    /// then `msg.idem_key`).
+    pub(super) fn typed_record_field(&mut self, base: &syn::Expr, field: &str, value: &mut Value) {
+        if let Some(record) = self.place_record(base) {
             self.field_key(&record, field, value);
+        }
+    }
+
+    /// `self.key = v` (a builder's setter) or `cmd.key = v`: an assignment
+    /// to a field of a record of the unit writes the value there, as a
+    /// struct literal does.
+    pub(super) fn note_place_write(&mut self, base: &syn::Expr, field: &str, value: &Value) {
+        if let Some(record) = self.place_record(base) {
+            self.note_field_write(&record, field, value);
+            self.note_param_field_write(&record, field, value);
+        }
+    }
+
+    /// Notes the parameters that `value`, written into `field` of `record`
+    /// here, passes on unchanged: a caller giving a client key for one
+    /// writes that key into the field ([`Self::apply_param_field_writes`]).
+    pub(super) fn note_param_field_write(&mut self, record: &str, field: &str, value: &Value) {
+        // Only a parameter passed on as it is: a part of a built key is
+        // read where the key is built.
+        let raw = value.concat.is_none() && value.construct.is_none() && !value.scoped;
+        if value.params == 0 || value.client_key.is_some() || !raw {
+            return;
+        }
+        let own = (record == "Self").then(|| self.self_ty.clone()).flatten();
+        let record = own.as_deref().unwrap_or(record);
+        if !self.names_record(record) {
+            return;
+        }
+        for param in (0..64).filter(|i| value.params & (1u64 << i) != 0) {
+            if self.param_field_writes.len() >= MAX_WRITES {
+                return;
+            }
+            let write = (record.to_string(), field.to_string(), param);
+            if !self.param_field_writes.contains(&write) {
+                self.param_field_writes.push(write);
+            }
+        }
+    }
+
+    /// At a call of a crate-local function: the client keys its arguments
+    /// carry into the fields its parameters are written to.
+    pub(super) fn apply_param_field_writes(&mut self, writes: &[ParamFieldWrite], args: &[Value]) {
+        for (record, field, param) in writes {
+            if let Some(arg) = args.get(*param) {
+                self.note_field_write(record, field, arg);
+            }
         }
     }
 

@@ -408,6 +408,30 @@ const BODY_EXTRACTORS: &[&str] = &[
     "Json", "Form", "Bytes", "BytesMut", "RawBody", "RawForm", "Body", "Payload",
 ];
 
+/// The last path segments of attributes that make a function a request's
+/// entry point whose parameters the framework deserialises from the
+/// request (`#[server]` of Leptos and Dioxus, `#[tauri::command]`, a
+/// Substrate `#[pallet::call_index(..)]`, `#[handler]` of Poem and Salvo,
+/// Dropshot's `#[endpoint]`, route attributes).
+const ENTRY_POINT_ATTRIBUTES: &[&str] = &[
+    "server",
+    "command",
+    "call_index",
+    "handler",
+    "endpoint",
+    "post",
+    "put",
+    "patch",
+];
+
+/// Whether a function's attributes make it a request's entry point.
+pub fn is_entry_point(attrs: &[syn::Attribute]) -> bool {
+    attrs.iter().any(|attr| {
+        (attr.path().segments.last())
+            .is_some_and(|s| ENTRY_POINT_ATTRIBUTES.contains(&s.ident.to_string().as_str()))
+    })
+}
+
 /// Whether a type or tuple-struct pattern name is a body extractor.
 pub fn is_body_extractor(ident: &str) -> bool {
     BODY_EXTRACTORS.contains(&ident)

@@ -328,6 +328,7 @@ impl<'a> Evaluator<'a> {
         // Parameters the function's doc describes as the client's key are
         // a source (rules.md, "Evidence and confidence").
         let documented_params = names::documented_params(def.attrs);
+        let entry_point = hashing::is_entry_point(def.attrs);
         let mut index = 0usize;
         for input in &def.sig.inputs {
             let syn::FnArg::Typed(pat_type) = input else {
@@ -348,6 +349,9 @@ impl<'a> Evaluator<'a> {
             self.extractor_param(&pat_type.ty, &mut value, &*pat_type.pat);
             value.hasher = hashing::type_is_hasher(&pat_type.ty);
             self.body_extractor_param(&pat_type.ty, &mut value, &*pat_type.pat);
+            if entry_point {
+                self.entry_point_param(&pat_type.pat, &pat_type.ty, &mut value, &*pat_type.pat);
+            }
             param_names.push(match &*pat_type.pat {
                 Pat::Ident(pi) => Some(pi.ident.to_string()),
                 _ => None,

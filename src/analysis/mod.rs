@@ -61,6 +61,10 @@ pub struct UnitFacts {
     /// The records whose fields carry a client key by flow
     /// (`eval::FieldKeys`): the pre-filter's next round keys their users.
     pub key_records: Vec<String>,
+    /// Functions returning a scoped key or the client's key by flow
+    /// (`fn key_for(..) -> Option<ScopedKey>`): a claim on what they
+    /// return is on an idempotency key (`claims::analyze`).
+    pub key_makers: Vec<String>,
     /// Calls the analysis could not resolve that it needs: the
     /// pre-filter's next round analyses the crate-local functions they name.
     pub demanded_calls: demand::DemandedCalls,
@@ -194,6 +198,23 @@ pub fn analyze_flows(files: &[ParsedFile], vocab: &Vocabulary) -> UnitFacts {
         .collect();
     key_records.sort_unstable();
     key_records.dedup();
+    // The claim walk links a call by its name alone, so a name counts only
+    // where every function of that name returns a key (not `new`).
+    let last = if renamed.is_empty() {
+        &summaries
+    } else {
+        &renamed
+    };
+    let makes_key = |s: &Summary| {
+        let by_flow = (s.ret.client_key.as_ref())
+            .is_some_and(|(_, source)| source.confidence() == Confidence::Certain);
+        (s.ret.scoped || by_flow) && !s.ret.key_by_name
+    };
+    let mut key_makers: Vec<String> = (index.fns_by_name.iter())
+        .filter(|(_, ids)| ids.iter().all(|&id| last.get(id).is_some_and(makes_key)))
+        .map(|(name, _)| name.clone())
+        .collect();
+    key_makers.sort_unstable();
     let events: Vec<KeyEvent> = fn_events.into_iter().flatten().collect();
     let unique = dedup_events(events);
     let client_stores: HashSet<&str> = client_stores.iter().map(String::as_str).collect();
@@ -229,6 +250,7 @@ pub fn analyze_flows(files: &[ParsedFile], vocab: &Vocabulary) -> UnitFacts {
         client_stores,
         header_holders: index.header_holders.names(vocab, &index.consts),
         key_records,
+        key_makers,
         demanded_calls,
     }
 }
@@ -243,7 +265,8 @@ pub fn complete(
 ) {
     let _macro_args = syntax::MacroArgsMemo::start();
     let index = CrateIndex::build(files);
-    let mut claims = claims::analyze(&index, vocab);
+    let key_makers: HashSet<String> = facts.key_makers.iter().cloned().collect();
+    let mut claims = claims::analyze(&index, vocab, key_makers);
     for claim in &mut claims {
         // The completion is of the same key (the walk links them by it):
         // a key that reaches storage by flow there is the claim's too

@@ -38,10 +38,17 @@ pub(super) const SCOPED_ROOT: &str = "scoped:";
 /// The prefix of a key root that is a read of the key header.
 pub(super) const HEADER_ROOT: &str = "header:";
 
+/// The prefix of a key root that is a call of a crate function returning
+/// a scoped key or the client's key by flow (`key_for(&req, ..)`).
+pub(super) const KEY_MAKER_ROOT: &str = "key-maker:";
+
 /// Whether a claim key derived from `root` is the client's idempotency key
-/// by flow: built by a key constructor, or read from the key header.
+/// by flow: built by a key constructor or a crate function that returns
+/// one, or read from the key header.
 pub(super) fn root_by_flow(root: &str) -> bool {
-    root.starts_with(SCOPED_ROOT) || root.starts_with(HEADER_ROOT)
+    root.starts_with(SCOPED_ROOT)
+        || root.starts_with(HEADER_ROOT)
+        || root.starts_with(KEY_MAKER_ROOT)
 }
 
 /// A claim that some path leaves in progress before its completion.

@@ -40,8 +40,13 @@ pub use ops::is_claim_literal;
 use walker::{Unit, Walker};
 
 /// Analyses every function of the unit.
-pub fn analyze(index: &CrateIndex<'_>, vocab: &Vocabulary) -> Vec<ClaimFinding> {
+pub fn analyze(
+    index: &CrateIndex<'_>,
+    vocab: &Vocabulary,
+    key_makers: std::collections::HashSet<String>,
+) -> Vec<ClaimFinding> {
     let unit = Unit {
+        key_makers,
         drop_guards: releasing_drop_types(index, vocab),
         releasers: releasing_helpers(index, vocab),
         key_names: RefCell::new(HashMap::new()),
@@ -95,7 +100,7 @@ mod tests {
             ast: syn::parse_file(src).expect("test source parses"),
         }];
         let index = CrateIndex::build(&files);
-        analyze(&index, vocab).into_iter().map(|f| f.verb).collect()
+        analyze(&index, vocab, Default::default()).into_iter().map(|f| f.verb).collect()
     }
 
     #[test]

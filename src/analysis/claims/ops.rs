@@ -12,7 +12,7 @@ use syn::Expr;
 use super::names::idents;
 use super::walker::{Claim, Walker};
 use crate::analysis::format_string;
-use crate::analysis::syntax::{macro_args, path_string, source_line, strip_ref};
+use crate::analysis::syntax::{last_ident, macro_args, path_string, source_line, strip_ref};
 use crate::analysis::value::Site;
 use crate::analysis::vocab::{
     words, PREPARED_EXECUTE_METHODS, RESPONSE_WORDS, RESPONSE_WRITE_METHODS,
@@ -88,10 +88,24 @@ impl Walker<'_> {
                         ));
                         return;
                     }
+                    if self.walker.unit.key_makers.contains(&last_ident(&p.path)) {
+                        self.out.insert(format!(
+                            "{}{}",
+                            super::findings::KEY_MAKER_ROOT,
+                            source_line(c)
+                        ));
+                    }
                 }
                 syn::visit::visit_expr_call(self, c);
             }
             fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+                if self.walker.unit.key_makers.contains(&m.method.to_string()) {
+                    self.out.insert(format!(
+                        "{}{}",
+                        super::findings::KEY_MAKER_ROOT,
+                        source_line(m)
+                    ));
+                }
                 if matches!(
                     m.method.to_string().as_str(),
                     "get" | "get_all" | "typed_get"

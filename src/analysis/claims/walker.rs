@@ -83,6 +83,9 @@ pub(super) struct Unit {
     /// or releases an idempotency record (`const CLAIM_SQL: &str = "INSERT
     /// … 'in_progress'"`), by name.
     pub(super) sql_consts: HashMap<String, String>,
+    /// Crate functions returning a scoped key or the client's key by flow
+    /// (`analysis::UnitFacts::key_makers`).
+    pub(super) key_makers: HashSet<String>,
 }
 
 /// Walks one function body path by path (see the `claims` module docs).

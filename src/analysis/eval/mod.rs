@@ -350,7 +350,7 @@ impl<'a> Evaluator<'a> {
             value.hasher = hashing::type_is_hasher(&pat_type.ty);
             self.body_extractor_param(&pat_type.ty, &mut value, &*pat_type.pat);
             if entry_point {
-                self.entry_point_param(&pat_type.pat, &pat_type.ty, &mut value, &*pat_type.pat);
+                self.entry_point_param(&pat_type.ty, &mut value, &*pat_type.pat);
             }
             param_names.push(match &*pat_type.pat {
                 Pat::Ident(pi) => Some(pi.ident.to_string()),
@@ -1104,6 +1104,11 @@ impl<'a> Evaluator<'a> {
                 kind: ConstructKind::Struct,
                 site: self.site(expr),
             });
+        }
+        // A server id in a struct key became part of it here, as in a
+        // tuple (IDEM007 points at the struct literal).
+        if value.server_id.is_some() && value.server_concat.is_none() {
+            value.server_concat = Some(self.site(expr));
         }
         value
     }

@@ -14,7 +14,7 @@ use super::sinks::receiver_name;
 use super::{bits, Evaluator, MethodCall};
 use crate::analysis::hashing::{self, HashCall};
 use crate::analysis::syntax::place_name;
-use crate::analysis::value::{KeySource, Origin, PayloadHash, Site, Value};
+use crate::analysis::value::{Origin, PayloadHash, Site, Value};
 use crate::analysis::vocab::words;
 
 /// At most this many hasher feeds are kept per function summary.
@@ -77,24 +77,12 @@ impl Evaluator<'_> {
     }
 
     /// A parameter of a request's entry point (`#[server] fn checkout(cart:
-    /// Cart, idempotency_key: String)`): the framework deserialises it from
-    /// the request, so a record of the unit is the payload and one named
-    /// like the client's key is that key, by flow.
-    pub(super) fn entry_point_param(
-        &self,
-        pat: &syn::Pat,
-        ty: &syn::Type,
-        value: &mut Value,
-        node: &impl Spanned,
-    ) {
+    /// Cart)`): the framework deserialises it from the request, so a record
+    /// of the unit is the payload. (One named like the client's key stays a
+    /// key by its name: which header or field fills it is not visible.)
+    pub(super) fn entry_point_param(&self, ty: &syn::Type, value: &mut Value, node: &impl Spanned) {
         if value.client_key.is_some() || value.payload.is_some() {
             return;
-        }
-        if let syn::Pat::Ident(pi) = pat {
-            if self.vocab.is_client_key_name(&pi.ident.to_string()) {
-                value.client_key = Some((self.origin(node), KeySource::IdempotencyKey));
-                return;
-            }
         }
         let record = crate::analysis::syntax::type_name_within(ty, &[])
             .is_some_and(|name| self.index.types.contains_key(&name));

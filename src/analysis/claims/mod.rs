@@ -100,7 +100,10 @@ mod tests {
             ast: syn::parse_file(src).expect("test source parses"),
         }];
         let index = CrateIndex::build(&files);
-        analyze(&index, vocab, Default::default()).into_iter().map(|f| f.verb).collect()
+        analyze(&index, vocab, Default::default())
+            .into_iter()
+            .map(|f| f.verb)
+            .collect()
     }
 
     #[test]

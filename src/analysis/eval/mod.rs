@@ -207,6 +207,8 @@ pub struct Evaluator<'a> {
     field_reads: Vec<String>,
     /// Locals typed as a record of the unit: their record.
     record_bindings: HashMap<String, String>,
+    /// Locals holding records of the unit (`rx: Receiver<Notify>`): the record.
+    element_bindings: HashMap<String, String>,
 }
 
 /// The field keys of an evaluation that reads none.
@@ -305,6 +307,7 @@ impl<'a> Evaluator<'a> {
             param_field_writes: Vec::new(),
             field_reads: Vec::new(),
             record_bindings: HashMap::new(),
+            element_bindings: HashMap::new(),
         }
     }
 
@@ -370,6 +373,7 @@ impl<'a> Evaluator<'a> {
             let had_key = value.client_key.is_some();
             self.note_entity_binding(&pat_type.pat, &pat_type.ty);
             self.note_record_binding(&pat_type.pat, &pat_type.ty);
+            self.note_element_binding(&pat_type.pat, &pat_type.ty);
             self.bind_pat(&pat_type.pat, value, None);
             self.unname_binding(&pat_type.pat, &pat_type.ty, had_key);
             if index < 64 {
@@ -596,6 +600,7 @@ impl<'a> Evaluator<'a> {
                 let had_key = value.client_key.is_some();
                 self.note_entity_binding(&pt.pat, &pt.ty);
                 self.note_record_binding(&pt.pat, &pt.ty);
+                self.note_element_binding(&pt.pat, &pt.ty);
                 self.bind_pat(&pt.pat, value, hint);
                 self.unname_binding(&pt.pat, &pt.ty, had_key);
             }
@@ -708,6 +713,7 @@ impl<'a> Evaluator<'a> {
                 self.key_position(keyed, site, false, false);
             }
         }
+        self.bind_received(&local.pat, &init.expr, false);
         self.bind_pat(&local.pat, value, None);
     }
 
@@ -845,6 +851,7 @@ impl<'a> Evaluator<'a> {
             }
             Expr::Let(l) => {
                 let v = self.eval(&l.expr);
+                self.bind_received(&l.pat, &l.expr, false);
                 self.bind_pat(&l.pat, v, None);
                 Value::empty()
             }
@@ -888,6 +895,7 @@ impl<'a> Evaluator<'a> {
                     // A defaulted collection is empty: its items are never
                     // the default (`for m in out.messages.unwrap_or_default()`).
                     item.fallbacks.clear();
+                    this.bind_received(&f.pat, &f.expr, true);
                     this.bind_pat(&f.pat, item, None);
                     this.eval_block(&f.body);
                 });

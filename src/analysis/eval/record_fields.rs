@@ -14,6 +14,8 @@
 use std::collections::HashMap;
 
 use super::{Evaluator, Summary};
+use syn::Expr;
+
 use crate::analysis::value::{KeySource, Origin, Value};
 use crate::model::diagnostic::Confidence;
 
@@ -92,6 +94,36 @@ impl Evaluator<'_> {
                 None => None,
             }
         })
+    }
+
+    /// Notes a binding whose type holds records of the unit, one type
+    /// argument naming one (`rx: Receiver<Notify>`, `jobs: &Vec<Job>`):
+    /// what is received from it or iterated out of it is that record.
+    pub(super) fn note_element_binding(&mut self, pat: &syn::Pat, ty: &syn::Type) {
+        let (syn::Pat::Ident(pi), Some(record)) = (pat, element_record_of(ty)) else {
+            return;
+        };
+        if self.index.types.contains_key(&record) {
+            self.element_bindings.insert(pi.ident.to_string(), record);
+        }
+    }
+
+    /// `n` in `while let Ok(n) = rx.recv_async().await`, `let n =
+    /// rx.recv()?` or `for n in &jobs`, where `rx`/`jobs` hold records of
+    /// the unit ([`Self::note_element_binding`]): `n` is that record.
+    pub(super) fn bind_received(&mut self, pat: &syn::Pat, from: &Expr, iterated: bool) {
+        let Some(name) = received_binding(pat) else {
+            return;
+        };
+        let source = if iterated {
+            iterated_binding(from)
+        } else {
+            received_from(from)
+        };
+        let record = source.and_then(|s| self.element_bindings.get(&s).cloned());
+        if let Some(record) = record {
+            self.record_bindings.insert(name, record);
+        }
     }
 
     /// A field of a binding typed as a record of the unit (`msg: Refund`,
@@ -231,6 +263,92 @@ impl Evaluator<'_> {
                 value.client_key = Some(key.clone());
             }
         }
+    }
+}
+
+/// Methods that give one element of a channel, queue or collection.
+const RECEIVE_METHODS: &[&str] = &[
+    "recv",
+    "recv_async",
+    "try_recv",
+    "recv_timeout",
+    "blocking_recv",
+    "next",
+    "try_next",
+    "pop",
+    "pop_front",
+    "pop_back",
+    "first",
+    "last",
+];
+
+/// The type argument of a one-argument generic type that may name a record
+/// (`Receiver<Notify>`, `Vec<Job>`), through references.
+fn element_record_of(ty: &syn::Type) -> Option<String> {
+    match ty {
+        syn::Type::Reference(r) => element_record_of(&r.elem),
+        syn::Type::Path(p) if p.qself.is_none() => {
+            let syn::PathArguments::AngleBracketed(args) = &p.path.segments.last()?.arguments
+            else {
+                return None;
+            };
+            let mut types = args.args.iter().filter_map(|a| match a {
+                syn::GenericArgument::Type(t) => Some(t),
+                _ => None,
+            });
+            match (types.next(), types.next()) {
+                (Some(only), None) => record_of(only),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The binding a received value goes to: `n`, `Ok(n)`, `Some(n)`.
+fn received_binding(pat: &syn::Pat) -> Option<String> {
+    match pat {
+        syn::Pat::Ident(pi) => Some(pi.ident.to_string()),
+        syn::Pat::TupleStruct(ts) if ts.elems.len() == 1 => received_binding(ts.elems.first()?),
+        syn::Pat::Type(pt) => received_binding(&pt.pat),
+        _ => None,
+    }
+}
+
+/// The binding an element is received from: `rx` of `rx.recv().await?`,
+/// `rx.try_recv().unwrap()`.
+fn received_from(expr: &Expr) -> Option<String> {
+    match expr {
+        Expr::Await(a) => received_from(&a.base),
+        Expr::Try(t) => received_from(&t.expr),
+        Expr::Paren(p) => received_from(&p.expr),
+        Expr::MethodCall(m) => {
+            let method = m.method.to_string();
+            if RECEIVE_METHODS.contains(&method.as_str()) {
+                crate::analysis::syntax::place_name(&m.receiver)
+            } else if matches!(method.as_str(), "unwrap" | "expect" | "ok" | "cloned") {
+                received_from(&m.receiver)
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The binding a `for` loop iterates: `jobs` of `for j in &jobs`,
+/// `rx.iter()`, `queue.drain(..)`.
+fn iterated_binding(expr: &Expr) -> Option<String> {
+    match expr {
+        Expr::MethodCall(m)
+            if matches!(
+                m.method.to_string().as_str(),
+                "iter" | "into_iter" | "iter_mut" | "drain" | "try_iter" | "into_stream"
+            ) =>
+        {
+            crate::analysis::syntax::place_name(&m.receiver)
+        }
+        other => crate::analysis::syntax::place_name(other),
     }
 }
 

@@ -267,6 +267,39 @@ impl Walker<'_> {
     }
 
     /// A sqlx query or redis command chain ending in an executing call.
+    /// A redis command written out as an array of its words, whatever the
+    /// client calls the method that sends it (`db.cmd(&[b"SET", k, v,
+    /// b"NX"])`, `conn.send(&["DEL", key])`): `SET … NX` and `SETNX` claim
+    /// the key after the command word, `SET` completes it, `DEL` releases it.
+    pub(super) fn classify_command_array(&self, args: &[&Expr]) -> Option<Op> {
+        let words = args.iter().find_map(|a| match strip_ref(a) {
+            Expr::Array(array) => Some(&array.elems),
+            _ => None,
+        })?;
+        let command = word_text(words.first()?)?.to_ascii_uppercase();
+        let nx = words
+            .iter()
+            .skip(2)
+            .any(|w| word_text(w).is_some_and(|t| t.eq_ignore_ascii_case("NX")));
+        let (kind, verb) = match command.as_str() {
+            "SET" if nx => (OpKind::Claim, "SET … NX"),
+            "SETNX" => (OpKind::Claim, "SETNX"),
+            "SET" => (OpKind::Complete, "SET"),
+            "DEL" | "UNLINK" => (OpKind::Release, "DEL"),
+            _ => return None,
+        };
+        let (roots, key_text) = self.key_arg(std::iter::once(words.iter().nth(1)?))?;
+        Some(Op {
+            kind,
+            verb: verb.to_string(),
+            roots,
+            key_text,
+            results: BTreeSet::new(),
+            handle_parts: BTreeSet::new(),
+            idempotency_table: false,
+        })
+    }
+
     pub(super) fn classify_chain(&self, m: &syn::ExprMethodCall) -> Option<Op> {
         const EXEC: &[&str] = &[
             "execute",
@@ -676,6 +709,17 @@ pub(super) fn sets_only_if_absent(expr: &Expr, nx_options: &HashSet<String>) -> 
     let mut v = Nx(false, nx_options);
     v.visit_expr(expr);
     v.0
+}
+
+/// The text of a string or byte-string literal (`"SET"`, `b"NX"`).
+fn word_text(expr: &Expr) -> Option<String> {
+    match strip_ref(expr) {
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::ByteStr(b),
+            ..
+        }) => String::from_utf8(b.value()).ok(),
+        other => lit_text(other),
+    }
 }
 
 fn lit_text(expr: &Expr) -> Option<String> {

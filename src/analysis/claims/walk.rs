@@ -703,7 +703,7 @@ impl Walker<'_> {
         }
         let op = self.classify_chain(m).or_else(|| {
             let args: Vec<&Expr> = m.args.iter().collect();
-            self.classify(&method, &args)
+            (self.classify(&method, &args)).or_else(|| self.classify_command_array(&args))
         });
         if let Some(op) = op {
             let tx = self.tx_of(&idents(expr));

@@ -60,6 +60,9 @@ const RUNS_CLOSURE_HERE: &[&str] = &[
     "retain",
 ];
 
+/// Calls of closures held in bindings walked inside one another at most.
+const MAX_CLOSURE_CALLS: usize = 4;
+
 impl Walker<'_> {
     pub(super) fn block(&mut self, block: &syn::Block) {
         let tail = std::mem::replace(&mut self.tail, false);
@@ -96,6 +99,12 @@ impl Walker<'_> {
             self.state = saved;
         }
         let names = pat_idents(&local.pat);
+        // `let render = |ls| ..;`: its body runs where `render(..)` is called.
+        if let (Pat::Ident(pi), Expr::Closure(cl)) = (&local.pat, strip_paren(&init.expr)) {
+            if cl.asyncness.is_none() && !matches!(strip_paren(&cl.body), Expr::Async(_)) {
+                (self.local_closures).insert(pi.ident.to_string(), std::rc::Rc::new(cl.clone()));
+            }
+        }
         let single = match &local.pat {
             Pat::Ident(pi) => Some(pi.ident.to_string()),
             Pat::Type(pt) => match &*pt.pat {
@@ -539,6 +548,21 @@ impl Walker<'_> {
         };
         let path = path_string(&p.path);
         let last = last_ident(&p.path);
+        // A closure held in a binding runs where it is called: a panic in
+        // it leaves the function with the claims held.
+        let local = (p.path.get_ident())
+            .and_then(|name| self.local_closures.get(&name.to_string()).cloned());
+        if let Some(cl) = local.filter(|_| self.closure_calls < MAX_CLOSURE_CALLS) {
+            for a in &c.args {
+                self.expr(a);
+            }
+            self.closure_calls += 1;
+            self.run_block(|w| {
+                w.expr(&cl.body);
+            });
+            self.closure_calls -= 1;
+            return none;
+        }
         if self.is_guard_expr(expr) {
             // The closure inside runs on drop, not here.
             for a in &c.args {

@@ -132,6 +132,10 @@ pub(super) struct Walker<'a> {
     pub(super) catch: usize,
     /// Inside a closure passed to `.transaction(..)`.
     pub(super) tx_closure: usize,
+    /// Closures held in bindings (`let render = |ls| ..`), by name.
+    pub(super) local_closures: HashMap<String, std::rc::Rc<syn::ExprClosure>>,
+    /// Calls of those being walked, one inside another.
+    pub(super) closure_calls: usize,
     /// The expression being walked is the function's value (tail position).
     pub(super) tail: bool,
     /// The expression being walked is the operand of a `?`.
@@ -162,6 +166,8 @@ impl<'a> Walker<'a> {
             handed: BTreeSet::new(),
             catch: 0,
             tx_closure: 0,
+            local_closures: HashMap::new(),
+            closure_calls: 0,
             tail: false,
             propagated: false,
             depth: 0,

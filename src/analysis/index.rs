@@ -58,6 +58,8 @@ pub struct CrateIndex<'a> {
     pub header_holders: HeaderHolders,
     /// Local enums and structs by name (what a parameter's type is).
     pub types: HashMap<String, LocalType>,
+    /// Closures held in struct fields, by field name.
+    pub field_closures: super::field_closures::FieldClosures<'a>,
     /// The unit's enum variants, by name.
     pub variants: std::collections::HashSet<String>,
     /// The field type of each local newtype struct, by struct name.
@@ -101,6 +103,7 @@ impl<'a> CrateIndex<'a> {
         for f in &index.fns {
             holders.file = f.file;
             holders.visit_block(f.block);
+            super::field_closures::collect(f.file, f.block, &mut index.field_closures);
         }
         for (id, f) in index.fns.iter().enumerate() {
             index

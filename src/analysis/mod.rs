@@ -12,6 +12,7 @@ pub mod claims;
 pub mod demand;
 pub use demand::{DemandedCalls, TierCalls};
 pub mod eval;
+pub mod field_closures;
 pub mod format_string;
 pub mod hashing;
 pub mod header_holders;

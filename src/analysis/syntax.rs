@@ -83,6 +83,15 @@ pub fn place_name(expr: &Expr) -> Option<String> {
     }
 }
 
+/// The expression inside any parentheses and invisible groups.
+pub fn strip_parens(expr: &Expr) -> &Expr {
+    match expr {
+        Expr::Paren(p) => strip_parens(&p.expr),
+        Expr::Group(g) => strip_parens(&g.expr),
+        other => other,
+    }
+}
+
 /// The comma-separated expressions of a function-like macro, if they parse.
 ///
 /// Within a [`MacroArgsMemo`] each macro's body is parsed once: the

@@ -299,6 +299,11 @@ struct Scanner<'p, 't> {
     test_header: Option<usize>,
     /// Bodies of test modules and `impl`s: the depth inside each.
     test_regions: Vec<usize>,
+    /// Closures written into struct fields (`derive: Box::new(|..| ..)`):
+    /// (innermost open item, field name).
+    field_closures: Vec<(usize, &'t str)>,
+    /// Fields called as closures (`(keyer.derive)(..)`).
+    field_calls: HashSet<&'t str>,
     /// `#![cfg(test)]` at the top of the file: every item is test support.
     test_file: bool,
 }
@@ -344,6 +349,8 @@ impl Prefilter {
             test_header: None,
             test_regions: Vec::new(),
             test_file: false,
+            field_closures: Vec::new(),
+            field_calls: HashSet::default(),
         };
         for (i, span) in spans.iter().enumerate() {
             scanner.token(i, &(span.start as usize..span.end as usize));
@@ -413,6 +420,42 @@ impl<'t> Scanner<'_, 't> {
         }
         if let Token::Ident(ident) = token {
             self.ident_uses(i, ident);
+            self.field_closure(i, ident);
+        }
+    }
+
+    /// A closure written into a struct field, or a field called as one:
+    /// the evaluator runs the first where the second is called in the same
+    /// file (`analysis::field_closures`), so the scan keeps its item then.
+    fn field_closure(&mut self, i: usize, ident: &'t str) {
+        let at = |n: usize| self.tokens.get(i + n).copied();
+        if self.before(i, 1) == Some(Token::Punct("."))
+            && at(1) == Some(Token::Close(b')'))
+            && at(2) == Some(Token::Open(b'('))
+        {
+            self.field_calls.insert(ident);
+            return;
+        }
+        if at(1) != Some(Token::Punct(":")) || is_path_sep(self.tokens, i + 1) {
+            return;
+        }
+        // `f: |..|`, `f: move |..|`, `f: Box::new(|..|` (or `Arc`, `Rc`).
+        let mut next = i + 2;
+        if matches!(
+            self.tokens.get(next),
+            Some(Token::Ident("Box" | "Arc" | "Rc"))
+        ) && is_path_sep(self.tokens, next + 1)
+            && self.tokens.get(next + 3) == Some(&Token::Ident("new"))
+            && self.tokens.get(next + 4) == Some(&Token::Open(b'('))
+        {
+            next += 5;
+        }
+        if self.tokens.get(next) == Some(&Token::Ident("move")) {
+            next += 1;
+        }
+        let closure = matches!(self.tokens.get(next), Some(Token::Punct("|" | "||")));
+        if let (true, Some(open)) = (closure, self.open.last()) {
+            self.field_closures.push((open.item, ident));
         }
     }
 
@@ -790,6 +833,17 @@ impl<'t> Scanner<'_, 't> {
         let open: Vec<usize> = self.open_items().collect();
         for item in open {
             self.out.close(item, end);
+        }
+        // An item writing a closure into a field the file calls as one
+        // holds what the call runs: it is kept like one with key events.
+        for &(n, field) in &self.field_closures {
+            if self.field_calls.contains(field) {
+                let mut at = Some(n);
+                while let Some(m) = at {
+                    self.out.items[m].found.insert(Fact::KeyEvents);
+                    at = self.out.items[m].parent;
+                }
+            }
         }
         let mut scan = self.out;
         // A function finishing its hasher parameter makes a digest: it and

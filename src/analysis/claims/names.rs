@@ -72,9 +72,5 @@ pub(super) fn peel(expr: &Expr) -> &Expr {
 }
 
 pub(super) fn strip_paren(expr: &Expr) -> &Expr {
-    match expr {
-        Expr::Paren(p) => strip_paren(&p.expr),
-        Expr::Group(g) => strip_paren(&g.expr),
-        other => other,
-    }
+    crate::analysis::syntax::strip_parens(expr)
 }

@@ -98,6 +98,9 @@ impl Evaluator<'_> {
         let Expr::Path(func) = &*c.func else {
             let f = self.eval(&c.func);
             let args: Vec<Value> = c.args.iter().map(|a| self.eval(a)).collect();
+            if let Some(value) = self.field_closure_call(&c.func, &args) {
+                return value;
+            }
             let mut v = Value::derived(args.iter());
             v.join(&f);
             return v;
@@ -244,6 +247,49 @@ impl Evaluator<'_> {
             let inner_ret = std::mem::replace(&mut this.ret, saved_ret);
             body.union(&inner_ret)
         });
+        self.closure_calls.pop();
+        Some(value)
+    }
+
+    /// `(keyer.derive)(who, key)`: the closures held in fields named
+    /// `derive` in this file (`analysis::field_closures`), each with its
+    /// parameters bound to the arguments; what any of them returns.
+    fn field_closure_call(&mut self, func: &Expr, args: &[Value]) -> Option<Value> {
+        let Expr::Field(field) = crate::analysis::syntax::strip_parens(func) else {
+            return None;
+        };
+        let syn::Member::Named(name) = &field.member else {
+            return None;
+        };
+        let name = name.to_string();
+        let file = self.file;
+        let closures: Vec<&syn::ExprClosure> = (self.index.field_closures.get(&name))
+            .into_iter()
+            .flatten()
+            .filter(|(f, c)| *f == file && c.inputs.len() == args.len())
+            .map(|(_, c)| *c)
+            .collect();
+        if closures.is_empty() {
+            return None;
+        }
+        let marker = format!(".{name}");
+        if self.closure_calls.contains(&marker) || self.closure_calls.len() >= MAX_CLOSURE_NESTING {
+            return Some(args.iter().fold(Value::empty(), |all, arg| all.union(arg)));
+        }
+        self.closure_calls.push(marker);
+        let mut value = Value::empty();
+        for closure in closures {
+            let returned = self.scoped(|this| {
+                for (input, arg) in closure.inputs.iter().zip(args) {
+                    this.bind_pat(input, arg.clone(), None);
+                }
+                let saved_ret = std::mem::take(&mut this.ret);
+                let body = this.eval(&closure.body);
+                let inner_ret = std::mem::replace(&mut this.ret, saved_ret);
+                body.union(&inner_ret)
+            });
+            value = value.union(&returned);
+        }
         self.closure_calls.pop();
         Some(value)
     }

@@ -313,7 +313,11 @@ impl Evaluator<'_> {
                 // this is, or a field of the local type a field holds
                 // (`self.bus.dedup`: `CommandBus`'s); a SQL table or redis
                 // is one store for all.
+                // A field of `self` whose type is one local store type in
+                // every struct (`dedup: Arc<DedupTable>`) is that type's
+                // store, whichever struct holds it.
                 let owner = holder_field(&m.receiver)
+                    .or_else(|| self_field(&m.receiver))
                     .and_then(|field| self.index.field_type_name(&field))
                     .or_else(|| self.self_ty.clone());
                 self.key_position_event(key, site, true, strong, store, owner, false);
@@ -815,6 +819,22 @@ fn reads_entry_with(call: &MethodCall<'_>) -> bool {
 /// The field a store field is read from (`bus` of `self.bus.dedup`,
 /// `state.bus.dedup.lock()`), through the methods [`receiver_name`] sees
 /// through; `None` for a store held directly (`self.dedup`, `dedup`).
+/// The field of `self` a receiver is (`self.dedup`, `self.dedup.lock()`).
+fn self_field(expr: &Expr) -> Option<String> {
+    match expr {
+        Expr::Field(f) if is_self(&f.base) => match &f.member {
+            syn::Member::Named(name) => Some(name.to_string()),
+            syn::Member::Unnamed(_) => None,
+        },
+        Expr::MethodCall(m) if m.args.is_empty() => self_field(&m.receiver),
+        Expr::Reference(r) => self_field(&r.expr),
+        Expr::Paren(p) => self_field(&p.expr),
+        Expr::Await(a) => self_field(&a.base),
+        Expr::Try(t) => self_field(&t.expr),
+        _ => None,
+    }
+}
+
 fn holder_field(expr: &Expr) -> Option<String> {
     match expr {
         Expr::Field(f) => match &*f.base {

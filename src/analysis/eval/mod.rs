@@ -26,6 +26,7 @@
 //! (receiver names), never back up into a child.
 
 mod calls;
+mod closures;
 mod concat;
 mod demanded;
 mod diesel;

@@ -1,0 +1,145 @@
+//! Closures: those handed to a method of a value (`map`, `and_then`,
+//! `unwrap_or_else`), those held in bindings and called later, and those
+//! held in struct fields (`analysis::field_closures`), each evaluated with
+//! its parameters bound to what the call gives it.
+
+use syn::Expr;
+
+use super::{Evaluator, MAX_CLOSURE_NESTING};
+use crate::analysis::value::Value;
+
+impl Evaluator<'_> {
+    /// `key_for(&client_key)` where `let key_for = |k| format!(..)`: the
+    /// closure's body with its parameters bound to the arguments.
+    pub(super) fn local_closure_call(
+        &mut self,
+        func: &syn::ExprPath,
+        args: &[Value],
+    ) -> Option<Value> {
+        let name = func.path.get_ident()?.to_string();
+        let closure = self.local_closures.get(&name)?.clone();
+        if closure.inputs.len() != args.len() {
+            return None;
+        }
+        if self.closure_calls.contains(&name) || self.closure_calls.len() >= MAX_CLOSURE_NESTING {
+            // Not entered again: the call carries what its arguments carry.
+            return Some(args.iter().fold(Value::empty(), |all, arg| all.union(arg)));
+        }
+        self.closure_calls.push(name);
+        let value = self.scoped(|this| {
+            for (input, arg) in closure.inputs.iter().zip(args) {
+                this.bind_pat(input, arg.clone(), None);
+            }
+            let saved_ret = std::mem::take(&mut this.ret);
+            let body = this.eval(&closure.body);
+            let inner_ret = std::mem::replace(&mut this.ret, saved_ret);
+            body.union(&inner_ret)
+        });
+        self.closure_calls.pop();
+        Some(value)
+    }
+
+    /// `(keyer.derive)(who, key)`: the closures held in fields named
+    /// `derive` in this file (`analysis::field_closures`), each with its
+    /// parameters bound to the arguments; what any of them returns.
+    pub(super) fn field_closure_call(&mut self, func: &Expr, args: &[Value]) -> Option<Value> {
+        let Expr::Field(field) = crate::analysis::syntax::strip_parens(func) else {
+            return None;
+        };
+        let syn::Member::Named(name) = &field.member else {
+            return None;
+        };
+        let name = name.to_string();
+        let file = self.file;
+        let closures: Vec<&syn::ExprClosure> = (self.index.field_closures.get(&name))
+            .into_iter()
+            .flatten()
+            .filter(|(f, c)| *f == file && c.inputs.len() == args.len())
+            .map(|(_, c)| *c)
+            .collect();
+        if closures.is_empty() {
+            return None;
+        }
+        let marker = format!(".{name}");
+        if self.closure_calls.contains(&marker) || self.closure_calls.len() >= MAX_CLOSURE_NESTING {
+            return Some(args.iter().fold(Value::empty(), |all, arg| all.union(arg)));
+        }
+        self.closure_calls.push(marker);
+        let mut value = Value::empty();
+        for closure in closures {
+            let returned = self.scoped(|this| {
+                for (input, arg) in closure.inputs.iter().zip(args) {
+                    this.bind_pat(input, arg.clone(), None);
+                }
+                let saved_ret = std::mem::take(&mut this.ret);
+                let body = this.eval(&closure.body);
+                let inner_ret = std::mem::replace(&mut this.ret, saved_ret);
+                body.union(&inner_ret)
+            });
+            value = value.union(&returned);
+        }
+        self.closure_calls.pop();
+        Some(value)
+    }
+
+    pub(super) fn eval_closure(&mut self, c: &syn::ExprClosure, arg: Option<Value>) -> Value {
+        self.scoped(|this| {
+            for input in &c.inputs {
+                this.bind_pat(input, arg.clone().unwrap_or_default(), None);
+            }
+            // A `return` inside a closure returns from the closure.
+            let saved_ret = std::mem::take(&mut this.ret);
+            let body = this.eval(&c.body);
+            let inner_ret = std::mem::replace(&mut this.ret, saved_ret);
+            body.union(&inner_ret)
+        })
+    }
+
+    pub(super) fn closure_method(&mut self, method: &str, recv: Value, args: &[&Expr]) -> Value {
+        let mut result = Value::empty();
+        let mut keep_recv = matches!(
+            method,
+            "unwrap_or_else"
+                | "or_else"
+                | "filter"
+                | "inspect"
+                | "get_or_insert_with"
+                | "ok_or_else"
+        );
+        for (i, arg) in args.iter().enumerate() {
+            match arg {
+                Expr::Closure(c) => {
+                    let input = if matches!(
+                        method,
+                        "unwrap_or_else" | "or_else" | "ok_or_else" | "get_or_insert_with"
+                    ) || (method == "map_or_else" && i == 0)
+                    {
+                        Value::empty()
+                    } else {
+                        recv.clone()
+                    };
+                    let v = self.eval_closure(c, Some(input));
+                    if method != "filter" && method != "inspect" && method != "ok_or_else" {
+                        result = result.union(&v);
+                    }
+                }
+                other => {
+                    let v = self.eval(other);
+                    if method == "map_or" && i == 0 {
+                        result = result.union(&v);
+                    } else if matches!(
+                        method,
+                        "map" | "and_then" | "then" | "filter_map" | "flat_map"
+                    ) {
+                        // A function path: `map(String::from)` keeps the value.
+                        keep_recv = true;
+                    }
+                }
+            }
+        }
+        if keep_recv {
+            result = recv.union(&result);
+        }
+        result
+    }
+}

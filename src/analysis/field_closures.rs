@@ -51,20 +51,13 @@ fn held(expr: &Expr) -> Option<&syn::ExprClosure> {
             let Expr::Path(p) = &*call.func else {
                 return None;
             };
-            let segments: Vec<String> = p
-                .path
-                .segments
-                .iter()
-                .map(|s| s.ident.to_string())
-                .collect();
-            let boxed = matches!(
-                segments
-                    .iter()
-                    .map(String::as_str)
-                    .collect::<Vec<_>>()
-                    .as_slice(),
-                [.., "Box" | "Arc" | "Rc", "new"]
-            );
+            let segments = crate::analysis::syntax::path_segments(&p.path);
+            let boxed = match segments.as_slice() {
+                [.., handle, new] => {
+                    matches!(handle.as_str(), "Box" | "Arc" | "Rc") && new == "new"
+                }
+                _ => false,
+            };
             boxed.then(|| held(call.args.first()?)).flatten()
         }
         _ => None,

@@ -30,6 +30,7 @@ fn describe(exit: &ClaimExit) -> String {
         ExitKind::Panic(what) => format!("`{what}` panics here"),
         ExitKind::Unwrap(what) => format!("`.{what}()` panics here on failure"),
         ExitKind::Tail => "the function returns this value".to_string(),
+        ExitKind::End => "the body ends here".to_string(),
     }
 }
 

@@ -20,6 +20,9 @@ pub enum ExitKind {
     Unwrap(String),
     /// The function's tail value on a path that neither completed nor released.
     Tail,
+    /// The end of a body that gives no value (its last statement), reached
+    /// on a path that neither completed nor released.
+    End,
 }
 
 /// One early exit that leaves a claim in progress.

@@ -543,6 +543,17 @@ impl Walker<'_> {
                         }
                     }
                 }
+                // So is a lock on an idempotency key by flow whose handle is
+                // given to the completion or release (`claims.mark_done(&key,
+                // held)`): it ends there. (A lease on a key known by name
+                // keeps the benefit of the doubt.)
+                for &id in &op.results {
+                    if let Some(claim) = self.claims.get_mut(id) {
+                        if claim.roots.iter().any(|r| super::findings::root_by_flow(r)) {
+                            claim.raii = false;
+                        }
+                    }
+                }
                 let linked: Vec<usize> = (0..self.claims.len())
                     .filter(|&id| {
                         op.results.contains(&id) || !self.claims[id].roots.is_disjoint(&op.roots)

@@ -82,6 +82,12 @@ impl Walker<'_> {
                 Stmt::Macro(m) => self.mac(&m.mac, &m.mac),
             }
         }
+        // A body in tail position that gives no value ends after its last
+        // statement: a path reaching it leaves, like a tail value does.
+        let valued = matches!(block.stmts.last(), Some(Stmt::Expr(_, None)));
+        if let (true, false, 0, Some(last)) = (tail, valued, self.closure, block.stmts.last()) {
+            self.exit(ExitKind::End, last, &BTreeSet::new());
+        }
     }
 
     pub(super) fn local(&mut self, local: &syn::Local) {
@@ -90,7 +96,16 @@ impl Walker<'_> {
         };
         let before = self.claims.len();
         let err = self.expr(&init.expr);
-        let new: BTreeSet<usize> = (before..self.claims.len()).collect();
+        // What an awaited `async` block gives is its own value, not the
+        // result of the claims made inside it.
+        let block_value =
+            matches!(strip_paren(&init.expr), Expr::Await(a) if matches!(&*a.base, Expr::Async(_)));
+        let end = if block_value {
+            before
+        } else {
+            self.claims.len()
+        };
+        let new: BTreeSet<usize> = (before..end).collect();
         if let Some((_, diverge)) = &init.diverge {
             // The pattern did not match: a claim made by the initialiser was not taken.
             let saved = self.state.clone();
@@ -277,7 +292,16 @@ impl Walker<'_> {
                 // `?`s and `return`s too when the block's result is
                 // propagated at once (`async { .. }.await?`).
                 Expr::Async(block) => {
+                    // Not propagated at once (`let res = async { .. }.await;`):
+                    // a `?` inside ends the block with its claims still open,
+                    // which is how they are after it.
+                    let propagated = self.propagated;
+                    self.async_jumps.push((self.closure + 1, BTreeSet::new()));
                     self.run_block(|w| w.block(&block.block));
+                    let (_, jumped) = self.async_jumps.pop().unwrap_or_default();
+                    if let (false, Some(state)) = (propagated, &mut self.state) {
+                        state.open.extend(jumped);
+                    }
                     none
                 }
                 base => self.expr(base),

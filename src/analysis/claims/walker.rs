@@ -132,6 +132,9 @@ pub(super) struct Walker<'a> {
     pub(super) catch: usize,
     /// Inside a closure passed to `.transaction(..)`.
     pub(super) tx_closure: usize,
+    /// Awaited `async` blocks being walked, innermost last: the `closure`
+    /// depth inside each, and the claims open where a `?` or `return` left it.
+    pub(super) async_jumps: Vec<(usize, BTreeSet<usize>)>,
     /// Closures held in bindings (`let render = |ls| ..`), by name.
     pub(super) local_closures: HashMap<String, std::rc::Rc<syn::ExprClosure>>,
     /// Calls of those being walked, one inside another.
@@ -166,6 +169,7 @@ impl<'a> Walker<'a> {
             handed: BTreeSet::new(),
             catch: 0,
             tx_closure: 0,
+            async_jumps: Vec::new(),
             local_closures: HashMap::new(),
             closure_calls: 0,
             tail: false,
@@ -253,6 +257,15 @@ impl<'a> Walker<'a> {
             return;
         }
         if !is_panic && self.closure > 0 && matches!(kind, ExitKind::Question | ExitKind::Return) {
+            // Out of an awaited `async` block: to the code after it.
+            if let Some((level, jumped)) = self.async_jumps.last_mut() {
+                if *level == self.closure {
+                    let frame = self.frame;
+                    let open = (state.open.iter())
+                        .filter(|&&id| self.claims[id].frame == frame && !exclude.contains(&id));
+                    jumped.extend(open);
+                }
+            }
             return;
         }
         // Only now: a node's span prints it to tokens, and most exits

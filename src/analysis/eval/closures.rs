@@ -26,7 +26,15 @@ impl Evaluator<'_> {
             return Some(args.iter().fold(Value::empty(), |all, arg| all.union(arg)));
         }
         self.closure_calls.push(name);
-        let value = self.scoped(|this| {
+        let value = self.call_closure(&closure, args);
+        self.closure_calls.pop();
+        Some(value)
+    }
+
+    /// What a closure returns when called with `args`: its body, with its
+    /// parameters bound to them (a `return` inside returns from it).
+    fn call_closure(&mut self, closure: &syn::ExprClosure, args: &[Value]) -> Value {
+        self.scoped(|this| {
             for (input, arg) in closure.inputs.iter().zip(args) {
                 this.bind_pat(input, arg.clone(), None);
             }
@@ -34,9 +42,7 @@ impl Evaluator<'_> {
             let body = this.eval(&closure.body);
             let inner_ret = std::mem::replace(&mut this.ret, saved_ret);
             body.union(&inner_ret)
-        });
-        self.closure_calls.pop();
-        Some(value)
+        })
     }
 
     /// `(keyer.derive)(who, key)`: the closures held in fields named
@@ -67,15 +73,7 @@ impl Evaluator<'_> {
         self.closure_calls.push(marker);
         let mut value = Value::empty();
         for closure in closures {
-            let returned = self.scoped(|this| {
-                for (input, arg) in closure.inputs.iter().zip(args) {
-                    this.bind_pat(input, arg.clone(), None);
-                }
-                let saved_ret = std::mem::take(&mut this.ret);
-                let body = this.eval(&closure.body);
-                let inner_ret = std::mem::replace(&mut this.ret, saved_ret);
-                body.union(&inner_ret)
-            });
+            let returned = self.call_closure(closure, args);
             value = value.union(&returned);
         }
         self.closure_calls.pop();

@@ -43,6 +43,28 @@ pub(super) struct Op {
     pub(super) idempotency_table: bool,
 }
 
+impl Op {
+    /// An operation on the key `roots` (source text `key_text`), linked to
+    /// no claim's result binding.
+    pub(super) fn on_key(
+        kind: OpKind,
+        verb: String,
+        roots: BTreeSet<String>,
+        key_text: String,
+        idempotency_table: bool,
+    ) -> Op {
+        Op {
+            kind,
+            verb,
+            roots,
+            key_text,
+            results: BTreeSet::new(),
+            handle_parts: BTreeSet::new(),
+            idempotency_table,
+        }
+    }
+}
+
 impl Walker<'_> {
     // ---- keys -----------------------------------------------------------------
 
@@ -289,15 +311,7 @@ impl Walker<'_> {
             _ => return None,
         };
         let (roots, key_text) = self.key_arg(std::iter::once(words.iter().nth(1)?))?;
-        Some(Op {
-            kind,
-            verb: verb.to_string(),
-            roots,
-            key_text,
-            results: BTreeSet::new(),
-            handle_parts: BTreeSet::new(),
-            idempotency_table: false,
-        })
+        Some(Op::on_key(kind, verb.to_string(), roots, key_text, false))
     }
 
     pub(super) fn classify_chain(&self, m: &syn::ExprMethodCall) -> Option<Op> {
@@ -470,15 +484,7 @@ impl Walker<'_> {
         for bind in &binds {
             roots.extend(self.roots(bind));
         }
-        Some(Op {
-            kind,
-            verb,
-            roots,
-            key_text,
-            results: BTreeSet::new(),
-            handle_parts: BTreeSet::new(),
-            idempotency_table,
-        })
+        Some(Op::on_key(kind, verb, roots, key_text, idempotency_table))
     }
 
     /// Whether a SQL statement names a table of idempotency records.

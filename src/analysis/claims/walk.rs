@@ -810,15 +810,8 @@ impl Walker<'_> {
                 }
                 if let Some((kind, verb)) = sql_kind(&text.value()) {
                     if let Some((roots, key_text)) = self.key_arg(args.iter().skip(1)) {
-                        let op = Op {
-                            kind,
-                            verb: verb.to_string(),
-                            roots,
-                            key_text,
-                            results: BTreeSet::new(),
-                            handle_parts: BTreeSet::new(),
-                            idempotency_table: self.writes_idempotency_table(&text.value()),
-                        };
+                        let table = self.writes_idempotency_table(&text.value());
+                        let op = Op::on_key(kind, verb.to_string(), roots, key_text, table);
                         let names: Vec<String> = args.iter().skip(1).flat_map(idents).collect();
                         let tx = self.tx_of(&names);
                         self.apply(op, self.site(node), tx);

@@ -309,15 +309,13 @@ impl Evaluator<'_> {
                         Some(part) => format!("{n}/{part}"),
                         None => n,
                     });
-                // A receiver is a field or local of the type whose method
-                // this is, or a field of the local type a field holds
-                // (`self.bus.dedup`: `CommandBus`'s); a SQL table or redis
-                // is one store for all.
-                // A field of `self` whose type is one local store type in
-                // every struct (`dedup: Arc<DedupTable>`) is that type's
-                // store, whichever struct holds it.
-                let owner = holder_field(&m.receiver)
-                    .or_else(|| self_field(&m.receiver))
+                // A receiver is a field of the local type a field holds
+                // (`self.bus.dedup`: `CommandBus`'s), a field of `self`
+                // whose type is one local store type in every struct
+                // (`dedup: Arc<DedupTable>`: that type's, whichever struct
+                // holds it), or else a field or local of the type whose
+                // method this is; a SQL table or redis is one store for all.
+                let owner = owner_field(&m.receiver)
                     .and_then(|field| self.index.field_type_name(&field))
                     .or_else(|| self.self_ty.clone());
                 self.key_position_event(key, site, true, strong, store, owner, false);
@@ -816,40 +814,37 @@ fn reads_entry_with(call: &MethodCall<'_>) -> bool {
         && matches!(call.exprs.as_slice(), [_, Expr::Closure(_)])
 }
 
-/// The field a store field is read from (`bus` of `self.bus.dedup`,
-/// `state.bus.dedup.lock()`), through the methods [`receiver_name`] sees
-/// through; `None` for a store held directly (`self.dedup`, `dedup`).
-/// The field of `self` a receiver is (`self.dedup`, `self.dedup.lock()`).
-fn self_field(expr: &Expr) -> Option<String> {
-    match expr {
-        Expr::Field(f) if is_self(&f.base) => match &f.member {
-            syn::Member::Named(name) => Some(name.to_string()),
-            syn::Member::Unnamed(_) => None,
-        },
-        Expr::MethodCall(m) if m.args.is_empty() => self_field(&m.receiver),
-        Expr::Reference(r) => self_field(&r.expr),
-        Expr::Paren(p) => self_field(&p.expr),
-        Expr::Await(a) => self_field(&a.base),
-        Expr::Try(t) => self_field(&t.expr),
+/// The field whose type owns a store read through `expr`: the field
+/// holding the store's own field (`bus` of `self.bus.dedup`,
+/// `state.bus.dedup.lock()`), else the store's field when it is one of
+/// `self` (`dedup` of `self.dedup`); through no-argument methods,
+/// references, `.await` and `?`. `None` for a store held in a local.
+fn owner_field(expr: &Expr) -> Option<String> {
+    let named = |member: &syn::Member| match member {
+        syn::Member::Named(name) => Some(name.to_string()),
+        syn::Member::Unnamed(_) => None,
+    };
+    let Expr::Field(f) = store_place(expr) else {
+        return None;
+    };
+    match &*f.base {
+        Expr::Field(holder) => named(&holder.member),
+        base if is_self(base) => named(&f.member),
         _ => None,
     }
 }
 
-fn holder_field(expr: &Expr) -> Option<String> {
+/// The place a receiver reads, inside the no-argument methods
+/// (`.lock()`, `.clone()`), references, parentheses, `.await` and `?`
+/// around it.
+fn store_place(expr: &Expr) -> &Expr {
     match expr {
-        Expr::Field(f) => match &*f.base {
-            Expr::Field(holder) => match &holder.member {
-                syn::Member::Named(name) => Some(name.to_string()),
-                syn::Member::Unnamed(_) => None,
-            },
-            _ => None,
-        },
-        Expr::MethodCall(m) if m.args.is_empty() => holder_field(&m.receiver),
-        Expr::Reference(r) => holder_field(&r.expr),
-        Expr::Paren(p) => holder_field(&p.expr),
-        Expr::Await(a) => holder_field(&a.base),
-        Expr::Try(t) => holder_field(&t.expr),
-        _ => None,
+        Expr::MethodCall(m) if m.args.is_empty() => store_place(&m.receiver),
+        Expr::Reference(r) => store_place(&r.expr),
+        Expr::Paren(p) => store_place(&p.expr),
+        Expr::Await(a) => store_place(&a.base),
+        Expr::Try(t) => store_place(&t.expr),
+        other => other,
     }
 }
 

@@ -18,6 +18,7 @@ pub mod hashing;
 pub mod header_holders;
 pub mod index;
 pub mod macro_rules;
+pub mod order;
 pub mod sql;
 pub mod sql_literals;
 pub mod sql_source;
@@ -28,14 +29,18 @@ pub mod vocab;
 
 use eval::{Evaluator, KeyEvent, Summary};
 use index::{CrateIndex, ParsedFile};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::model::diagnostic::Confidence;
 
 use vocab::Vocabulary;
 
-/// Summaries stop being refined after this many rounds (recursion terminates).
+/// Summaries stop being refined after this many sweeps (recursion terminates).
 const MAX_ROUNDS: usize = 6;
+
+/// A summary resting on a chain of more summaries than this is not passed
+/// on to callers: the longest flow path, in functions crossed.
+const MAX_DEPTH: usize = 6;
 
 /// What the rules query.
 #[derive(Debug, Default)]
@@ -285,8 +290,8 @@ pub fn complete(
     facts.sql = sql::collect(files, sql_files, vocab);
 }
 
-/// Evaluates every function, iterating the summaries to a fixpoint;
-/// `unnamed[id]` are the parameters of function `id` whose names say
+/// Evaluates every function, iterating the summaries to a fixpoint in
+/// place, callees first ([`order`]); `unnamed[id]` are the parameters of function `id` whose names say
 /// nothing. Returns the summaries and each function's key events.
 ///
 /// `warm`: the summaries and events of a fixpoint with every parameter
@@ -301,8 +306,8 @@ pub(crate) fn fixpoint(
     warm: Option<(Vec<Summary>, Vec<Vec<KeyEvent>>)>,
 ) -> (Vec<Summary>, Vec<Vec<KeyEvent>>) {
     let n = index.fns.len();
-    // Round 0 evaluates every function (of `unnamed`, when warm); later
-    // rounds only those whose callees' summaries changed in the previous round.
+    // The first sweep evaluates every function (of `unnamed`, when warm);
+    // later sweeps only those that read a callee's summary before it changed.
     let (mut summaries, mut fn_events, mut dirty, mut field_keys) = match warm {
         Some((summaries, events)) if summaries.len() == n && events.len() == n => {
             let dirty = (0..n).map(|id| unnamed.get(id).is_some_and(|m| *m != 0));
@@ -316,61 +321,78 @@ pub(crate) fn fixpoint(
             eval::FieldKeys::new(),
         ),
     };
-    for _round in 0..MAX_ROUNDS {
-        let mut next = summaries.clone();
-        let mut changed = vec![false; index.fns.len()];
+    // Each evaluation reads the summaries as they are at that moment
+    // (callees first, so most are final): a step counter says whether a
+    // callee changed after its caller read it.
+    let order = order::callee_first(index);
+    let mut step = 0usize;
+    let mut read_at = vec![0usize; n];
+    let mut changed_at = vec![0usize; n];
+    // How many summaries, this one included, a summary rests on. One that
+    // rests on more than MAX_DEPTH is kept aside (`deep`) and its callers
+    // read an empty one: a flow path crosses at most MAX_DEPTH functions,
+    // whatever order they are evaluated in.
+    let blank = Summary::default();
+    let mut depth = vec![0usize; n];
+    let mut deep: HashMap<usize, Summary> = HashMap::new();
+    for _sweep in 0..MAX_ROUNDS {
         // The progress bar counts evaluations: a huge unit shows movement.
         crate::progress::functions_planned(dirty.iter().filter(|d| **d).count());
-        for (id, def) in index.fns.iter().enumerate() {
+        for &id in &order {
             if !dirty[id] {
                 continue;
             }
             crate::limits::checkpoint();
             crate::progress::function_done();
+            let def = &index.fns[id];
             let evaluator = Evaluator::new(index, vocab, &summaries, def)
                 .without_names_for(unnamed.get(id).copied().unwrap_or(0))
                 .with_field_keys(&field_keys);
             let (mut summary, events) = evaluator.run(def);
             bound_summary(&mut summary);
-            // The unresolved calls a value passes on are no part of its
-            // signature, but callers pass them on too (`prefilter::Demand`).
-            let facts = |s: &Summary| {
-                let via = |v: &value::Value| v.via.calls().count();
-                let pending: usize = s.pending.iter().map(|e| via(&e.value)).sum();
-                (
-                    s.ret.fallbacks.len(),
-                    s.ret.sanitized.len(),
-                    via(&s.ret),
-                    pending,
-                    s.param_field_writes.len(),
-                )
+            step += 1;
+            read_at[id] = step;
+            depth[id] = if same_for_callers(&summary, &blank) {
+                0
+            } else {
+                let below = (summary.callees.iter())
+                    .filter(|&&c| c != id && !deep.contains_key(&c))
+                    .map(|&c| depth[c])
+                    .max();
+                1 + below.unwrap_or(0)
             };
-            changed[id] = summary.signature() != summaries[id].signature()
-                || facts(&summary) != facts(&summaries[id]);
-            next[id] = summary;
+            let visible = if depth[id] > MAX_DEPTH {
+                deep.insert(id, summary);
+                blank.clone()
+            } else {
+                deep.remove(&id);
+                summary
+            };
+            if !same_for_callers(&visible, &summaries[id]) {
+                step += 1;
+                changed_at[id] = step;
+            }
+            summaries[id] = visible;
             fn_events[id] = events;
         }
-        summaries = next;
         // A record whose fields now carry other keys is read again where
         // it is destructured.
         let keys = eval::field_keys(&summaries);
         let records = eval::changed_records(&field_keys, &keys);
         field_keys = keys;
-        if !changed.iter().any(|c| *c) && records.is_empty() {
-            break;
-        }
-        dirty = summaries
-            .iter()
-            .map(|s| {
-                s.callees
-                    .iter()
-                    .any(|&c| changed.get(c).copied().unwrap_or(false))
+        dirty = (0..n)
+            .map(|id| {
+                let s = deep.get(&id).unwrap_or(&summaries[id]);
+                (s.callees.iter()).any(|&c| changed_at.get(c).is_some_and(|&at| at > read_at[id]))
                     || s.field_reads.iter().any(|r| records.contains(r))
             })
             .collect();
         if !dirty.iter().any(|d| *d) {
             break;
         }
+    }
+    for (id, summary) in deep {
+        summaries[id] = summary;
     }
     (summaries, fn_events)
 }
@@ -381,6 +403,24 @@ pub(crate) fn fixpoint(
 /// tuple), and what lies deeper is kept as facts without its shape.
 const MAX_SHAPE_DEPTH: usize = 4;
 const MAX_SHAPE_NODES: usize = 64;
+
+/// Whether callers can tell `a` from `b`. The unresolved calls a value
+/// passes on are no part of its signature, but callers pass them on too
+/// (`prefilter::Demand`).
+fn same_for_callers(a: &Summary, b: &Summary) -> bool {
+    let facts = |s: &Summary| {
+        let via = |v: &value::Value| v.via.calls().count();
+        let pending: usize = s.pending.iter().map(|e| via(&e.value)).sum();
+        (
+            s.ret.fallbacks.len(),
+            s.ret.sanitized.len(),
+            via(&s.ret),
+            pending,
+            s.param_field_writes.len(),
+        )
+    };
+    a.signature() == b.signature() && facts(a) == facts(b)
+}
 
 /// Bounds the shape of what callers receive from a summary.
 fn bound_summary(summary: &mut Summary) {

@@ -945,6 +945,8 @@ fn expr_idents<'e>(expr: &'e Expr, out: &mut Vec<&'e sqlparser::ast::Ident>) {
             expr_idents(left, out);
             expr_idents(right, out);
         }
+        // Cassandra's composite partition key: `PRIMARY KEY ((a, b), c)`.
+        Expr::Tuple(items) => items.iter().for_each(|e| expr_idents(e, out)),
         Expr::Function(function) => {
             if let FunctionArguments::List(list) = &function.args {
                 for arg in &list.args {

@@ -554,15 +554,22 @@ impl Evaluator<'_> {
             .enumerate()
             .map(|(i, arg)| {
                 let mut arg = arg.clone();
-                let named = param_names
+                let param_component = param_names
                     .get(i)
                     .and_then(|n| n.as_deref())
-                    .and_then(|n| self.vocab.component_of_name(n))
+                    .and_then(|n| self.vocab.component_of_name(n));
+                let named = param_component
                     .filter(|c| matches!(c, Component::Tenant | Component::Principal));
                 if let Some(component) = named {
                     arg.attach_fallbacks_to(&[component]);
+                } else if param_component.is_none() {
+                    arg.attach_fallbacks();
+                } else {
+                    // A parameter named as the route says more of what the
+                    // value is than the field it was read from (a NATS
+                    // `msg.subject` is no JWT subject).
+                    arg.fallbacks.retain(|f| f.component.is_none());
                 }
-                arg.attach_fallbacks();
                 let key_param = param_names
                     .get(i)
                     .and_then(|n| n.as_deref())

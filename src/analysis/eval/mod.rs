@@ -182,6 +182,9 @@ pub struct Evaluator<'a> {
     receiver_aliases: HashMap<String, String>,
     /// `QueryBuilder` locals and the statement each holds so far.
     sql_builders: HashMap<String, sql_builder::SqlBuilder>,
+    /// The columns this function's statements look each idempotency table
+    /// up by (`sql_binds::lookup_columns`), for its plain `INSERT`s.
+    table_keys: std::cell::RefCell<HashMap<String, Vec<String>>>,
     /// Closures bound to a local (`let key_for = |k| format!(..)`): a call
     /// of the local evaluates the body with the call's arguments.
     local_closures: HashMap<String, std::rc::Rc<syn::ExprClosure>>,
@@ -298,6 +301,7 @@ impl<'a> Evaluator<'a> {
             calls: Vec::new(),
             receiver_aliases: HashMap::new(),
             sql_builders: HashMap::new(),
+            table_keys: Default::default(),
             local_closures: HashMap::new(),
             closure_calls: Vec::new(),
             entity_bindings: Default::default(),

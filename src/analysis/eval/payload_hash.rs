@@ -145,12 +145,22 @@ impl Evaluator<'_> {
         ) {
             return;
         }
-        // The reader's root: `req` of `req.as_reader()`, `req.body_mut()`.
-        let mut root = &*m.receiver;
-        while let Expr::MethodCall(inner) = root {
-            root = &inner.receiver;
+        // The reader and what it is read from: `req` of `req.as_reader()`,
+        // `req.body_mut()`, nickel's `req.origin` (the request itself).
+        let mut level = &*m.receiver;
+        let mut of_request = false;
+        loop {
+            if names_response(level) {
+                return;
+            }
+            of_request |= names_request(level);
+            level = match level {
+                Expr::MethodCall(inner) => &inner.receiver,
+                Expr::Field(field) => &field.base,
+                _ => break,
+            };
         }
-        if names_response(root) || !names_request(root) {
+        if !of_request {
             return;
         }
         if let Some(buffer) = m.args.first() {

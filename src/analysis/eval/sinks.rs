@@ -7,7 +7,7 @@ use std::ops::ControlFlow;
 
 use syn::Expr;
 
-use super::sql_binds::{client_key_lookup, key_binds};
+use super::sql_binds::{client_key_lookup, key_binds_known, lookup_columns};
 use super::{Demanded, Evaluator, MethodCall};
 use crate::analysis::sql::sql_tables;
 use crate::analysis::sql_literals::looks_like_dml;
@@ -412,7 +412,14 @@ impl Evaluator<'_> {
             .find(|t| ["idempot", "dedup", "replay"].iter().any(|w| t.contains(w)))
             .cloned();
         let (table, key, by_use) = match table {
-            Some(t) => (Some(t), key_binds(&lower, self.vocab), false),
+            Some(t) => {
+                let mut known = self.table_keys.borrow_mut();
+                let key = key_binds_known(&lower, self.vocab, known.get(&t).map(Vec::as_slice));
+                if let Some(columns) = lookup_columns(&lower) {
+                    known.insert(t.clone(), columns);
+                }
+                (Some(t), key, false)
+            }
             None => match client_key_lookup(&lower, self.vocab) {
                 Some(k) => (tables.first().cloned(), Some(k), true),
                 None => (None, None, false),

@@ -37,10 +37,34 @@ pub(super) struct KeyBinds {
 
 /// The key binds of `sql` (lower case), or `None` when the statement's key
 /// cannot be read.
+#[cfg(test)]
 pub(super) fn key_binds(sql: &str, vocab: &Vocabulary) -> Option<KeyBinds> {
+    key_binds_known(sql, vocab, None)
+}
+
+/// [`key_binds`], where `looked_up` are the columns the same code looks
+/// the statement's table up by: a plain `INSERT` into it is keyed on those
+/// (`SELECT .. WHERE tenant_id = $1 AND body_key = $2`, then `INSERT`).
+pub(super) fn key_binds_known(
+    sql: &str,
+    vocab: &Vocabulary,
+    looked_up: Option<&[String]>,
+) -> Option<KeyBinds> {
     let toks = tokenize(sql);
     let pairs = column_params(&toks);
-    let mut columns = key_columns(&toks, &pairs, vocab)?;
+    let mut columns = match (lookup_columns_of(&toks), looked_up) {
+        (None, Some(known)) if insert_groups(&toks).is_some() => {
+            // The inserted scope columns key the row too.
+            let mut columns = known.to_vec();
+            for column in key_columns(&toks, &pairs, vocab).unwrap_or_default() {
+                if !columns.contains(&column) {
+                    columns.push(column);
+                }
+            }
+            columns
+        }
+        _ => key_columns(&toks, &pairs, vocab)?,
+    };
     // A scope column the statement itself fills (`route = 'capture'`) keys
     // the row as much as a bound one; it has no bind.
     for column in literal_columns(&toks) {
@@ -280,14 +304,24 @@ fn group(toks: &[Tok], open: usize) -> (Vec<Vec<Tok>>, usize) {
     (items, toks.len())
 }
 
-/// The statement's key columns (see the module docs).
-fn key_columns(toks: &[Tok], pairs: &[(String, usize)], vocab: &Vocabulary) -> Option<Vec<String>> {
+/// The columns a statement keys its rows on by its own text: its conflict
+/// target, or the columns its `WHERE` compares with a parameter.
+pub(super) fn lookup_columns(sql: &str) -> Option<Vec<String>> {
+    lookup_columns_of(&tokenize(sql))
+}
+
+fn lookup_columns_of(toks: &[Tok]) -> Option<Vec<String>> {
     if let Some(target) = conflict_target(toks) {
         return Some(target);
     }
     let compared: Vec<String> = where_pairs(toks).into_iter().map(|(c, _)| c).collect();
-    if !compared.is_empty() {
-        return Some(compared);
+    (!compared.is_empty()).then_some(compared)
+}
+
+/// The statement's key columns (see the module docs).
+fn key_columns(toks: &[Tok], pairs: &[(String, usize)], vocab: &Vocabulary) -> Option<Vec<String>> {
+    if let Some(columns) = lookup_columns_of(toks) {
+        return Some(columns);
     }
     let keyish: Vec<String> = pairs
         .iter()
@@ -383,6 +417,22 @@ mod tests {
         let sql =
             "INSERT INTO idempotency (key, user_id, response, status_code) VALUES (?, ?, ?, ?)";
         assert_eq!(binds(sql), Some(vec![0, 1]));
+    }
+
+    #[test]
+    fn plain_insert_is_keyed_as_its_table_is_looked_up() {
+        let select = "select id from form_idem where tenant_id = $1 and body_key = $2";
+        let looked_up = super::lookup_columns(select);
+        assert_eq!(
+            looked_up.as_deref(),
+            Some(&["tenant_id".to_string(), "body_key".to_string()][..])
+        );
+        let insert = "insert into form_idem (tenant_id, body_key, lead) values ($1, $2, $3)";
+        let vocab = Vocabulary::default();
+        let known = super::key_binds_known(insert, &vocab, looked_up.as_deref());
+        assert_eq!(known.map(|k| k.binds), Some(vec![0, 1]));
+        // Without the lookup only the tenant column is key-like by its name.
+        assert_eq!(binds(insert), Some(vec![0]));
     }
 
     #[test]

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# blind.sh [SET ...]: score idem-lint on the kept blind sets (tests/blind/*/), default tier.
+#   IDEM_LINT=/path/to/idem-lint scripts/blind.sh s45
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+LINT="${IDEM_LINT:-$ROOT/target/release/idem-lint}"
+[ -x "$LINT" ] || { echo "blind: $LINT is not built (cargo build --release)" >&2; exit 2; }
+sets=("$@")
+if [ ${#sets[@]} -eq 0 ]; then
+    for d in "$ROOT"/tests/blind/*/; do sets+=("$(basename "$d")"); done
+fi
+for s in "${sets[@]}"; do
+    dir="$ROOT/tests/blind/$s"
+    report="$(mktemp)"
+    (cd "$dir" && "$LINT" --format json --exit-zero --no-cache . >"$report" 2>/dev/null)
+    echo "== $s"
+    python3 "$dir/score.py" "$report" ${CONFIDENCE:+--confidence "$CONFIDENCE"}
+    rm -f "$report"
+done

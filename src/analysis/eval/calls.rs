@@ -396,7 +396,7 @@ impl Evaluator<'_> {
 
     /// The value of a header read at `expr`: the client key, or, for a
     /// header the sender minted, a server-minted id.
-    fn header_value(&self, source: Option<KeySource>, expr: &Expr) -> Value {
+    pub(super) fn header_value(&self, source: Option<KeySource>, expr: &Expr) -> Value {
         match source {
             Some(KeySource::SenderId) => Value {
                 server_id: Some(Box::new(self.origin(expr))),

@@ -33,6 +33,7 @@ mod diesel;
 mod environment;
 mod extractors;
 mod fallbacks;
+mod header_entries;
 mod macros;
 mod names;
 mod payload_hash;
@@ -871,6 +872,7 @@ impl<'a> Evaluator<'a> {
                         Box::new(move |this: &mut Self| {
                             this.scoped(|this| {
                                 this.bind_pat(&arm.pat, scrutinee.clone(), None);
+                                this.key_header_arm(&m.expr, &arm.pat);
                                 if let Some((_, guard)) = &arm.guard {
                                     this.eval(guard);
                                 }
@@ -957,6 +959,7 @@ impl<'a> Evaluator<'a> {
             this.scoped(|this| {
                 this.eval(&i.cond);
                 this.narrow(&i.cond, true);
+                this.key_header_condition(&i.cond);
                 this.eval_block(&i.then_branch)
             })
         };

@@ -1,0 +1,91 @@
+//! A header entry picked out by the key header's name: inside
+//! `match h.name.as_str() { "idempotency-key" => key = h.value.., }` or
+//! `if name.eq_ignore_ascii_case("Idempotency-Key") { .. value .. }`, the
+//! entry the name was read from (`h`, or the pair's other binding) is
+//! the key header, so what the arm reads of it is the client's key.
+
+use syn::{BinOp, Expr, Pat};
+
+use super::Evaluator;
+use crate::analysis::value::KeySource;
+
+impl Evaluator<'_> {
+    /// A `match` arm whose pattern names the key header (alone or among
+    /// alternatives): the scrutinee's entry is that header in the arm.
+    pub(super) fn key_header_arm(&mut self, scrutinee: &Expr, pat: &Pat) {
+        if let Some((source, lit)) = self.pattern_names_header(pat) {
+            self.entry_is_header(scrutinee, source, &Expr::Lit(lit));
+        }
+    }
+
+    /// An `if` condition comparing a name with the key header's name:
+    /// the entry the name is of is that header in the `then` branch.
+    pub(super) fn key_header_condition(&mut self, cond: &Expr) {
+        let (name, literal) = match cond {
+            Expr::MethodCall(m)
+                if matches!(m.method.to_string().as_str(), "eq_ignore_ascii_case" | "eq")
+                    && m.args.len() == 1 =>
+            {
+                (&*m.receiver, &m.args[0])
+            }
+            Expr::Binary(b) if matches!(b.op, BinOp::Eq(_)) => match (&*b.left, &*b.right) {
+                (name, lit @ Expr::Lit(_)) | (lit @ Expr::Lit(_), name) => (name, lit),
+                _ => return,
+            },
+            _ => return,
+        };
+        let Some(source) = self.literal_names_header(literal) else {
+            return;
+        };
+        self.entry_is_header(name, source, literal);
+    }
+
+    fn pattern_names_header(&mut self, pat: &Pat) -> Option<(KeySource, syn::ExprLit)> {
+        match pat {
+            Pat::Lit(lit) => {
+                let source = self.eval_lit(&lit.lit).key_header_name?;
+                Some((source, lit.clone()))
+            }
+            Pat::Or(or) => or.cases.iter().find_map(|p| self.pattern_names_header(p)),
+            _ => None,
+        }
+    }
+
+    fn literal_names_header(&mut self, expr: &Expr) -> Option<KeySource> {
+        let lit = match crate::analysis::syntax::strip_ref(expr) {
+            Expr::Lit(lit) => lit,
+            _ => return None,
+        };
+        self.eval_lit(&lit.lit).key_header_name
+    }
+
+    /// Declares, for the rest of the current scope, the local binding the
+    /// header's name was read from (`h` of `h.name.to_ascii_lowercase()`)
+    /// as the header itself; a name bound alone (`(name, value)` pairs)
+    /// leaves its sibling to the pattern that bound both.
+    fn entry_is_header(&mut self, name: &Expr, source: KeySource, at: &Expr) {
+        let mut level = name;
+        let root = loop {
+            level = match level {
+                Expr::MethodCall(m) => &m.receiver,
+                Expr::Field(f) => &f.base,
+                Expr::Reference(r) => &r.expr,
+                Expr::Paren(p) => &p.expr,
+                Expr::Unary(u) => &u.expr,
+                Expr::Path(p) => break p.path.get_ident(),
+                _ => return,
+            };
+        };
+        let Some(root) = root.map(ToString::to_string) else {
+            return;
+        };
+        // Only an entry of the function's own (`for h in req.headers()`),
+        // never `self`, and not the bare name of a `(name, value)` pair:
+        // its value is a sibling binding this cannot name.
+        if root == "self" || self.env.lookup(&root).is_none() || matches!(name, Expr::Path(_)) {
+            return;
+        }
+        let value = self.header_value(Some(source), at);
+        self.declare(root, value);
+    }
+}

@@ -156,7 +156,7 @@ impl Evaluator<'_> {
         if let Some(v) = self.header_read_call(&name, &args, expr) {
             return v;
         }
-        self.deserialised_bytes(&segments, &arg_exprs, expr);
+        let deserialised = self.deserialised_bytes(&segments, &arg_exprs, expr);
         if let Some(v) = self.orm_primary_key_fn(&segments, &args, &arg_exprs) {
             return v;
         }
@@ -185,6 +185,11 @@ impl Evaluator<'_> {
         let mut value = self.library_call(func, &name, &segments, args, expr);
         if name != "Err" {
             self.unresolved_call(&name, inputs, &mut value);
+        }
+        // `let cmd: TopUp = serde_json::from_slice(raw)?`: the record is
+        // the deserialised input, what its bytes are.
+        if deserialised && value.payload.is_none() && value.client_key.is_none() {
+            value.payload = Some(self.fact_origin(expr));
         }
         value
     }

@@ -171,8 +171,14 @@ impl Evaluator<'_> {
     /// `serde_json::from_slice(bytes)`: bytes held in a local that the code
     /// deserialises into a record are the raw payload of a request or
     /// message, for what is computed from them later (a hash of them is a
-    /// payload hash). What the call returns is left to default propagation.
-    pub(super) fn deserialised_bytes(&mut self, segments: &[String], exprs: &[&Expr], call: &Expr) {
+    /// payload hash). Returns whether it is such a call: the record it
+    /// returns is the deserialised input (`eval_path_call`).
+    pub(super) fn deserialised_bytes(
+        &mut self,
+        segments: &[String],
+        exprs: &[&Expr],
+        call: &Expr,
+    ) -> bool {
         const FORMATS: &[&str] = &[
             "serde_json",
             "simd_json",
@@ -186,17 +192,21 @@ impl Evaluator<'_> {
             "serde_qs",
         ];
         let [format, .., function] = segments else {
-            return;
+            return false;
         };
         let deserialises = matches!(
             function.as_str(),
             "from_slice" | "from_reader" | "from_bytes" | "deserialize" | "decode_from_slice"
         );
         if !FORMATS.contains(&format.as_str()) || !deserialises {
-            return;
+            return false;
         }
-        if let Some(bytes) = exprs.first() {
-            self.payload_into_local(bytes, call);
+        match exprs.first() {
+            Some(bytes) => {
+                self.payload_into_local(bytes, call);
+                true
+            }
+            None => false,
         }
     }
 

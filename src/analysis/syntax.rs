@@ -1,6 +1,7 @@
 //! Small syntax helpers shared by every pass over syn trees: positions,
 //! source text, paths, and peeling `&`/parentheses off expressions.
 
+use quote::ToTokens;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -107,7 +108,9 @@ pub fn macro_args(mac: &syn::Macro) -> Option<Rc<Vec<Expr>>> {
         }
         mac.parse_body_with(Punctuated::<Expr, syn::Token![,]>::parse_terminated)
             .ok()
-            .map(|p| Rc::new(p.into_iter().collect::<Vec<_>>()))
+            .map(|p| p.into_iter().collect::<Vec<_>>())
+            .or_else(|| braced_blocks(&mac.tokens))
+            .map(Rc::new)
     };
     let at = macro_key(mac);
     MACRO_ARGS.with(|memo| {
@@ -120,6 +123,28 @@ pub fn macro_args(mac: &syn::Macro) -> Option<Rc<Vec<Expr>>> {
         }
         args
     })
+}
+
+/// The braced groups of a macro body in a syntax of its own (bastion's
+/// `msg! { m, v: T =!> { .. }; }`, a template's `{ expr }`) that parse as
+/// blocks, in order: the Rust inside such a macro is walked too.
+fn braced_blocks(tokens: &proc_macro2::TokenStream) -> Option<Vec<Expr>> {
+    let blocks: Vec<Expr> = (tokens.clone().into_iter())
+        .filter_map(|tree| match tree {
+            proc_macro2::TokenTree::Group(g) if g.delimiter() == proc_macro2::Delimiter::Brace => {
+                syn::parse2::<syn::Block>(g.to_token_stream()).ok()
+            }
+            _ => None,
+        })
+        .map(|block| {
+            Expr::Block(syn::ExprBlock {
+                attrs: Vec::new(),
+                label: None,
+                block,
+            })
+        })
+        .collect();
+    (!blocks.is_empty()).then_some(blocks)
 }
 
 /// What a call of one of the unit's own macros expands to, made by

@@ -3,7 +3,7 @@
 //! first time it is evaluated.
 //!
 //! The call graph here is read off the syntax alone: every name a body
-//! calls (`f(..)`, `a.f(..)`, `T::f(..)`, and `f(` inside macro tokens)
+//! calls (`f(..)`, `a.f(..)`, `T::f(..)`, inside the macros that parse too)
 //! links to every function of that name. It over-approximates (a method name
 //! several types define links to all of them) and may miss calls the
 //! evaluator resolves otherwise; that only costs re-evaluations, because
@@ -12,7 +12,7 @@
 //! walk meets it.
 
 use super::index::CrateIndex;
-use proc_macro2::{TokenStream, TokenTree};
+use super::syntax::macro_args;
 use std::collections::HashSet;
 use syn::visit::Visit;
 
@@ -90,27 +90,10 @@ impl<'ast> Visit<'ast> for CalledNames {
     }
 
     fn visit_macro(&mut self, mac: &'ast syn::Macro) {
-        self.tokens(mac.tokens.clone());
-    }
-}
-
-impl CalledNames {
-    /// `name(` anywhere in macro tokens, nested groups included.
-    fn tokens(&mut self, tokens: TokenStream) {
-        let mut last_ident: Option<String> = None;
-        for tree in tokens {
-            match tree {
-                TokenTree::Ident(ident) => last_ident = Some(ident.to_string()),
-                TokenTree::Group(group) => {
-                    if group.delimiter() == proc_macro2::Delimiter::Parenthesis {
-                        if let Some(name) = last_ident.take() {
-                            self.0.insert(name);
-                        }
-                    }
-                    last_ident = None;
-                    self.tokens(group.stream());
-                }
-                TokenTree::Punct(_) | TokenTree::Literal(_) => last_ident = None,
+        // The parse the evaluator reads too (memoised per analysis).
+        if let Some(args) = macro_args(mac) {
+            for arg in args.iter() {
+                self.visit_expr(arg);
             }
         }
     }

@@ -84,6 +84,25 @@ pub fn place_name(expr: &Expr) -> Option<String> {
     }
 }
 
+/// An access chain from the outside in: `expr`, then what each method
+/// call, field access, reference, dereference or parenthesis is of
+/// (`req.origin.as_reader()` → itself, `req.origin`, `req`).
+pub fn access_levels(expr: &Expr) -> Vec<&Expr> {
+    let mut levels = vec![expr];
+    let mut level = expr;
+    loop {
+        level = match level {
+            Expr::MethodCall(m) => &m.receiver,
+            Expr::Field(f) => &f.base,
+            Expr::Reference(r) => &r.expr,
+            Expr::Paren(p) => &p.expr,
+            Expr::Unary(u) => &u.expr,
+            _ => return levels,
+        };
+        levels.push(level);
+    }
+}
+
 /// The expression inside any parentheses and invisible groups.
 pub fn strip_parens(expr: &Expr) -> &Expr {
     match expr {

@@ -7,6 +7,7 @@
 use syn::{BinOp, Expr, Pat};
 
 use super::Evaluator;
+use crate::analysis::syntax::{access_levels, place_name};
 use crate::analysis::value::KeySource;
 
 impl Evaluator<'_> {
@@ -64,19 +65,8 @@ impl Evaluator<'_> {
     /// as the header itself; a name bound alone (`(name, value)` pairs)
     /// leaves its sibling to the pattern that bound both.
     fn entry_is_header(&mut self, name: &Expr, source: KeySource, at: &Expr) {
-        let mut level = name;
-        let root = loop {
-            level = match level {
-                Expr::MethodCall(m) => &m.receiver,
-                Expr::Field(f) => &f.base,
-                Expr::Reference(r) => &r.expr,
-                Expr::Paren(p) => &p.expr,
-                Expr::Unary(u) => &u.expr,
-                Expr::Path(p) => break p.path.get_ident(),
-                _ => return,
-            };
-        };
-        let Some(root) = root.map(ToString::to_string) else {
+        let levels = access_levels(name);
+        let Some(root) = levels.last().and_then(|root| place_name(root)) else {
             return;
         };
         // Only an entry of the function's own (`for h in req.headers()`),

@@ -13,7 +13,7 @@ use syn::Expr;
 use super::sinks::receiver_name;
 use super::{bits, Evaluator, MethodCall};
 use crate::analysis::hashing::{self, HashCall};
-use crate::analysis::syntax::place_name;
+use crate::analysis::syntax::{access_levels, place_name};
 use crate::analysis::value::{Origin, PayloadHash, Site, Value};
 use crate::analysis::vocab::words;
 
@@ -147,20 +147,8 @@ impl Evaluator<'_> {
         }
         // The reader and what it is read from: `req` of `req.as_reader()`,
         // `req.body_mut()`, nickel's `req.origin` (the request itself).
-        let mut level = &*m.receiver;
-        let mut of_request = false;
-        loop {
-            if names_response(level) {
-                return;
-            }
-            of_request |= names_request(level);
-            level = match level {
-                Expr::MethodCall(inner) => &inner.receiver,
-                Expr::Field(field) => &field.base,
-                _ => break,
-            };
-        }
-        if !of_request {
+        let levels = access_levels(&m.receiver);
+        if levels.iter().any(|l| names_response(l)) || !levels.iter().any(|l| names_request(l)) {
             return;
         }
         if let Some(buffer) = m.args.first() {

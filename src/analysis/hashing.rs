@@ -143,7 +143,12 @@ const HASHER_TYPES: &[&str] = &[
 ];
 
 fn is_hasher_type(name: &str) -> bool {
-    (name.ends_with("Hasher") && name != "BuildHasher") || HASHER_TYPES.contains(&name)
+    // A MAC (`Hmac<Sha256>`, `HmacSha256`) digests what it is fed as a hash
+    // does: keyed by a secret, a MAC of the body is still one value per
+    // payload (a signature compared with a header is no key position).
+    (name.ends_with("Hasher") && name != "BuildHasher")
+        || name.starts_with("Hmac")
+        || HASHER_TYPES.contains(&name)
 }
 
 /// Traits whose associated functions `classify_call` reads as hash calls
@@ -205,6 +210,7 @@ const HASHER_CONSTRUCTORS: &[&str] = &[
     "with_secret",
     "new_keyed",
     "new_derive_key",
+    "new_from_slice",
 ];
 
 /// Whether `Type::name(..)` makes a new hasher object (`Sha256::new()`,
@@ -540,17 +546,20 @@ pub fn constructor_namespace(path: &str, args: &[Value], value: &mut Value) {
 /// A struct literal is a key through its key fields only: a payload hash in
 /// `fingerprint`/`request_hash` or a fresh id in `lease_id` describes the
 /// record, it does not make the record a payload-hash or server key.
-pub fn struct_field_facts(value: &mut Value, field: &str, vocab: &Vocabulary) {
-    if value.payload_hash.is_none() && value.server_id.is_none() {
-        return;
+/// Returns what the field contributes to the record as a whole.
+pub fn struct_field_facts(value: &Value, field: &str, vocab: &Vocabulary) -> Value {
+    let mut part = value.clone();
+    if part.payload_hash.is_none() && part.server_id.is_none() {
+        return part;
     }
     let keyish = field == "id" || vocab.is_key_position_name(field);
     if !keyish {
-        value.payload_hash = None;
-        value.hash_keyed = None;
-        value.server_id = None;
-        value.server_concat = None;
+        part.payload_hash = None;
+        part.hash_keyed = None;
+        part.server_id = None;
+        part.server_concat = None;
     }
+    part
 }
 
 #[cfg(test)]

@@ -76,7 +76,8 @@ pub enum Holder {
 /// The end of an initialiser: a literal, or a path that may be a constant.
 #[derive(Debug, Clone)]
 enum Leaf {
-    Literal(String),
+    /// A literal and the file it is written in.
+    Literal(String, u32),
     /// A path's last segment and the file it is written in: a constant
     /// defined in that file wins over same-named ones elsewhere.
     Path(String, u32),
@@ -88,23 +89,43 @@ enum Leaf {
 #[derive(Debug, Default)]
 pub struct HeaderHolders {
     candidates: Vec<(Holder, Leaf)>,
-    resolved: std::cell::OnceCell<HashSet<Holder>>,
+    resolved: std::cell::OnceCell<Resolved>,
+}
+
+/// The holders given the key header's name: in the unit, and per file.
+#[derive(Debug, Default)]
+struct Resolved {
+    unit: HashSet<Holder>,
+    /// (holder, file) pairs the file gives any name.
+    given_in_file: HashSet<(Holder, u32)>,
+    /// (holder, file) pairs the file gives the key header's name.
+    key_in_file: HashSet<(Holder, u32)>,
 }
 
 impl HeaderHolders {
-    /// Whether `holder` is ever given the name of the idempotency-key header.
+    /// Whether `holder`, read in `file`, holds the name of the
+    /// idempotency-key header: what the file itself gives it, as with
+    /// constants, else whether the unit ever gives it that name. Two
+    /// structs' `header_name` fields (an API-key config's `"X-API-Key"`, a
+    /// dedup config's `"Idempotency-Key"`) are told apart by the file that
+    /// fills and reads each.
     pub fn holds_key_header(
         &self,
         holder: &Holder,
+        file: u32,
         vocab: &Vocabulary,
         consts: &HashMap<String, Vec<ConstDef<'_>>>,
     ) -> bool {
         if self.candidates.is_empty() {
             return false;
         }
-        self.resolved
-            .get_or_init(|| self.resolve(vocab, consts))
-            .contains(holder)
+        let resolved = self.resolved.get_or_init(|| self.resolve(vocab, consts));
+        let here = (holder.clone(), file);
+        if resolved.given_in_file.contains(&here) {
+            resolved.key_in_file.contains(&here)
+        } else {
+            resolved.unit.contains(holder)
+        }
     }
 
     /// The names of the fields and variants given the key header's name.
@@ -117,23 +138,26 @@ impl HeaderHolders {
             return Vec::new();
         }
         let resolved = self.resolved.get_or_init(|| self.resolve(vocab, consts));
-        (resolved.iter())
+        (resolved.unit.iter())
             .map(|holder| match holder {
                 Holder::Field(name) | Holder::Variant(name) => name.clone(),
             })
             .collect()
     }
 
-    fn resolve(
-        &self,
-        vocab: &Vocabulary,
-        consts: &HashMap<String, Vec<ConstDef<'_>>>,
-    ) -> HashSet<Holder> {
-        self.candidates
-            .iter()
-            .filter(|(_, leaf)| leaf_is_key_header(leaf, vocab, consts, 0))
-            .map(|(holder, _)| holder.clone())
-            .collect()
+    fn resolve(&self, vocab: &Vocabulary, consts: &HashMap<String, Vec<ConstDef<'_>>>) -> Resolved {
+        let mut out = Resolved::default();
+        for (holder, leaf) in &self.candidates {
+            let file = match leaf {
+                Leaf::Literal(_, file) | Leaf::Path(_, file) => *file,
+            };
+            out.given_in_file.insert((holder.clone(), file));
+            if leaf_is_key_header(leaf, vocab, consts, 0) {
+                out.unit.insert(holder.clone());
+                out.key_in_file.insert((holder.clone(), file));
+            }
+        }
+        out
     }
 }
 
@@ -144,7 +168,7 @@ fn leaf_is_key_header(
     depth: usize,
 ) -> bool {
     match leaf {
-        Leaf::Literal(text) => vocab.is_key_header(text),
+        Leaf::Literal(text, _) => vocab.is_key_header(text),
         Leaf::Path(name, file) if depth < 8 => {
             let Some(defs) = consts.get(name) else {
                 return false;
@@ -172,7 +196,7 @@ fn leaf_is_key_header(
 fn leaves(expr: &Expr, file: u32) -> Vec<Leaf> {
     match expr {
         Expr::Lit(lit) => match &lit.lit {
-            syn::Lit::Str(s) => vec![Leaf::Literal(s.value())],
+            syn::Lit::Str(s) => vec![Leaf::Literal(s.value(), file)],
             _ => Vec::new(),
         },
         Expr::Path(p) => {

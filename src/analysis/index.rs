@@ -153,10 +153,10 @@ impl<'a> CrateIndex<'a> {
             .or_insert(kind);
     }
 
-    /// Whether a field or variant is ever given the key header's name.
-    pub fn holds_key_header(&self, holder: &Holder, vocab: &Vocabulary) -> bool {
+    /// Whether a field or variant read in `file` holds the key header's name.
+    pub fn holds_key_header(&self, holder: &Holder, file: u32, vocab: &Vocabulary) -> bool {
         self.header_holders
-            .holds_key_header(holder, vocab, &self.consts)
+            .holds_key_header(holder, file, vocab, &self.consts)
     }
 
     /// The local type every local struct's field `field` holds, through

@@ -817,9 +817,15 @@ impl Statement_<'_> {
             return;
         }
         for candidate in candidates {
-            let Some(key_index) = candidate.columns.iter().position(|(name, _)| {
-                self.vocab.is_key_column(name) && !generated.contains(&name.as_str())
-            }) else {
+            let not_generated = |name: &String| !generated.contains(&name.as_str());
+            let Some(key_index) = (candidate.columns.iter())
+                .position(|(name, _)| self.vocab.is_key_column(name) && not_generated(name))
+                .or_else(|| {
+                    (candidate.columns.iter()).position(|(name, _)| {
+                        self.vocab.is_table_key_column(name) && not_generated(name)
+                    })
+                })
+            else {
                 continue;
             };
             let present: Vec<(Component, String)> = candidate

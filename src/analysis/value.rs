@@ -807,7 +807,10 @@ impl Value {
             if part.client_key.is_some() && self.concat.is_none() {
                 self.concat = Some(site);
             }
-            if part.payload_hash.is_some() && self.hash_keyed.is_none() {
+            // A digest of a parameter is a payload hash once a caller passes
+            // a payload there: this concatenation is then where it became a key.
+            let param_digest = part.digest.is_some() && part.hashed_params != 0;
+            if (part.payload_hash.is_some() || param_digest) && self.hash_keyed.is_none() {
                 self.hash_keyed = Some(site);
             }
             if part.server_id.is_some() && self.server_concat.is_none() {

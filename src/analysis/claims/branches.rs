@@ -38,7 +38,7 @@ impl Walker<'_> {
                 .path
                 .get_ident()
                 .and_then(|id| self.claim_results.get(&id.to_string()).copied())
-                .map(|id| (id, true)),
+                .map(|id| (id, !self.claims[id].returns_previous)),
             Expr::MethodCall(m) => {
                 if let Some(&id) = self.claim_at.get(&self.site(cond)) {
                     return Some((id, true));

@@ -21,6 +21,7 @@
 //! calls); only `mod.rs` sees them all.
 
 mod branches;
+mod dynamo;
 mod findings;
 mod guards;
 mod names;

@@ -41,6 +41,9 @@ pub(super) struct Op {
     /// idempotency_records … 'in_progress'`): a claim of an idempotency
     /// record whatever its key is called (rules.md, IDEM004).
     pub(super) idempotency_table: bool,
+    /// A `SET … NX GET` (fred's `set(k, v, ex, Some(NX), true)`): its result
+    /// is the value that was there before, so `Some` means "not claimed".
+    pub(super) returns_previous: bool,
 }
 
 impl Op {
@@ -61,6 +64,7 @@ impl Op {
             results: BTreeSet::new(),
             handle_parts: BTreeSet::new(),
             idempotency_table,
+            returns_previous: false,
         }
     }
 }
@@ -231,6 +235,7 @@ impl Walker<'_> {
                 .iter()
                 .any(|a| sets_only_if_absent(a, &self.nx_options));
         let verb = if nx { "SET … NX" } else { name };
+        let returns_previous = nx && returns_previous_value(name, args);
         let kind = if self.vocab.is_claim_verb(name) || nx {
             OpKind::Claim
         } else if self.vocab.is_complete_verb(name) {
@@ -256,6 +261,7 @@ impl Walker<'_> {
                 results,
                 handle_parts,
                 idempotency_table: false,
+                returns_previous,
             }),
             None if kind != OpKind::Claim && !results.is_empty() => Some(Op {
                 kind,
@@ -265,6 +271,7 @@ impl Walker<'_> {
                 results,
                 handle_parts,
                 idempotency_table: false,
+                returns_previous,
             }),
             None => None,
         }
@@ -527,6 +534,7 @@ impl Walker<'_> {
                     tx,
                     guarded,
                     idempotency_table: op.idempotency_table,
+                    returns_previous: op.returns_previous,
                     raii: false,
                     tested: false,
                     exits: Vec::new(),
@@ -584,6 +592,10 @@ impl Walker<'_> {
 pub fn is_claim_literal(text: &str) -> bool {
     let trimmed = text.trim();
     if trimmed.eq_ignore_ascii_case("setnx") || trimmed.eq_ignore_ascii_case("nx") {
+        return true;
+    }
+    // DynamoDB's conditional put (`claims/dynamo.rs`).
+    if trimmed.starts_with("attribute_not_exists(") {
         return true;
     }
     trimmed
@@ -669,6 +681,14 @@ pub(super) fn sql_consts(
         .collect()
 }
 
+impl Walker<'_> {
+    /// Whether a written attribute value is the request's response (by its
+    /// names or a completed marker), not an in-progress marker.
+    pub(super) fn writes_response(&self, expr: &Expr) -> bool {
+        mentions_response(expr) && !marks_in_progress(expr)
+    }
+}
+
 /// Whether a written value is the request's response (by its names).
 fn mentions_response(expr: &Expr) -> bool {
     if let Some(text) = lit_text(expr) {
@@ -709,6 +729,19 @@ fn marks_in_progress(expr: &Expr) -> bool {
 /// Whether a write option makes it happen only if the key is absent
 /// (redis `NX` as an option value or literal, `.nx()` on an options
 /// builder, or a binding `nx_options` holding one).
+/// Whether a conditional set also returns the previous value: Redis's
+/// `GET` option (`.arg("GET")`), fred's trailing `get: true` flag.
+fn returns_previous_value(name: &str, args: &[&Expr]) -> bool {
+    let fred_get = name == "set"
+        && args.len() == 5
+        && matches!(args.last().map(|a| strip_ref(a)),
+            Some(Expr::Lit(syn::ExprLit { lit: syn::Lit::Bool(b), .. })) if b.value);
+    fred_get
+        || args
+            .iter()
+            .any(|a| word_text(a).is_some_and(|w| w.eq_ignore_ascii_case("get")))
+}
+
 pub(super) fn sets_only_if_absent(expr: &Expr, nx_options: &HashSet<String>) -> bool {
     struct Nx<'o>(bool, &'o HashSet<String>);
     impl<'ast> Visit<'ast> for Nx<'_> {

@@ -749,10 +749,12 @@ impl Walker<'_> {
             }
             return err;
         }
-        let op = self.classify_chain(m).or_else(|| {
-            let args: Vec<&Expr> = m.args.iter().collect();
-            (self.classify(&method, &args)).or_else(|| self.classify_command_array(&args))
-        });
+        let op = (self.classify_chain(m))
+            .or_else(|| self.classify_dynamo_chain(m))
+            .or_else(|| {
+                let args: Vec<&Expr> = m.args.iter().collect();
+                (self.classify(&method, &args)).or_else(|| self.classify_command_array(&args))
+            });
         if let Some(op) = op {
             let tx = self.tx_of(&idents(expr));
             self.apply(op, self.site(expr), tx);

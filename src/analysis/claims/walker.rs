@@ -29,6 +29,8 @@ pub(super) struct Claim {
     pub(super) guarded: bool,
     /// Made by a SQL statement on an idempotency table (`Op::idempotency_table`).
     pub(super) idempotency_table: bool,
+    /// Its result is the previous value ([`super::ops::Op::returns_previous`]).
+    pub(super) returns_previous: bool,
     /// A lock-style claim whose result is bound: an RAII guard unless the
     /// binding is tested like a flag (`if !acquired { .. }`).
     pub(super) raii: bool,
@@ -185,8 +187,14 @@ impl<'a> Walker<'a> {
                     let name = pi.ident.to_string();
                     // A parameter is a key by its name or by its type
                     // (`scoped: &ScopedKey`, `k: IdempotencyKey`).
-                    let typed_key = type_name(&pt.ty).is_some_and(|t| self.is_key_name(&t));
-                    if self.is_key_name(&name) || typed_key {
+                    let ty = type_name(&pt.ty);
+                    let typed_key = ty.as_deref().is_some_and(|t| self.is_key_name(t));
+                    if ty.as_deref() == Some("ScopedKey") {
+                        // idem_scope's `ScopedKey` is made only by its key
+                        // constructors: a scoped key by flow, as `scoped(..)` is.
+                        let root = format!("{}{name}", super::findings::SCOPED_ROOT);
+                        self.keys.insert(name.clone(), BTreeSet::from([name, root]));
+                    } else if self.is_key_name(&name) || typed_key {
                         self.keys.insert(name.clone(), BTreeSet::from([name]));
                     }
                 }

@@ -56,7 +56,9 @@ use super::hashing;
 use super::header_holders::Holder;
 use super::index::{CrateIndex, FnDef};
 use super::syntax::{last_ident, short_text};
-use super::value::{CallSite, Construct, ConstructKind, KeySource, Origin, Site, Value};
+use super::value::{
+    CallSite, Construct, ConstructKind, KeySource, Origin, Placeholder, Site, Value,
+};
 use super::vocab::{names_key_header_constant, Vocabulary};
 use crate::model::diagnostic::Confidence;
 
@@ -517,7 +519,9 @@ impl<'a> Evaluator<'a> {
     /// A field or variant the unit gives the key header's name holds that
     /// name: a header read with it reads the client key.
     fn header_holder(&self, value: &mut Value, holder: Holder) {
-        if value.key_header_name.is_none() && self.index.holds_key_header(&holder, self.vocab) {
+        if value.key_header_name.is_none()
+            && self.index.holds_key_header(&holder, self.file, self.vocab)
+        {
             value.key_header_name = Some(KeySource::IdempotencyKey);
         }
     }
@@ -1094,11 +1098,25 @@ impl<'a> Evaluator<'a> {
                     let site = self.site(&field.expr);
                     self.key_position(v.clone(), site, false, false);
                 }
-                self.enrich_by_name(&mut v, &name, &field.member);
-                hashing::struct_field_facts(&mut v, &name, self.vocab);
+                // `route: "".to_string()` names the component and leaves it
+                // empty: a placeholder, as in a constructor's argument.
+                let component = self.vocab.component_of_name(&name);
+                match (component, v.literal.as_deref()) {
+                    (Some(component), Some(text)) if self.vocab.is_placeholder(text) => {
+                        let origin = self.origin(&field.expr);
+                        value.placeholders.push(Placeholder { component, origin });
+                    }
+                    _ => self.enrich_by_name(&mut v, &name, &field.member),
+                }
                 self.note_field_write(&last_ident(&s.path), &name, &v);
                 self.note_param_field_write(&last_ident(&s.path), &name, &v);
-                fields.push((name, v.clone()));
+                // The field keeps what it holds (`entry.slot` read back is
+                // the hash-built key); the record is a key only through its
+                // key fields.
+                let as_part = hashing::struct_field_facts(&v, &name, self.vocab);
+                fields.push((name, v));
+                value.join_as_part(&as_part);
+                continue;
             }
             value.join_as_part(&v);
         }

@@ -354,8 +354,8 @@ impl Evaluator<'_> {
         arg_exprs: &[&Expr],
         expr: &Expr,
     ) -> Option<Value> {
-        // Only hashers the code made or typed as such: a MAC (`Hmac`) signs,
-        // it does not key, and its receiver is often named `hasher` too.
+        // Only hashers the code made or typed as such (a MAC the code made
+        // included), not any receiver named `hasher`.
         let is_hasher = recv.hasher;
         if is_hasher && args.len() == 1 && hashing::is_feed_method(method) {
             if method.starts_with("chain") {

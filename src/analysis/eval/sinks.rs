@@ -269,6 +269,10 @@ impl Evaluator<'_> {
             self.key_position_in(key, site, true, false, Some(DYNAMO_STORE.to_string()));
             return ControlFlow::Continue(recv);
         }
+        if let Some((table, key, site)) = self.table_record_id(args, &call.exprs) {
+            self.key_position_in(key, site, true, true, Some(table));
+            return ControlFlow::Break(Value::empty());
+        }
         let keyed = self.vocab.is_store_method(&call.method) || reads_entry_with(call);
         if keyed && !args.is_empty() {
             let name = receiver_name(&m.receiver).unwrap_or_default();
@@ -299,7 +303,10 @@ impl Evaluator<'_> {
             // So is a server-minted key: the receiver is a store by use where
             // client keys reach it too, which IDEM007 asks of the unit's
             // other writes (`KeyEvent::same_store`).
-            let any_receiver = key.stored_by_any_receiver() || key.server_id.is_some();
+            // And a parameter's value is stored by any receiver: whether it
+            // is a key is the caller's to say (the pending event carries it).
+            let any_receiver =
+                key.stored_by_any_receiver() || key.server_id.is_some() || key.params != 0;
             if !headers && (names_store || any_receiver) && !is_self(&m.receiver) {
                 let strong = names_store && strong_name;
                 let site = self.site(call.exprs[primary]);
@@ -323,6 +330,30 @@ impl Evaluator<'_> {
             }
         }
         ControlFlow::Continue(recv)
+    }
+
+    /// A record id of an idempotency table, whatever the call is named:
+    /// `db.select(("idem_replies", key))`, `create(("dedup", id))` (a
+    /// document store's `(table, id)` pair). The table name is the store,
+    /// the rest of the pair its key.
+    fn table_record_id(&self, args: &[Value], exprs: &[&Expr]) -> Option<(String, Value, Site)> {
+        args.iter().zip(exprs).find_map(|(arg, expr)| {
+            let elems = arg.elems.as_deref()?;
+            let (first, rest) = elems.split_first()?;
+            let table = first.literal.as_deref()?;
+            if rest.is_empty() || !self.vocab.is_idempotency_table(table) {
+                return None;
+            }
+            let key = match rest {
+                [only] => only.clone(),
+                _ => Value::derived(rest.iter()),
+            };
+            let site = match strip_ref(expr) {
+                Expr::Tuple(t) if t.elems.len() == elems.len() => self.site(&t.elems[1]),
+                other => self.site(other),
+            };
+            Some((table.to_ascii_lowercase(), key, site))
+        })
     }
 
     /// A claim API verb (`try_acquire`, `mark_completed`) of a crate-local

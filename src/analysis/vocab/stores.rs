@@ -248,6 +248,50 @@ impl Vocabulary {
     }
 }
 
+impl Vocabulary {
+    /// Whether a column of an idempotency table's constraint is the table's
+    /// key though its name is not a client key's (`cache_key`,
+    /// `delivery_key`, `event_token`): the table already says what it
+    /// dedupes, so a `*_key`/`*_token` column that is no scope component,
+    /// namespace, version or server composite (`scope_key`, `key_hash`) is
+    /// what it is keyed by.
+    pub fn is_table_key_column(&self, column: &str) -> bool {
+        let w = words(column);
+        let [.., last] = w.as_slice() else {
+            return false;
+        };
+        w.len() >= 2
+            && matches!(last.as_str(), "key" | "token")
+            && self.component_of_name(column).is_none()
+            && !w.iter().any(|x| {
+                matches!(
+                    x.as_str(),
+                    "storage"
+                        | "scope"
+                        | "scoped"
+                        | "hash"
+                        | "hashed"
+                        | "composite"
+                        | "partition"
+                        | "sort"
+                        | "primary"
+                        | "foreign"
+                        | "api"
+                        | "access"
+                        | "secret"
+                        | "signing"
+                        | "public"
+                        | "private"
+                        | "encryption"
+                        | "ns"
+                        | "namespace"
+                        | "version"
+                        | "ver"
+                )
+            })
+    }
+}
+
 /// The one store every DynamoDB item write goes to, whatever its client
 /// or table variable is called (the evaluator and the pre-filter agree).
 pub const DYNAMO_STORE: &str = "dynamodb";
@@ -425,5 +469,24 @@ mod tests {
         }
         assert!(!v.is_store_method("settings_with_defaults"));
         assert!(!v.is_store_method("getter_with"));
+    }
+
+    #[test]
+    fn table_key_columns_are_keys_but_not_scope_or_composites() {
+        let v = Vocabulary::default();
+        for column in ["cache_key", "delivery_key", "event_token", "DedupKey"] {
+            assert!(v.is_table_key_column(column), "{column}");
+        }
+        for column in [
+            "key",
+            "tenant_key",
+            "scope_key",
+            "key_hash",
+            "api_key",
+            "key_version",
+            "ns_key",
+        ] {
+            assert!(!v.is_table_key_column(column), "{column}");
+        }
     }
 }

@@ -1,0 +1,19 @@
+CREATE TABLE idempotency_records (
+    scope_version TEXT NOT NULL,
+    tenant_id     TEXT NOT NULL,
+    principal_id  TEXT NOT NULL,
+    route         TEXT NOT NULL,
+    ns            TEXT NOT NULL CHECK (ns IN ('u:', 's:')),
+    idem_key      TEXT NOT NULL,
+    fingerprint   BYTEA NOT NULL,
+    status        TEXT NOT NULL,
+    response      BYTEA,
+    created_at    TIMESTAMPTZ NOT NULL DEFAULT now(),
+    expires_at    TIMESTAMPTZ NOT NULL,
+    PRIMARY KEY (scope_version, tenant_id, principal_id, route, ns, idem_key)
+);
+
+CREATE TABLE sessions (
+    token       TEXT PRIMARY KEY,
+    user_id     TEXT NOT NULL
+);

@@ -614,7 +614,24 @@ impl Value {
         } else {
             self.server_ns || other.server_ns
         };
+        // Alternatives of one shape keep it, element by element
+        // (`Member { org, user } => (org, user), Anonymous => ("anon", "anon")`).
+        let elems = match (self.elems.take(), &other.elems) {
+            (Some(mine), Some(theirs)) if mine.len() == theirs.len() => Some(
+                mine.into_iter()
+                    .zip(theirs)
+                    .map(|(a, b)| a.union(b))
+                    .collect::<Vec<_>>(),
+            ),
+            (mine, _) => {
+                self.elems = mine;
+                None
+            }
+        };
         self.join(other);
+        if elems.is_some() {
+            self.elems = elems;
+        }
         self.hash_alone = hash_alone;
         self.prefix = prefix;
         self.server_ns = server_ns;

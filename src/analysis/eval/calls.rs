@@ -191,6 +191,12 @@ impl Evaluator<'_> {
         if deserialised && value.payload.is_none() && value.client_key.is_none() {
             value.payload = Some(self.fact_origin(expr));
         }
+        if deserialised || payload_hash::parses_record(&segments) {
+            // A default of the text (`body.unwrap_or_default()`) is no
+            // default of the fields parsed out of it: an empty text does
+            // not parse into a record.
+            value.fallbacks.clear();
+        }
         value
     }
 

@@ -402,6 +402,17 @@ impl Evaluator<'_> {
                 let origin = self.origin(&*arm.body);
                 Self::add_fallback(&mut value, origin, sentinel);
             }
+            // `Auth::Anonymous => ("anonymous".into(), "anonymous".into())`:
+            // each sentinel element defaults that element of the tuple.
+            if let (Expr::Tuple(t), Some(elems)) = (&*arm.body, value.elems.as_mut()) {
+                if elems.len() == t.elems.len() {
+                    for (elem, expr) in elems.iter_mut().zip(&t.elems) {
+                        if let Some(sentinel) = self.sentinel(expr, 0) {
+                            Self::add_fallback(elem, self.origin(expr), sentinel);
+                        }
+                    }
+                }
+            }
         }
         value
     }

@@ -167,18 +167,6 @@ impl Evaluator<'_> {
         exprs: &[&Expr],
         call: &Expr,
     ) -> bool {
-        const FORMATS: &[&str] = &[
-            "serde_json",
-            "simd_json",
-            "serde_yaml",
-            "serde_cbor",
-            "ciborium",
-            "rmp_serde",
-            "bincode",
-            "postcard",
-            "serde_urlencoded",
-            "serde_qs",
-        ];
         let [format, .., function] = segments else {
             return false;
         };
@@ -499,6 +487,26 @@ pub(super) fn content_addressed(key: &Value, stored: &[Value]) -> bool {
         let same_param = v.params & key.hashed_params != 0;
         v.payload_hash.is_none() && (same_payload || same_param)
     })
+}
+
+/// Serde formats whose `from_*` functions parse a record out of bytes or text.
+const FORMATS: &[&str] = &[
+    "serde_json",
+    "simd_json",
+    "serde_yaml",
+    "serde_cbor",
+    "ciborium",
+    "rmp_serde",
+    "bincode",
+    "postcard",
+    "serde_urlencoded",
+    "serde_qs",
+];
+
+/// `serde_json::from_str(text)` and the like: a record parsed out of its input.
+pub(super) fn parses_record(segments: &[String]) -> bool {
+    matches!(segments, [format, .., function]
+        if FORMATS.contains(&format.as_str()) && function.starts_with("from_"))
 }
 
 fn clear_payload(value: &mut Value) {

@@ -303,10 +303,13 @@ impl Evaluator<'_> {
             // So is a server-minted key: the receiver is a store by use where
             // client keys reach it too, which IDEM007 asks of the unit's
             // other writes (`KeyEvent::same_store`).
-            // And a parameter's value is stored by any receiver: whether it
-            // is a key is the caller's to say (the pending event carries it).
-            let any_receiver =
-                key.stored_by_any_receiver() || key.server_id.is_some() || key.params != 0;
+            // And a parameter's value stored in a field of `self` (a store
+            // wrapper's own map, `self.inner.lock().await.insert(key, ..)`):
+            // whether it is a key is the caller's to say (the pending event
+            // carries it). Any local map would make every helper a store.
+            let any_receiver = key.stored_by_any_receiver()
+                || key.server_id.is_some()
+                || (key.params != 0 && field_of_self(&m.receiver));
             if !headers && (names_store || any_receiver) && !is_self(&m.receiver) {
                 let strong = names_store && strong_name;
                 let site = self.site(call.exprs[primary]);
@@ -929,6 +932,28 @@ pub(super) fn receiver_name(expr: &Expr) -> Option<String> {
         },
         _ => None,
     }
+}
+
+/// Whether a receiver is reached through a field of `self`
+/// (`self.inner.lock().await`, `self.fallback`).
+fn field_of_self(mut expr: &Expr) -> bool {
+    let mut through_field = false;
+    for _ in 0..32 {
+        expr = match expr {
+            Expr::MethodCall(m) => &m.receiver,
+            Expr::Field(f) => {
+                through_field = true;
+                &f.base
+            }
+            Expr::Await(a) => &a.base,
+            Expr::Try(t) => &t.expr,
+            Expr::Reference(r) => &r.expr,
+            Expr::Paren(p) => &p.expr,
+            Expr::Unary(u) => &u.expr,
+            other => return through_field && is_self(other),
+        };
+    }
+    false
 }
 
 pub(super) fn is_self(expr: &Expr) -> bool {

@@ -14,6 +14,12 @@ for s in "${sets[@]}"; do
     report="$(mktemp)"
     (cd "$dir" && "$LINT" --format json --exit-zero --no-cache . >"$report" 2>/dev/null)
     echo "== $s"
-    python3 "$dir/score.py" "$report" ${CONFIDENCE:+--confidence "$CONFIDENCE"}
+    # A set's own scorer (s45), else the shared one, given the set's labels.
+    if [ -f "$dir/score.py" ]; then
+        python3 "$dir/score.py" "$report" ${CONFIDENCE:+--confidence "$CONFIDENCE"}
+    else
+        python3 "$ROOT/tests/blind/score.py" "$report" --labels "$dir/labels.tsv" \
+            ${CONFIDENCE:+--confidence "$CONFIDENCE"}
+    fi
     rm -f "$report"
 done

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Score an idem-lint JSON report against labels.tsv (blind set s46).
+"""Score an idem-lint JSON report against a blind set's labels.tsv (s46 and later).
 
-usage: score.py REPORT.json [--confidence possible]
+usage: score.py REPORT.json --labels SET/labels.tsv [--confidence possible]
 """
 import argparse
 import csv

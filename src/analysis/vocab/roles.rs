@@ -484,7 +484,18 @@ impl Vocabulary {
     /// Whether a string literal (or a literal piece of a format string)
     /// names an operation: `"charge"`, `"/v1/refunds"`, `"POST /charges"`.
     pub fn literal_names_route(&self, literal: &str) -> bool {
-        let text = literal.trim();
+        // Separators around the name (`b"\0restore\0"`, `"|refund|"`) are
+        // the concatenation's, not the name's.
+        let cleaned: String = (literal.chars())
+            .map(|c| {
+                if c.is_control() || matches!(c, '|' | '#') {
+                    ' '
+                } else {
+                    c
+                }
+            })
+            .collect();
+        let text = cleaned.trim();
         if text.starts_with('/') && text.chars().any(|c| c.is_ascii_alphabetic()) {
             return true;
         }
@@ -622,6 +633,8 @@ mod tests {
             "/v1/refunds",
             "POST /charges",
             ":charges:",
+            "\0restore\0",
+            "|refund|",
         ] {
             assert!(v.literal_names_route(lit), "{lit}");
         }
@@ -633,6 +646,8 @@ mod tests {
             ":",
             "idem:",
             "",
+            "\0",
+            "\0idem\0",
             "key {} already used by another request",
         ] {
             assert!(!v.literal_names_route(lit), "{lit}");

@@ -23,7 +23,7 @@ use super::index::ParsedFile;
 use super::sql_source::char_line_starts;
 pub use super::sql_source::{CharRange, SqlSource};
 use super::value::Site;
-use super::vocab::{words, Component, Vocabulary};
+use super::vocab::{is_namespace_column, is_scope_version_column, Component, Vocabulary};
 
 mod statements;
 mod tolerant;
@@ -847,11 +847,14 @@ impl Statement_<'_> {
                         .then(|| (component, name.clone(), *range))
                 })
                 .collect();
-            let has_scope_version = candidate.columns.iter().any(|(n, _)| is_scope_version(n));
+            let has_scope_version = candidate
+                .columns
+                .iter()
+                .any(|(n, _)| is_scope_version_column(n));
             let has_namespace = candidate
                 .columns
                 .iter()
-                .any(|(n, _)| is_namespace(n) && self.vocab.component_of_name(n).is_none());
+                .any(|(n, _)| is_namespace_column(n) && self.vocab.component_of_name(n).is_none());
             out.push(TextConstraint {
                 range: candidate.range,
                 table: table.to_string(),
@@ -974,16 +977,6 @@ fn expr_idents<'e>(expr: &'e Expr, out: &mut Vec<&'e sqlparser::ast::Ident>) {
         }
         _ => {}
     }
-}
-
-/// `scope_version`, `key_version`, `scheme_version`.
-fn is_scope_version(name: &str) -> bool {
-    words(name).iter().any(|w| w == "version" || w == "ver")
-}
-
-/// `ns`, `namespace`, `key_ns`, `key_namespace`.
-fn is_namespace(name: &str) -> bool {
-    words(name).iter().any(|w| w == "ns" || w == "namespace")
 }
 
 /// Table names in a SQL text: the word after FROM, INTO, UPDATE, JOIN, TABLE.

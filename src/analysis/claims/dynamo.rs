@@ -6,9 +6,8 @@
 
 use syn::Expr;
 
-use super::ops::{Op, OpKind};
+use super::ops::{lit_text, Op, OpKind};
 use super::walker::Walker;
-use crate::analysis::syntax::strip_ref;
 use crate::analysis::vocab::is_dynamo_key_attribute;
 
 /// One builder chain, read from its executing `send()` down.
@@ -54,13 +53,13 @@ fn read_chain(mut cur: &Expr) -> Chain<'_> {
                 let method = call.method.to_string();
                 let args: Vec<&Expr> = call.args.iter().collect();
                 match (method.as_str(), args.as_slice()) {
-                    ("item" | "key", [name, value]) => match attribute_name(name) {
+                    ("item" | "key", [name, value]) => match lit_text(name) {
                         Some(n) if is_dynamo_key_attribute(&n) => chain.key = Some(value),
                         _ => chain.values.push(value),
                     },
                     ("condition_expression", [condition]) => {
-                        chain.if_absent |= attribute_name(condition)
-                            .is_some_and(|c| c.contains("attribute_not_exists"));
+                        chain.if_absent |=
+                            lit_text(condition).is_some_and(|c| c.contains("attribute_not_exists"));
                     }
                     ("put_item" | "update_item" | "delete_item", []) => {
                         chain.operation = Some(method);
@@ -76,14 +75,4 @@ fn read_chain(mut cur: &Expr) -> Chain<'_> {
         }
     }
     chain
-}
-
-fn attribute_name(expr: &Expr) -> Option<String> {
-    match strip_ref(expr) {
-        Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Str(s),
-            ..
-        }) => Some(s.value()),
-        _ => None,
-    }
 }

@@ -772,7 +772,7 @@ fn word_text(expr: &Expr) -> Option<String> {
     }
 }
 
-fn lit_text(expr: &Expr) -> Option<String> {
+pub(super) fn lit_text(expr: &Expr) -> Option<String> {
     match strip_ref(expr) {
         Expr::Lit(syn::ExprLit {
             lit: syn::Lit::Str(s),

@@ -935,25 +935,16 @@ pub(super) fn receiver_name(expr: &Expr) -> Option<String> {
 }
 
 /// Whether a receiver is reached through a field of `self`
-/// (`self.inner.lock().await`, `self.fallback`).
-fn field_of_self(mut expr: &Expr) -> bool {
+/// (`self.inner.lock().await`, `self.cache.entries`), past what
+/// [`store_place`] looks through.
+fn field_of_self(expr: &Expr) -> bool {
+    let mut place = store_place(expr);
     let mut through_field = false;
-    for _ in 0..32 {
-        expr = match expr {
-            Expr::MethodCall(m) => &m.receiver,
-            Expr::Field(f) => {
-                through_field = true;
-                &f.base
-            }
-            Expr::Await(a) => &a.base,
-            Expr::Try(t) => &t.expr,
-            Expr::Reference(r) => &r.expr,
-            Expr::Paren(p) => &p.expr,
-            Expr::Unary(u) => &u.expr,
-            other => return through_field && is_self(other),
-        };
+    while let Expr::Field(f) = place {
+        through_field = true;
+        place = store_place(&f.base);
     }
-    false
+    through_field && is_self(place)
 }
 
 pub(super) fn is_self(expr: &Expr) -> bool {

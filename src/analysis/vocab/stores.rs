@@ -256,6 +256,25 @@ impl Vocabulary {
     /// namespace, version or server composite (`scope_key`, `key_hash`) is
     /// what it is keyed by.
     pub fn is_table_key_column(&self, column: &str) -> bool {
+        const NOT_THE_KEY: &[&str] = &[
+            "storage",
+            "scope",
+            "scoped",
+            "hash",
+            "hashed",
+            "composite",
+            "partition",
+            "sort",
+            "primary",
+            "foreign",
+            "api",
+            "access",
+            "secret",
+            "signing",
+            "public",
+            "private",
+            "encryption",
+        ];
         let w = words(column);
         let [.., last] = w.as_slice() else {
             return false;
@@ -263,33 +282,20 @@ impl Vocabulary {
         w.len() >= 2
             && matches!(last.as_str(), "key" | "token")
             && self.component_of_name(column).is_none()
-            && !w.iter().any(|x| {
-                matches!(
-                    x.as_str(),
-                    "storage"
-                        | "scope"
-                        | "scoped"
-                        | "hash"
-                        | "hashed"
-                        | "composite"
-                        | "partition"
-                        | "sort"
-                        | "primary"
-                        | "foreign"
-                        | "api"
-                        | "access"
-                        | "secret"
-                        | "signing"
-                        | "public"
-                        | "private"
-                        | "encryption"
-                        | "ns"
-                        | "namespace"
-                        | "version"
-                        | "ver"
-                )
-            })
+            && !is_scope_version_column(column)
+            && !is_namespace_column(column)
+            && !w.iter().any(|x| NOT_THE_KEY.contains(&x.as_str()))
     }
+}
+
+/// A key's scheme version column: `scope_version`, `key_version`, `scheme_ver`.
+pub fn is_scope_version_column(name: &str) -> bool {
+    words(name).iter().any(|w| w == "version" || w == "ver")
+}
+
+/// A key namespace column: `ns`, `namespace`, `key_ns`, `key_namespace`.
+pub fn is_namespace_column(name: &str) -> bool {
+    words(name).iter().any(|w| w == "ns" || w == "namespace")
 }
 
 /// The one store every DynamoDB item write goes to, whatever its client

@@ -149,6 +149,80 @@ fn is_hasher_type(name: &str) -> bool {
     (name.ends_with("Hasher") && name != "BuildHasher")
         || name.starts_with("Hmac")
         || HASHER_TYPES.contains(&name)
+        || names_hash_family_type(name)
+}
+
+/// Type names of hash families beyond the list: the family's name starts
+/// the type (`Keccak`, `Md4`, `Sha3_256`, `Blake2bMac`, `Crc64`,
+/// `Murmur3`, `Fnv1a`), or a `Hash` word ends it with the width
+/// (`MetroHash64`, `XxHash3_128`). Not `HashMap`, `BlockHash` (a value) or
+/// `Shard`.
+fn names_hash_family_type(name: &str) -> bool {
+    let digit_or_end =
+        |rest: &str| rest.is_empty() || rest.starts_with(|c: char| c.is_ascii_digit() || c == '_');
+    let family = |prefix: &str, tail: fn(&str) -> bool| name.strip_prefix(prefix).is_some_and(tail);
+    let any = |_: &str| true;
+    family("Sha", digit_or_end)
+        || family("Md", |r| r.starts_with(|c: char| c.is_ascii_digit()))
+        || family("Crc", digit_or_end)
+        || family("Shake", digit_or_end)
+        || [
+            "Blake",
+            "Keccak",
+            "Xxh",
+            "Murmur",
+            "Ripemd",
+            "Whirlpool",
+            "Fnv",
+            "Highway",
+            "SipHash",
+            "Siphash",
+            "Groestl",
+            "Skein",
+            "Streebog",
+            "T1ha",
+            "WyHash",
+            "Wyhash",
+            "GxHash",
+            "Gxhash",
+            "Sm3",
+        ]
+        .iter()
+        .any(|p| family(p, any))
+        || name
+            .rfind("Hash")
+            .is_some_and(|i| i > 0 && name[i + 4..].starts_with(|c: char| c.is_ascii_digit()))
+}
+
+/// Free functions whose names say they hash their input, outside the lists
+/// (`gxhash128`, `wyhash::wyhash`, `farmhash::hash64`, `t1ha0`,
+/// `keccak256`, `sha256_hex`): a word of a hash family, and no word of a
+/// hash *map*, a hasher builder or a comparison. The evaluator reads a
+/// crate-local function of such a name by its body, not its name.
+pub fn is_digest_fn_name(name: &str) -> bool {
+    if !name.starts_with(|c: char| c.is_ascii_lowercase()) {
+        return false;
+    }
+    const FAMILIES: &[&str] = &[
+        "hash", "xxh", "crc16", "crc32", "crc64", "murmur", "blake2", "blake3", "keccak", "sha1",
+        "sha2", "sha3", "sha5", "md5", "md4", "ripemd", "t1ha", "fnv1",
+    ];
+    const NOT: &[&str] = &[
+        "hasher",
+        "hashmap",
+        "hash_map",
+        "hashset",
+        "hash_set",
+        "hashbrown",
+        "verify",
+        "compare",
+        "check",
+        "hashed",
+        "unhash",
+        "rehash",
+        "hash_password",
+    ];
+    FAMILIES.iter().any(|f| name.contains(f)) && !NOT.iter().any(|n| name.contains(n))
 }
 
 /// Traits whose associated functions `classify_call` reads as hash calls
@@ -182,6 +256,10 @@ pub const HASH_CANDIDATE_WORDS: &[&str] = &[
     "shake",
     "update",
     "fixedoutput",
+    "t1ha",
+    "groestl",
+    "skein",
+    "streebog",
 ];
 
 /// Where an identifier stands, for [`is_hash_token`].
@@ -216,7 +294,13 @@ const HASHER_CONSTRUCTORS: &[&str] = &[
 /// Whether `Type::name(..)` makes a new hasher object (`Sha256::new()`,
 /// `DefaultHasher::default()`), per [`classify_call`].
 pub fn is_hasher_constructor(ty: &str, name: &str) -> bool {
-    is_hasher_type(ty) && (HASHER_CONSTRUCTORS.contains(&name) || name == "new_with_prefix")
+    // Any other associated function may make one when called without
+    // arguments (`Keccak::v256()`); the pre-filter cannot count them.
+    let other_fn = name.starts_with(|c: char| c.is_ascii_lowercase())
+        && !DIGEST_FNS.contains(&name)
+        && !matches!(name, "update" | "write" | "finalize" | "finish");
+    is_hasher_type(ty)
+        && (HASHER_CONSTRUCTORS.contains(&name) || name == "new_with_prefix" || other_fn)
 }
 
 /// What may follow `Type::` in a call [`classify_call`] recognises.
@@ -242,7 +326,7 @@ pub fn is_hash_token(ident: &str, place: TokenPlace, next: Option<&str>) -> bool
                 || ((is_hasher_type(ident) || HASH_TRAITS.contains(&ident))
                     && next.is_none_or(is_hash_path_fn))
         }
-        TokenPlace::Call => STANDALONE_DIGESTS.contains(&ident),
+        TokenPlace::Call => STANDALONE_DIGESTS.contains(&ident) || is_digest_fn_name(ident),
         TokenPlace::MethodCall => HASHING_METHODS.contains(&ident),
         TokenPlace::ParamType => is_hasher_type(ident) || ident == "Digest" || ident == "DynDigest",
         TokenPlace::Other => false,
@@ -295,12 +379,18 @@ pub fn classify_call(segments: &[String], nargs: usize) -> Option<HashCall> {
             if last == "new_with_prefix" {
                 return Some(HashCall::NewHasher { feeds_args: true });
             }
+            // `Keccak::v256()`: a hasher's own constructor.
+            let unknown = !DIGEST_FNS.contains(&last)
+                && !matches!(last, "update" | "write" | "finalize" | "finish");
+            if nargs == 0 && unknown && last.starts_with(|c: char| c.is_ascii_lowercase()) {
+                return Some(HashCall::NewHasher { feeds_args: false });
+            }
         }
         if (is_hasher_type(ty) || in_hash_module) && DIGEST_FNS.contains(&last) {
             return Some(HashCall::Digest);
         }
     }
-    if STANDALONE_DIGESTS.contains(&last) {
+    if STANDALONE_DIGESTS.contains(&last) || (nargs > 0 && is_digest_fn_name(last)) {
         return Some(HashCall::Digest);
     }
     None
@@ -612,8 +702,42 @@ mod tests {
             classify_call(&segs("ulid::Ulid::new"), 0),
             Some(HashCall::FreshId)
         );
+        // Names of hash families outside the lists.
         for path in [
+            "gxhash128",
+            "wyhash::wyhash",
+            "farmhash::hash64",
+            "t1ha::t1ha0",
+            "keccak256",
             "hash",
+        ] {
+            assert_eq!(
+                classify_call(&segs(path), 1),
+                Some(HashCall::Digest),
+                "{path}"
+            );
+        }
+        for path in ["Keccak::v256", "Md4::new", "MetroHash64::default"] {
+            assert!(
+                matches!(
+                    classify_call(&segs(path), 0),
+                    Some(HashCall::NewHasher { .. })
+                ),
+                "{path}"
+            );
+        }
+        for path in [
+            "HashMap::with_hasher",
+            "hash_map::new",
+            "verify_sha256",
+            "Shard::new",
+            "BlockHash::default",
+            "HashSet::new",
+        ] {
+            assert_eq!(classify_call(&segs(path), 1), None, "{path}");
+            assert_eq!(classify_call(&segs(path), 0), None, "{path}");
+        }
+        for path in [
             "hex::encode",
             "Context::new",
             "Uuid::parse_str",

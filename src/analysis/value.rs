@@ -36,6 +36,10 @@ pub struct Origin {
     /// Known only by a name there (a parameter called `body`): a finding
     /// resting on it is `possible`.
     pub by_name: bool,
+    /// A payload the code deserialises (`serde_json::from_slice(bytes)`):
+    /// request data by that use, for what is hashed of it, but not a read
+    /// of an HTTP request whose fields name the client's key.
+    pub parsed: bool,
 }
 
 /// How a client key value was obtained.

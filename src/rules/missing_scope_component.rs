@@ -106,7 +106,8 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
             english_list(&shared),
         );
         let judged_by_name = value.resource.is_some()
-            || (tenant_implied(&missing, value) && placeholder(Component::Tenant).is_none());
+            || (tenant_implied(&missing, value) && placeholder(Component::Tenant).is_none())
+            || unnamed_part(value).is_some();
         let confidence = if judged_by_name {
             Confidence::Possible
         } else {
@@ -134,6 +135,46 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
             .confidence(confidence),
         );
     }
+}
+
+/// A part of a tuple or record key that is neither the client key, a
+/// scope component the vocabulary names, nor a literal
+/// (`(token_id, session_scope, key)`): it may be the missing component
+/// under a name the vocabulary lacks, so the absence is judged by names
+/// only (rules.md, "What a service has").
+fn unnamed_part(value: &Value) -> Option<&Value> {
+    let parts: Vec<&Value> = match (&value.elems, &value.fields) {
+        (Some(elems), _) => elems.iter().collect(),
+        (None, Some(fields)) => fields.iter().map(|(_, v)| v).collect(),
+        (None, None) => return None,
+    };
+    parts.into_iter().find(|part| {
+        // A value that carries nothing (`InstantSecs::now()`, a counter)
+        // is no identity under another name.
+        !carries_nothing(part)
+            && part.client_key.is_none()
+            && part.literal.is_none()
+            && !part.scoped
+            && part.placeholders.is_empty()
+            && part.fallbacks.is_empty()
+            && Component::ALL
+                .into_iter()
+                .all(|c| part.component(c).is_none())
+            && part.payload_hash.is_none()
+            && part.server_id.is_none()
+    })
+}
+
+/// Whether a value holds no fact at all, nor do its fields or elements
+/// (the calls it came through aside): `Instant::now()`, a counter.
+fn carries_nothing(value: &Value) -> bool {
+    let mut bare = value.clone();
+    bare.via = Default::default();
+    bare.fields = None;
+    bare.elems = None;
+    bare == Value::default()
+        && (value.fields.iter().flat_map(|f| f.iter())).all(|(_, f)| carries_nothing(f))
+        && value.elems.iter().flatten().all(carries_nothing)
 }
 
 /// Whether the tenant is the only component missing beside a principal:

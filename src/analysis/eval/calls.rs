@@ -156,11 +156,14 @@ impl Evaluator<'_> {
         if let Some(v) = self.header_read_call(&name, &args, expr) {
             return v;
         }
-        let deserialised = self.deserialised_bytes(&segments, &arg_exprs, expr);
+        let deserialised = ids.is_empty() && self.deserialised_bytes(&segments, &arg_exprs, expr);
         if let Some(v) = self.orm_primary_key_fn(&segments, &args, &arg_exprs) {
             return v;
         }
-        if let Some(call) = hashing::classify_call(&segments, args.len()) {
+        // A crate function named like a hash (`fn keccak(..)`) is read by
+        // its body, which shows what it hashes.
+        let by_body = !ids.is_empty() && hashing::is_digest_fn_name(&name);
+        if let Some(call) = hashing::classify_call(&segments, args.len()).filter(|_| !by_body) {
             return self.hash_call(call, &args, &arg_exprs, expr);
         }
         // Crate-local functions: apply their summaries.
@@ -188,8 +191,16 @@ impl Evaluator<'_> {
         }
         // `let cmd: TopUp = serde_json::from_slice(raw)?`: the record is
         // the deserialised input, what its bytes are.
-        if deserialised && value.payload.is_none() && value.client_key.is_none() {
-            value.payload = Some(self.fact_origin(expr));
+        // The record deserialised out of bytes is the request by flow, even
+        // where the bytes were a payload by their name only.
+        let by_name = (value.payload.as_ref()).is_none_or(|p| p.by_name);
+        if deserialised && by_name && value.client_key.is_none() {
+            // Bytes of no known source are request data by this use only:
+            // what the record's fields are named says no more than before.
+            let parsed = value.payload.is_none();
+            let mut origin = self.fact_origin(expr);
+            origin.parsed = parsed;
+            value.payload = Some(origin);
         }
         if deserialised || payload_hash::parses_record(&segments) {
             // A default of the text (`body.unwrap_or_default()`) is no

@@ -170,8 +170,12 @@ impl Evaluator<'_> {
         let (m, args) = (call.m, &call.args);
         match call.method.as_str() {
             // `bytes::BufMut::put_slice`/`put` and `io::Write::write_all` append bytes.
+            // One argument (`insert_str` also takes the index): a store's
+            // `put(key, value)` is no buffer.
             "push_str" | "extend_from_slice" | "extend" | "insert_str" | "write_str" | "append"
-            | "put_slice" | "put" | "write_all" => {
+            | "put_slice" | "put" | "write_all"
+                if args.len() == 1 || (call.method == "insert_str" && args.len() == 2) =>
+            {
                 if let (Some(arg), Some(var)) = (args.last(), place_name(&m.receiver)) {
                     let site = self.site(call.expr);
                     self.update(&var, |v| {

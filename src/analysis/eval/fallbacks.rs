@@ -161,6 +161,7 @@ impl Evaluator<'_> {
             },
             text: format!("{}({})", m.method, short_text(&m.args)),
             by_name: false,
+            parsed: false,
         }
     }
 

@@ -183,6 +183,10 @@ pub struct Evaluator<'a> {
     /// Locals bound to a field's handle (`let cache = self.replay_cache.clone()`):
     /// as a receiver, the local is that field's store.
     receiver_aliases: HashMap<String, String>,
+    /// Locals holding a guard or handle of a field of `self`
+    /// (`let mut s = self.shipments.write().unwrap();`): a store wrapper's
+    /// own map, as the field itself is (see `sinks::field_of_self`).
+    self_field_locals: HashMap<String, String>,
     /// `QueryBuilder` locals and the statement each holds so far.
     sql_builders: HashMap<String, sql_builder::SqlBuilder>,
     /// The columns this function's statements look each idempotency table
@@ -303,6 +307,7 @@ impl<'a> Evaluator<'a> {
             named_key_params: 0,
             calls: Vec::new(),
             receiver_aliases: HashMap::new(),
+            self_field_locals: Default::default(),
             sql_builders: HashMap::new(),
             table_keys: Default::default(),
             local_closures: HashMap::new(),
@@ -430,6 +435,7 @@ impl<'a> Evaluator<'a> {
             site: self.site(node),
             text: short_text(node),
             by_name: false,
+            parsed: false,
         }
     }
 
@@ -710,6 +716,10 @@ impl<'a> Evaluator<'a> {
                 Some(field) => self.receiver_aliases.insert(name.clone(), field),
                 None => self.receiver_aliases.remove(&name),
             };
+            match sinks::field_of_self(&init.expr) {
+                Some(field) => self.self_field_locals.insert(name.clone(), field),
+                None => self.self_field_locals.remove(&name),
+            };
             self.bind_sql_builder(&name, &init.expr);
             match &*init.expr {
                 Expr::Closure(c) => {
@@ -815,7 +825,7 @@ impl<'a> Evaluator<'a> {
                         value.sql = None;
                         value.hasher = false;
                         let had_key = value.client_key.is_some();
-                        let of_payload = value.payload.is_some();
+                        let of_payload = (value.payload.as_ref()).is_some_and(|p| !p.parsed);
                         self.enrich_by_name(&mut value, &name.to_string(), f);
                         self.request_body_field(&mut value, &f.base, &name.to_string());
                         // A field of the request's payload named like the

@@ -29,6 +29,7 @@ impl Evaluator<'_> {
             site: self.site(node),
             text: String::new(),
             by_name: false,
+            parsed: false,
         })
     }
 
@@ -152,7 +153,7 @@ impl Evaluator<'_> {
             return;
         }
         if let Some(buffer) = m.args.first() {
-            self.payload_into_local(buffer, call);
+            self.payload_into_local(buffer, call, false);
         }
     }
 
@@ -167,19 +168,29 @@ impl Evaluator<'_> {
         exprs: &[&Expr],
         call: &Expr,
     ) -> bool {
-        let [format, .., function] = segments else {
+        let Some(function) = segments.last() else {
             return false;
         };
         let deserialises = matches!(
             function.as_str(),
             "from_slice" | "from_reader" | "from_bytes" | "deserialize" | "decode_from_slice"
         );
-        if !FORMATS.contains(&format.as_str()) || !deserialises {
+        // A format's own functions, or one imported bare (`use
+        // quick_xml::de::from_str;` .. `from_str(xml)`): a crate's own
+        // function of that name resolves before this is asked.
+        let format_fn = match segments {
+            [_] => deserialises || function == "from_str",
+            [format, ..] => {
+                FORMATS.contains(&format.as_str()) && (deserialises || function == "from_str")
+            }
+            [] => false,
+        };
+        if !format_fn || exprs.len() != 1 {
             return false;
         }
         match exprs.first() {
             Some(bytes) => {
-                self.payload_into_local(bytes, call);
+                self.payload_into_local(bytes, call, true);
                 true
             }
             None => false,
@@ -189,14 +200,15 @@ impl Evaluator<'_> {
     /// The local `expr` names (`body`, `&mut body`) holds the payload from
     /// `call` on, unless it already carries a key, a digest or a payload
     /// known by more than its name.
-    fn payload_into_local(&mut self, expr: &Expr, call: &Expr) {
+    fn payload_into_local(&mut self, expr: &Expr, call: &Expr, parsed: bool) {
         let Some(name) = place_name(expr) else {
             return;
         };
-        let origin = self.fact_origin(call);
+        let mut origin = self.fact_origin(call);
         self.update(&name, |value| {
             let by_name = (value.payload.as_ref()).is_none_or(|p| p.by_name);
             if value.client_key.is_none() && value.digest.is_none() && by_name {
+                origin.parsed = parsed && value.payload.is_none();
                 value.payload = Some(origin);
             }
         });
@@ -360,6 +372,20 @@ impl Evaluator<'_> {
         if is_hasher && args.is_empty() && hashing::is_finalize_method(method) {
             return Some(self.digest_value(recv, expr));
         }
+        // `k.finalize(&mut out)` (tiny-keccak, `finalize_into`): the digest
+        // is written into the buffer.
+        if is_hasher
+            && args.len() == 1
+            && hashing::is_finalize_method(method.trim_end_matches("_into"))
+        {
+            if let Some(Expr::Reference(r)) = arg_exprs.first() {
+                if let (Some(_), Some(out)) = (r.mutability, place_name(&r.expr)) {
+                    let digest = self.digest_value(recv, expr);
+                    self.update(&out, |v| *v = digest);
+                    return Some(Value::empty());
+                }
+            }
+        }
         if method == "hash" && args.len() == 1 {
             let target = arg_exprs.first().and_then(|e| place_name(e))?;
             let target_is_hasher = self.lookup(&target).is_some_and(|v| v.hasher);
@@ -501,6 +527,12 @@ const FORMATS: &[&str] = &[
     "postcard",
     "serde_urlencoded",
     "serde_qs",
+    "sonic_rs",
+    "toml",
+    "ron",
+    "quick_xml",
+    "serde_xml_rs",
+    "bson",
 ];
 
 /// `serde_json::from_str(text)` and the like: a record parsed out of its input.

@@ -239,6 +239,19 @@ impl Evaluator<'_> {
         recv: Value,
     ) -> ControlFlow<Value, Value> {
         let (m, args) = (call.m, &call.args);
+        // `frame.put(bytes)` on a local buffer (`BufMut`): bytes written, no
+        // key and value; a store's one-argument `put` is reached through a
+        // field (`self.dedup.put(key)`).
+        let local = matches!(store_place(&m.receiver), Expr::Path(_))
+            && !self.holds_field_of_self(&m.receiver);
+        let buffer = match call.method.as_str() {
+            "put_slice" => true,
+            "put" => args.len() == 1 && local,
+            _ => false,
+        };
+        if buffer {
+            return ControlFlow::Continue(recv);
+        }
         let wrappers = self.wrapper_targets(&call.method, &m.receiver);
         if self.any_stores(&wrappers) {
             return ControlFlow::Continue(recv);
@@ -276,7 +289,16 @@ impl Evaluator<'_> {
         let keyed = self.vocab.is_store_method(&call.method) || reads_entry_with(call);
         if keyed && !args.is_empty() {
             let name = receiver_name(&m.receiver).unwrap_or_default();
-            let name = self.receiver_aliases.get(&name).cloned().unwrap_or(name);
+            let name = (self.receiver_aliases.get(&name))
+                .or_else(|| self.self_field_locals.get(&name))
+                .filter(|field| !field.is_empty())
+                .cloned()
+                .unwrap_or(name);
+            // A newtype store (`self.0.lock()`) is named by its type.
+            let name = match (name.as_str(), &self.self_ty) {
+                ("self", Some(ty)) => ty.clone(),
+                _ => name,
+            };
             // Header maps and request extensions are per-request maps, not stores.
             let headers =
                 name.to_ascii_lowercase().contains("header") || names_request_extensions(&name);
@@ -309,7 +331,7 @@ impl Evaluator<'_> {
             // carries it). Any local map would make every helper a store.
             let any_receiver = key.stored_by_any_receiver()
                 || key.server_id.is_some()
-                || (key.params != 0 && field_of_self(&m.receiver));
+                || (key.params != 0 && self.holds_field_of_self(&m.receiver));
             if !headers && (names_store || any_receiver) && !is_self(&m.receiver) {
                 let strong = names_store && strong_name;
                 let site = self.site(call.exprs[primary]);
@@ -937,14 +959,30 @@ pub(super) fn receiver_name(expr: &Expr) -> Option<String> {
 /// Whether a receiver is reached through a field of `self`
 /// (`self.inner.lock().await`, `self.cache.entries`), past what
 /// [`store_place`] looks through.
-fn field_of_self(expr: &Expr) -> bool {
+pub(super) fn field_of_self(expr: &Expr) -> Option<String> {
     let mut place = store_place(expr);
-    let mut through_field = false;
+    let mut field: Option<String> = None;
     while let Expr::Field(f) = place {
-        through_field = true;
+        // A newtype's `self.0` is a field too; a named one names the store.
+        let name = match &f.member {
+            syn::Member::Named(name) => name.to_string(),
+            syn::Member::Unnamed(_) => String::new(),
+        };
+        if field.as_deref().is_none_or(str::is_empty) {
+            field = Some(name);
+        }
         place = store_place(&f.base);
     }
-    through_field && is_self(place)
+    field.filter(|_| is_self(place))
+}
+
+impl Evaluator<'_> {
+    /// [`field_of_self`], or a local holding one's guard or handle.
+    fn holds_field_of_self(&self, receiver: &Expr) -> bool {
+        field_of_self(receiver).is_some()
+            || matches!(store_place(receiver), Expr::Path(p)
+                if p.path.get_ident().is_some_and(|i| self.self_field_locals.contains_key(&i.to_string())))
+    }
 }
 
 pub(super) fn is_self(expr: &Expr) -> bool {

@@ -180,9 +180,19 @@ impl Vocabulary {
     pub fn is_store_method(&self, method: &str) -> bool {
         // A compound claim verb (`check_or_claim`, `try_claim_key`) claims
         // its first argument whatever else its name says.
-        self.store_methods.iter().any(|m| m == method)
-            || is_claim_api_method(method)
-            || is_store_verb_variant(method)
+        let plain = |m: &str| {
+            self.store_methods.iter().any(|s| s == m)
+                || is_claim_api_method(m)
+                || is_store_verb_variant(m)
+        };
+        // The same verb in another execution mode (scc's `insert_async`,
+        // `get_sync`, a client's `set_blocking`) or fallible form
+        // (`try_insert`).
+        let base = (method.strip_suffix("_async"))
+            .or_else(|| method.strip_suffix("_sync"))
+            .or_else(|| method.strip_suffix("_blocking"))
+            .or_else(|| method.strip_prefix("try_"));
+        plain(method) || base.is_some_and(plain)
     }
 
     /// Whether a call path names a correctly scoped key constructor. A
@@ -456,6 +466,9 @@ mod tests {
             "put_with_ttl",
             "insert_if_not_exists",
             "set_if_absent",
+            "insert_async",
+            "get_sync",
+            "try_insert",
         ] {
             assert!(v.is_store_method(m), "{m}");
         }

@@ -203,26 +203,25 @@ pub fn is_digest_fn_name(name: &str) -> bool {
     if !name.starts_with(|c: char| c.is_ascii_lowercase()) {
         return false;
     }
+    // `hash` glued to a family's name or a width (`gxhash128`, `wyhash`,
+    // `farmhash`, `hash64`), not a word of its own: `hash(..)`,
+    // `content_hash(..)` and `hash_bytes(..)` are a service's own helpers
+    // (read by their bodies) far more often than a crate's digest, and
+    // taking every one for a digest made the pre-filter select most of a
+    // service.
+    let glued_hash = name.find("hash").is_some_and(|i| {
+        let (head, tail) = (&name[..i], &name[i + 4..]);
+        let head_glued = !head.is_empty() && !head.ends_with('_');
+        let width = !tail.is_empty() && tail.chars().all(|c| c.is_ascii_digit() || c == '_');
+        (head_glued && (tail.is_empty() || width)) || (head.is_empty() && width)
+    });
     const FAMILIES: &[&str] = &[
-        "hash", "xxh", "crc16", "crc32", "crc64", "murmur", "blake2", "blake3", "keccak", "sha1",
-        "sha2", "sha3", "sha5", "md5", "md4", "ripemd", "t1ha", "fnv1",
+        "xxh", "crc16", "crc32", "crc64", "murmur", "blake2", "blake3", "keccak", "sha1", "sha2",
+        "sha3", "sha5", "md5", "md4", "ripemd", "t1ha", "fnv1",
     ];
-    const NOT: &[&str] = &[
-        "hasher",
-        "hashmap",
-        "hash_map",
-        "hashset",
-        "hash_set",
-        "hashbrown",
-        "verify",
-        "compare",
-        "check",
-        "hashed",
-        "unhash",
-        "rehash",
-        "hash_password",
-    ];
-    FAMILIES.iter().any(|f| name.contains(f)) && !NOT.iter().any(|n| name.contains(n))
+    const NOT: &[&str] = &["hasher", "hashmap", "hashset", "verify", "compare", "check"];
+    (glued_hash || FAMILIES.iter().any(|f| name.contains(f)))
+        && !NOT.iter().any(|n| name.contains(n))
 }
 
 /// Traits whose associated functions `classify_call` reads as hash calls
@@ -709,7 +708,7 @@ mod tests {
             "farmhash::hash64",
             "t1ha::t1ha0",
             "keccak256",
-            "hash",
+            "sha256_hex",
         ] {
             assert_eq!(
                 classify_call(&segs(path), 1),
@@ -730,6 +729,8 @@ mod tests {
             "HashMap::with_hasher",
             "hash_map::new",
             "verify_sha256",
+            "content_hash",
+            "hash_bytes",
             "Shard::new",
             "BlockHash::default",
             "HashSet::new",

@@ -532,6 +532,21 @@ pub fn is_body_extractor(ident: &str) -> bool {
     BODY_EXTRACTORS.contains(&ident)
 }
 
+/// Whether a function of a data format deserialises its one argument
+/// (`serde_json::from_slice(&body)`); `from_str` too, which is also
+/// `FromStr`'s, so the evaluator asks for a format's path or a bare import.
+pub fn is_deserialise_fn(ident: &str) -> bool {
+    matches!(
+        ident,
+        "from_slice"
+            | "from_reader"
+            | "from_bytes"
+            | "deserialize"
+            | "decode_from_slice"
+            | "from_str"
+    )
+}
+
 /// Whether a parameter's type is a body extractor, behind references
 /// (`Json<T>`, `web::Json<T>`, `&Bytes`); `Option<Json<T>>` is not read.
 pub fn type_is_body_extractor(ty: &syn::Type) -> bool {

@@ -1,7 +1,7 @@
 //! The crate index: every function and constant of a unit, by name, so
 //! calls and constant references can be resolved across files.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use syn::visit::Visit;
 
 use super::header_holders::{HeaderHolders, Holder, HolderCollector};
@@ -71,6 +71,14 @@ pub struct CrateIndex<'a> {
     serde_defaults: Vec<(String, String)>,
     /// `use path::original as alias;` outside function bodies: (original, alias).
     renames: Vec<(String, String)>,
+    /// Modules the crate declares (`mod fs;`, `mod store { .. }`).
+    declared_mods: HashSet<String>,
+    /// Per file, the names it imports from another crate (`use std::fs;`,
+    /// `use tokio::fs as afs;`).
+    imported_mods: HashSet<(u32, String)>,
+    /// The same with the root of each `use` path, while the crate's
+    /// modules are not all known yet.
+    imports: Vec<(u32, String, String)>,
     /// The unit's `macro_rules!` helpers by name (`None`: defined twice).
     pub macro_rules: HashMap<String, Option<super::macro_rules::MacroRules>>,
 }
@@ -98,6 +106,13 @@ impl<'a> CrateIndex<'a> {
                 in_fn: 0,
             };
             collector.visit_file(&file.ast);
+        }
+        // `use payments::store;` where the crate has `mod payments` is the
+        // crate's own module (2018 paths), not another crate's.
+        for (file, name, root) in std::mem::take(&mut index.imports) {
+            if !index.declared_mods.contains(&root) {
+                index.imported_mods.insert((file, name));
+            }
         }
         let mut holders = HolderCollector::default();
         for f in &index.fns {
@@ -178,10 +193,18 @@ impl<'a> CrateIndex<'a> {
     /// `Self::f(..)`. A call through a type only reaches that type's `impl`;
     /// a plain path only reaches free functions. Unknown types resolve to
     /// nothing rather than to every function of that name.
-    pub fn resolve_path(&self, segments: &[String], current_self: Option<&str>) -> Vec<usize> {
+    pub fn resolve_path(
+        &self,
+        segments: &[String],
+        current_self: Option<&str>,
+        file: Option<u32>,
+    ) -> Vec<usize> {
         let Some(name) = segments.last() else {
             return Vec::new();
         };
+        if file.is_some_and(|file| self.is_foreign_path(segments, file)) {
+            return Vec::new();
+        }
         let Some(ids) = self.fns_by_name.get(name) else {
             return Vec::new();
         };
@@ -201,6 +224,20 @@ impl<'a> CrateIndex<'a> {
                 None => self.fns[id].self_ty.is_none(),
             })
             .collect()
+    }
+
+    /// Whether `segments` is a path into another crate as `file` sees it:
+    /// `std::fs::read`, or `fs::read` where the file has `use std::fs;` and
+    /// the crate declares no module `fs`. The crate's private `fn read` in
+    /// some other module is not what `fs::read(path)` calls.
+    fn is_foreign_path(&self, segments: &[String], file: u32) -> bool {
+        let [root, .., _] = segments else {
+            return false;
+        };
+        if matches!(root.as_str(), "std" | "core" | "alloc") {
+            return true;
+        }
+        !self.declared_mods.contains(root) && self.imported_mods.contains(&(file, root.clone()))
     }
 
     /// The receiver methods named `name` of the type `ty` (for a call on
@@ -298,6 +335,31 @@ struct Collector<'i, 'a> {
     in_fn: usize,
 }
 
+/// The lowercase names a `use` tree brings in from another crate
+/// (`use std::{fs, io};`, `use tokio::fs as afs;`): modules, or functions,
+/// whose calls (`fs::read(..)`) are not the crate's own. `first` is whether
+/// `tree` starts the path, where `crate`, `self` and `super` are the
+/// crate's own.
+fn foreign_module_imports(tree: &syn::UseTree, first: bool, out: &mut Vec<String>) {
+    let lower = |i: &syn::Ident| i.to_string().starts_with(|c: char| c.is_ascii_lowercase());
+    match tree {
+        syn::UseTree::Path(p) => {
+            if first && matches!(p.ident.to_string().as_str(), "crate" | "self" | "super") {
+                return;
+            }
+            foreign_module_imports(&p.tree, false, out)
+        }
+        syn::UseTree::Group(g) => {
+            (g.items.iter()).for_each(|t| foreign_module_imports(t, first, out))
+        }
+        syn::UseTree::Name(n) if !first && lower(&n.ident) && n.ident != "self" => {
+            out.push(n.ident.to_string())
+        }
+        syn::UseTree::Rename(r) if !first && lower(&r.rename) => out.push(r.rename.to_string()),
+        _ => {}
+    }
+}
+
 /// The `original as alias` renames of a `use` tree.
 fn use_renames(tree: &syn::UseTree, out: &mut Vec<(String, String)>) {
     match tree {
@@ -352,10 +414,17 @@ impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
     fn visit_item_use(&mut self, item: &'ast syn::ItemUse) {
         if self.in_fn == 0 {
             use_renames(&item.tree, &mut self.index.renames);
+            if let syn::UseTree::Path(p) = &item.tree {
+                let mut mods = Vec::new();
+                foreign_module_imports(&item.tree, true, &mut mods);
+                let root = p.ident.to_string();
+                (self.index.imports).extend(mods.into_iter().map(|m| (self.file, m, root.clone())));
+            }
         }
     }
 
     fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
+        self.index.declared_mods.insert(item.ident.to_string());
         if !is_test_module(item) {
             syn::visit::visit_item_mod(self, item);
         }
@@ -500,4 +569,55 @@ fn serde_default_fn(attrs: &[syn::Attribute]) -> Option<String> {
         });
     }
     found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn files(texts: &[&str]) -> Vec<ParsedFile> {
+        (texts.iter().enumerate())
+            .map(|(id, text)| ParsedFile {
+                id: id as u32,
+                ast: syn::parse_file(text).expect("test source parses"),
+            })
+            .collect()
+    }
+
+    fn path(segments: &[&str]) -> Vec<String> {
+        segments.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn another_crates_module_is_not_resolved_to_a_function_of_this_crate() {
+        let release = "fn read(path: &str) -> String { path.to_string() }";
+        let caller = "use std::fs;\nuse tokio::fs as afs;\nfn f() { fs::read(p); }";
+        let parsed = files(&[release, caller]);
+        let index = CrateIndex::build(&parsed);
+        let resolve = |segments: &[&str]| index.resolve_path(&path(segments), None, Some(1));
+        assert!(resolve(&["fs", "read"]).is_empty());
+        assert!(resolve(&["afs", "read"]).is_empty());
+        assert!(resolve(&["std", "fs", "read"]).is_empty());
+        // A module path the file does not import, or a bare call, still
+        // reaches the crate's function by its name.
+        assert_eq!(resolve(&["release", "read"]), [0]);
+        assert_eq!(resolve(&["read"]), [0]);
+        // Seen from the file that defines it, `fs` is not imported.
+        assert_eq!(
+            index.resolve_path(&path(&["fs", "read"]), None, Some(0)),
+            [0]
+        );
+    }
+
+    #[test]
+    fn a_module_the_crate_declares_is_its_own() {
+        let lib = "mod fs { pub fn read(path: &str) -> String { path.to_string() } }";
+        let caller = "use fs::read as _r;\nuse store::fs;\nfn f() { fs::read(p); }";
+        let parsed = files(&[lib, caller, "mod store;"]);
+        let index = CrateIndex::build(&parsed);
+        assert_eq!(
+            index.resolve_path(&path(&["fs", "read"]), None, Some(1)),
+            [0]
+        );
+    }
 }

@@ -108,6 +108,9 @@ pub struct FnExports {
     pub callers: bool,
     /// It writes client keys to a store (`KeyEvent::writes_client_key`).
     pub writes_client_keys: bool,
+    /// It digests a parameter ([`Summary::digests_params`]): a caller that
+    /// passes it the request payload makes a payload hash there.
+    pub payload_callers: bool,
 }
 
 impl FnExports {
@@ -116,6 +119,7 @@ impl FnExports {
         FnExports {
             callers: self.callers || other.callers,
             writes_client_keys: self.writes_client_keys || other.writes_client_keys,
+            payload_callers: self.payload_callers || other.payload_callers,
         }
     }
 }
@@ -229,6 +233,9 @@ pub fn analyze_flows(files: &[ParsedFile], vocab: &Vocabulary) -> UnitFacts {
         callers: [&summaries, &renamed]
             .iter()
             .any(|s| (s.get(id)).is_some_and(|s| s.reaches_callers(&client_stores, tier))),
+        payload_callers: [&summaries, &renamed]
+            .iter()
+            .any(|s| (s.get(id)).is_some_and(Summary::digests_params)),
     };
     let functions = (index.fns.iter().enumerate())
         .map(|(id, def)| AnalysedFn {

@@ -257,6 +257,9 @@ pub struct Value {
     pub hashed_params: u64,
     /// A hasher object (`Sha256::new()`): `update(..)` calls feed it.
     pub hasher: bool,
+    /// A file's content as read (`fs::read(path)`): stored data, not the
+    /// request's payload, whatever the binding holding it is named.
+    pub stored: bool,
     /// A key the server minted itself (event/delivery/job id, `Uuid::new_v4()`).
     pub server_id: Option<Box<Origin>>,
     /// The concatenation that appended the server-minted id.

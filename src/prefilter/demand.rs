@@ -241,6 +241,7 @@ impl Demand {
             Demand::Everything => FnExports {
                 callers: true,
                 writes_client_keys: true,
+                payload_callers: true,
             },
             Demand::Learned(learned) => (learned.functions)
                 .get(&(file, name.to_string()))
@@ -274,6 +275,7 @@ mod tests {
     const REACHES: FnExports = FnExports {
         callers: true,
         writes_client_keys: false,
+        payload_callers: false,
     };
 
     #[test]
@@ -391,6 +393,7 @@ mod tests {
         let writer = FnExports {
             callers: false,
             writes_client_keys: true,
+            payload_callers: false,
         };
         assert_eq!(parsed(&texts, &analysed(&[(0, "c", writer)])), [true, true]);
     }

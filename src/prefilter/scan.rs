@@ -15,6 +15,7 @@ use rustc_hash::FxHashSet as HashSet;
 
 use crate::analysis::eval::sql_tables;
 use crate::analysis::format_string;
+use crate::analysis::hashing;
 use crate::analysis::vocab::{is_dynamo_key_attribute, names_strong_store, DYNAMO_STORE};
 use crate::lex::{self, Token};
 
@@ -88,6 +89,9 @@ enum Clue {
     /// where it is made, or by a caller it is returned to: either holds a
     /// hash fact, a function that makes one and does neither does not.
     MakesHasher,
+    /// It names the request payload: a body extractor (`Json`, `Bytes`),
+    /// a payload name (`body`) or a deserialising call (`from_slice`).
+    Payload,
 }
 
 /// A set of [`Clue`]s.
@@ -189,6 +193,12 @@ impl Item<'_> {
     /// Whether it finishes a hasher.
     pub fn finalizes(&self) -> bool {
         self.clues.has(Clue::Finalizes)
+    }
+
+    /// Whether it names the request payload, which it may pass to a
+    /// function that digests its parameter.
+    pub fn names_payload(&self) -> bool {
+        self.clues.has(Clue::Payload)
     }
 }
 
@@ -785,6 +795,12 @@ impl<'t> Scanner<'_, 't> {
         }
         if called && prefilter.vocab.is_release_verb(ident) {
             clues.insert(Clue::ReleaseCall);
+        }
+        if hashing::is_body_extractor(ident)
+            || prefilter.vocab.is_payload_name(ident)
+            || (called && hashing::is_deserialise_fn(ident))
+        {
+            clues.insert(Clue::Payload);
         }
         let store = match (self.before(i, 2), self.before(i, 1)) {
             (Some(Token::Ident(receiver)), Some(Token::Punct(".")))

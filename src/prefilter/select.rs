@@ -107,7 +107,9 @@ impl Prefilter {
         let to_users: Vec<bool> = (items.iter().zip(&exports))
             .map(|((_, item), exports)| !item.is_fn || exports.callers)
             .collect();
-        let graph = Graph::new(scans, files, items, to_users, demand);
+        let to_payload_users = exports.iter().map(|e| e.payload_callers).collect();
+        let mut graph = Graph::new(scans, files, items, to_users, demand);
+        graph.to_payload_users = to_payload_users;
         let mut keyed = seeds.clone();
         for record in demand.key_records() {
             for &n in graph.users_of.get(record).map_or(NONE, Vec::as_slice) {
@@ -275,6 +277,9 @@ struct Graph<'s, 't> {
     methods: Methods<'t>,
     /// Per item: keyed, it keys its callers or users (see [`Demand`]).
     to_users: Vec<bool>,
+    /// Per item: keyed, it keys the callers that name the request payload
+    /// (it digests a parameter: `FnExports::payload_callers`).
+    to_payload_users: Vec<bool>,
 }
 
 const NONE: &[usize] = &[];
@@ -298,6 +303,7 @@ impl<'s, 't> Graph<'s, 't> {
         demand: &Demand,
     ) -> Graph<'s, 't> {
         let mut graph = Graph {
+            to_payload_users: vec![false; to_users.len()],
             to_users,
             methods: Methods::new(items.iter().map(|(_, item)| *item)),
             scans,
@@ -460,10 +466,14 @@ impl<'s, 't> Graph<'s, 't> {
         let mut work: Vec<usize> = (0..self.items.len()).filter(|&n| keyed[n]).collect();
         while let Some(n) = work.pop() {
             let item = self.items[n].1;
-            let mut users: Vec<usize> = if !self.to_users[n] {
-                Vec::new()
-            } else if item.is_fn {
+            let mut users: Vec<usize> = if self.to_users[n] && item.is_fn {
                 self.callers(n).collect()
+            } else if self.to_payload_users[n] && item.is_fn {
+                (self.callers(n))
+                    .filter(|&c| self.items[c].1.names_payload())
+                    .collect()
+            } else if !self.to_users[n] {
+                Vec::new()
             } else {
                 self.users_of
                     .get(item.name)

@@ -19,8 +19,8 @@ use crate::analysis::value::{
     Construct, ConstructKind, KeyEvent, KeySource, Placeholder, Site, Value,
 };
 use crate::analysis::vocab::{
-    is_claim_api_method, Component, ELEMENT_METHODS, MINTING_CONSTRUCTORS, NO_TEXT_FLOW,
-    OPAQUE_GETTERS, OWN_ACCESSORS, TRANSPARENT_METHODS,
+    is_claim_api_method, is_file_read, Component, ELEMENT_METHODS, MINTING_CONSTRUCTORS,
+    NO_TEXT_FLOW, OPAQUE_GETTERS, OWN_ACCESSORS, REMAINDER_METHODS, TRANSPARENT_METHODS,
 };
 use crate::model::diagnostic::Confidence;
 
@@ -79,7 +79,9 @@ impl Evaluator<'_> {
         if !m.args.is_empty() {
             return None;
         }
-        let ids = self.index.resolve_path(&[target, from.to_string()], None);
+        let ids = self
+            .index
+            .resolve_path(&[target, from.to_string()], None, None);
         if ids.is_empty() {
             return None;
         }
@@ -140,7 +142,7 @@ impl Evaluator<'_> {
         // The crate's own `IdemKey::from_request_parts(parts)` is read
         // through its body first (which shows whether the header flows
         // out); the type's name judges only what the body does not show.
-        let ids = self.index.resolve_path(&segments, self.self_ty.as_deref());
+        let ids = (self.index).resolve_path(&segments, self.self_ty.as_deref(), Some(self.file));
         let named = self.typed_key_call(func, &args, expr);
         if ids.is_empty() {
             if let Some(v) = named {
@@ -309,6 +311,13 @@ impl Evaluator<'_> {
         if name == "Err" {
             // Error values never become keys; what they mention does not matter.
             return Value::empty();
+        }
+        if is_file_read(segments) {
+            // A file's content, not its path.
+            return Value {
+                stored: true,
+                ..Value::empty()
+            };
         }
         if args.len() == 1 && is_wrapper_call(name) {
             // `Some(x)`, `Box::new(x)`, `String::from(x)`: the value itself.
@@ -797,7 +806,7 @@ impl Evaluator<'_> {
         if TRANSPARENT_METHODS.contains(&method) {
             return recv;
         }
-        if OPAQUE_GETTERS.contains(&method) {
+        if OPAQUE_GETTERS.contains(&method) || REMAINDER_METHODS.contains(&method) {
             return Value::empty();
         }
         if ELEMENT_METHODS.contains(&method) {

@@ -39,7 +39,7 @@ impl Evaluator<'_> {
         let index = self.index;
         let summaries = self.summaries;
         for f in EXTRACTOR_FNS {
-            let ids = index.resolve_path(&[name.clone(), (*f).to_string()], None);
+            let ids = index.resolve_path(&[name.clone(), (*f).to_string()], None, None);
             for id in ids {
                 // Re-evaluated when the extractor's summary changes.
                 self.callees.push(id);

@@ -126,6 +126,13 @@ impl Summary {
         (sig, self.pending.len())
     }
 
+    /// Whether what it returns, or a key it stores, digests one of its
+    /// parameters (`fn shard_of(job: &Job) -> u64` hashing `job`): a fact
+    /// only where a caller passes the request payload there.
+    pub fn digests_params(&self) -> bool {
+        self.ret.hashed_params != 0 || self.pending.iter().any(|e| e.value.hashed_params != 0)
+    }
+
     /// Whether the analysis of a caller, in a run showing findings down to
     /// `tier`, can depend on this function: it returns a value carrying a
     /// fact that starts a finding of that tier ([`Value::fact_tiers`]), a

@@ -52,6 +52,7 @@ impl Evaluator<'_> {
         // A digest named `body_hash` is not the body itself.
         if value.payload.is_none()
             && value.digest.is_none()
+            && !value.stored
             && !value.has_component()
             && self.vocab.is_payload_name(name)
         {
@@ -171,10 +172,7 @@ impl Evaluator<'_> {
         let Some(function) = segments.last() else {
             return false;
         };
-        let deserialises = matches!(
-            function.as_str(),
-            "from_slice" | "from_reader" | "from_bytes" | "deserialize" | "decode_from_slice"
-        );
+        let deserialises = function != "from_str" && hashing::is_deserialise_fn(function);
         // A format's own functions, or one imported bare (`use
         // quick_xml::de::from_str;` .. `from_str(xml)`): a crate's own
         // function of that name resolves before this is asked.

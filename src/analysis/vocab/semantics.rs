@@ -157,6 +157,35 @@ pub const NO_TEXT_FLOW: &[&str] = &[
     "position",
 ];
 
+/// Remainders of an integer: a hash reduced modulo a count is a bucket or
+/// shard index (`hash.overflowing_rem(shards).0`), whose collisions are the
+/// point; nothing of what was hashed flows on into it.
+pub const REMAINDER_METHODS: &[&str] = &[
+    "rem",
+    "rem_euclid",
+    "checked_rem",
+    "checked_rem_euclid",
+    "wrapping_rem",
+    "wrapping_rem_euclid",
+    "overflowing_rem",
+    "overflowing_rem_euclid",
+];
+
+/// Whether a function path reads a file (`fs::read(path)`,
+/// `tokio::fs::read_to_string`, `File::open`): its result is stored
+/// content, not the path it was read from (rules.md: a hash of stored file
+/// contents is not a payload hash), so the path's sources stop there.
+pub fn is_file_read(segments: &[String]) -> bool {
+    match segments {
+        [.., module, function] if module == "fs" => matches!(
+            function.as_str(),
+            "read" | "read_to_string" | "read_dir" | "read_link" | "metadata"
+        ),
+        [.., ty, function] if ty == "File" => function == "open",
+        _ => false,
+    }
+}
+
 /// Characters used to join key components; stripping one of them from a
 /// component instead of rejecting it makes two components collide.
 pub const KEY_SEPARATORS: &[char] = &['\0', '\u{1e}', ':', '|', '/', '#'];

@@ -71,6 +71,8 @@ pub struct CrateIndex<'a> {
     serde_defaults: Vec<(String, String)>,
     /// `use path::original as alias;` outside function bodies: (original, alias).
     renames: Vec<(String, String)>,
+    /// Types the unit has `impl` blocks for (methods or trait impls).
+    impl_types: HashSet<String>,
     /// Modules the crate declares (`mod fs;`, `mod store { .. }`).
     declared_mods: HashSet<String>,
     /// Per file, the names it imports from another crate (`use std::fs;`,
@@ -238,6 +240,11 @@ impl<'a> CrateIndex<'a> {
             return true;
         }
         !self.declared_mods.contains(root) && self.imported_mods.contains(&(file, root.clone()))
+    }
+
+    /// Whether the unit has an `impl` block for the type `ty`.
+    pub fn implements(&self, ty: &str) -> bool {
+        self.impl_types.contains(ty)
     }
 
     /// The receiver methods named `name` of the type `ty` (for a call on
@@ -454,12 +461,15 @@ impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
         if is_test(&item.attrs) {
             return;
         }
-        self.self_ty.push(type_name(&item.self_ty));
+        let ty = type_name(&item.self_ty);
+        self.index.impl_types.extend(ty.clone());
+        self.self_ty.push(ty);
         syn::visit::visit_item_impl(self, item);
         self.self_ty.pop();
     }
 
     fn visit_item_trait(&mut self, item: &'ast syn::ItemTrait) {
+        self.index.impl_types.insert(item.ident.to_string());
         self.self_ty.push(Some(item.ident.to_string()));
         syn::visit::visit_item_trait(self, item);
         self.self_ty.pop();

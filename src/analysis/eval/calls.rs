@@ -692,6 +692,9 @@ impl Evaluator<'_> {
         let method = call.method.as_str();
         let on_self = is_self(&call.m.receiver);
         let builtin = TRANSPARENT_METHODS.contains(&method) || self.vocab.is_store_method(method);
+        if self.is_foreign_param(&call.m.receiver) {
+            return ControlFlow::Continue(recv);
+        }
         if on_self
             || !builtin
             || own_accessor(method, &recv)
@@ -725,6 +728,19 @@ impl Evaluator<'_> {
             }
         }
         ControlFlow::Continue(recv)
+    }
+
+    /// Whether `receiver` is a parameter typed by another crate's type:
+    /// `headers.get(..)` of `headers: &HeaderMap` is the map's own method,
+    /// not a crate method or store wrapper that happens to share its name.
+    pub(super) fn is_foreign_param(&self, receiver: &Expr) -> bool {
+        let Expr::Path(p) = receiver else {
+            return false;
+        };
+        (p.path.get_ident()).is_some_and(|i| {
+            let name = i.to_string();
+            self.foreign_params.contains(&name) && self.env.level_of(&name) == Some(0)
+        })
     }
 
     /// The crate type a method chain's value has, where the chain starts
@@ -804,7 +820,13 @@ impl Evaluator<'_> {
             self.entity_id_field(&mut recv, &call.m.receiver, field, call.expr);
         }
         if TRANSPARENT_METHODS.contains(&method) {
-            return recv;
+            // What it is given flows on too: an accessor's name given an
+            // argument is a builder's setter (`.key(&order_digest)`).
+            let mut value = recv;
+            for arg in call.args.iter().filter(|a| a.starts_findings()) {
+                value.join_as_part(arg);
+            }
+            return value;
         }
         if OPAQUE_GETTERS.contains(&method) || REMAINDER_METHODS.contains(&method) {
             return Value::empty();
@@ -844,12 +866,18 @@ impl Evaluator<'_> {
         // their input instead of passing its text on.
         if !NO_TEXT_FLOW.contains(&method) {
             for arg in &call.args {
-                if arg.client_key.is_some() {
+                // A payload hash or a server-minted id given to a builder
+                // (`.key(&order_digest)`) is in what it builds, as a key is.
+                if arg.client_key.is_some() || arg.payload_hash.is_some() || arg.server_id.is_some()
+                {
                     value.join_as_part(arg);
                 }
             }
         }
-        if self.vocab.is_client_key_name(method) && !method.starts_with("set") {
+        // A setter named like the key (`.key(&order_digest)`) sets what it
+        // is given: its name says what that is only where the value does not.
+        let given = (call.args.iter()).any(|a| a.payload_hash.is_some() || a.server_id.is_some());
+        if self.vocab.is_client_key_name(method) && !method.starts_with("set") && !given {
             value
                 .client_key
                 .get_or_insert((self.origin(call.expr), KeySource::Named));

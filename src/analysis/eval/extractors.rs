@@ -43,12 +43,19 @@ impl Evaluator<'_> {
             for id in ids {
                 // Re-evaluated when the extractor's summary changes.
                 self.callees.push(id);
-                let source = summaries
-                    .get(id)
-                    .and_then(|s| s.ret.client_key.as_ref())
-                    .map(|(_, source)| *source);
-                if let Some(source) = source {
-                    value.client_key = Some((self.origin(node), source));
+                let Some(ret) = summaries.get(id).map(|s| &s.ret) else {
+                    continue;
+                };
+                if let Some((_, source)) = &ret.client_key {
+                    value.client_key = Some((self.origin(node), *source));
+                    // What the impl did to the key's text stays done
+                    // (`raw.trim_end_matches(':')`, IDEM006).
+                    value.sanitized.extend(ret.sanitized.iter().cloned());
+                    // And the record it builds is what the handler reads:
+                    // its scope fields, with their defaults (IDEM005).
+                    if value.fields.is_none() {
+                        value.fields.clone_from(&ret.fields);
+                    }
                     return;
                 }
             }

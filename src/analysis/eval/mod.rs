@@ -185,6 +185,9 @@ pub struct Evaluator<'a> {
     /// Parameters whose name says nothing: every crate-local caller passes
     /// a server-built value there (see `names::server_fed_params`).
     unnamed_params: u64,
+    /// Parameters typed by another crate's type (`headers: &HeaderMap`):
+    /// their methods are that crate's, not a crate method of the same name.
+    foreign_params: Vec<String>,
     named_key_params: u64,
     calls: Vec<(usize, u64)>,
     /// Locals bound to a field's handle (`let cache = self.replay_cache.clone()`):
@@ -311,6 +314,7 @@ impl<'a> Evaluator<'a> {
             key_param_mask: 0,
             absorbs: Vec::new(),
             unnamed_params: 0,
+            foreign_params: Vec::new(),
             named_key_params: 0,
             calls: Vec::new(),
             receiver_aliases: HashMap::new(),
@@ -343,6 +347,23 @@ impl<'a> Evaluator<'a> {
     pub fn without_names_for(mut self, mask: u64) -> Self {
         self.unnamed_params = mask;
         self
+    }
+
+    /// Whether a parameter's type is another crate's (`&HeaderMap`): a
+    /// named type, behind references and smart pointers, that the unit
+    /// neither defines nor implements methods for, and no generic
+    /// parameter of the function.
+    fn is_foreign_type(&self, ty: &syn::Type, def: &FnDef<'_>) -> bool {
+        const POINTERS: &[&str] = &["Arc", "Rc", "Box"];
+        let Some(name) = crate::analysis::syntax::type_name_within(ty, POINTERS) else {
+            return false;
+        };
+        let generic = (def.sig.generics.type_params()).any(|p| p.ident == name);
+        name.starts_with(|c: char| c.is_ascii_uppercase())
+            && name != "Self"
+            && !generic
+            && !self.index.types.contains_key(&name)
+            && !self.index.implements(&name)
     }
 
     /// Evaluates a function; returns its summary and the key events found.
@@ -379,6 +400,11 @@ impl<'a> Evaluator<'a> {
                 Pat::Ident(pi) => Some(pi.ident.to_string()),
                 _ => None,
             });
+            if let (Pat::Ident(pi), true) =
+                (&*pat_type.pat, self.is_foreign_type(&pat_type.ty, def))
+            {
+                self.foreign_params.push(pi.ident.to_string());
+            }
             let no_key = names::type_holds_no_key(self.index, &pat_type.ty);
             if index < 64
                 && !no_key

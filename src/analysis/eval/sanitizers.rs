@@ -17,11 +17,20 @@ use crate::analysis::vocab::{is_escape_replacement, KEY_SEPARATORS};
 /// Finds what a character predicate strips: a separator literal it compares
 /// with, or an allow-list class (`is_alphanumeric`) that strips them all.
 #[derive(Default)]
-struct PredicateScan {
+struct PredicateScan<'ast> {
     found: Option<String>,
+    /// Paths it compares with (`*c != RS`): a constant may hold a separator.
+    paths: Vec<&'ast syn::ExprPath>,
 }
 
-impl<'ast> Visit<'ast> for PredicateScan {
+impl<'ast> Visit<'ast> for PredicateScan<'ast> {
+    fn visit_expr_path(&mut self, path: &'ast syn::ExprPath) {
+        if path.path.segments.len() == 1 {
+            self.paths.push(path);
+        }
+        syn::visit::visit_expr_path(self, path);
+    }
+
     fn visit_lit(&mut self, lit: &'ast syn::Lit) {
         if self.found.is_none() {
             if let syn::Lit::Char(c) = lit {
@@ -173,7 +182,12 @@ impl Evaluator<'_> {
             Expr::Closure(c) => {
                 let mut scan = PredicateScan::default();
                 scan.visit_expr(&c.body);
-                scan.found
+                // A constant the predicate compares with (`*c != RS`).
+                (scan.found).or_else(|| {
+                    (scan.paths.iter())
+                        .filter(|p| self.index.consts.contains_key(&last_ident(&p.path)))
+                        .find_map(|p| self.separator(&Expr::Path((*p).clone()), 1))
+                })
             }
             Expr::Path(p) => {
                 let name = last_ident(&p.path);

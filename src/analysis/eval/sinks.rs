@@ -411,7 +411,7 @@ impl Evaluator<'_> {
     /// `IdempotencyStore` or a `RedisIdempotencyStore`), never from inside
     /// that type, where `conn.get(..)` is the store it wraps.
     fn wrapper_targets(&self, method: &str, receiver: &Expr) -> Vec<usize> {
-        if is_self(receiver) {
+        if is_self(receiver) || self.is_foreign_param(receiver) {
             return Vec::new();
         }
         let claim_verb = is_claim_api_method(method);

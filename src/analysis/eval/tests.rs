@@ -290,3 +290,29 @@ fn a_struct_built_from_its_own_result_stays_bounded() {
     assert!(debug.len() < 200_000, "{} bytes", debug.len());
     assert!(debug.matches("Value {").count() <= 1 + 64, "{debug}");
 }
+
+#[test]
+fn a_method_of_another_crates_type_is_not_a_crate_method_of_its_name() {
+    let files = parse(
+        r#"
+        struct Slots;
+        impl Slots {
+            fn team_of(&self, name: &str) -> String { Uuid::new_v4().to_string() }
+        }
+        fn handler(headers: &HeaderMap, slots: &Slots, idempotency_key: String, store: Store) {
+            let team = headers.team_of("x-team-id");
+            let own = slots.team_of("x");
+            store.insert((team, own, idempotency_key), 1);
+        }
+        "#,
+    );
+    let facts = crate::analysis::analyze(&files, &[], &Vocabulary::default());
+    let keyed: Vec<&KeyEvent> = facts.client_key_events().map(|(e, _, _)| e).collect();
+    assert_eq!(keyed.len(), 1, "{:#?}", facts.key_events);
+    let elems = keyed[0].value.elems.as_ref().expect("a tuple key");
+    // `headers.team_of` is the map's own: `Slots::team_of`'s minted id is
+    // not in it.
+    assert!(elems[0].server_id.is_none(), "{:#?}", elems[0]);
+    // `slots.team_of` is the crate's method, whose minted id it gives back.
+    assert!(elems[1].server_id.is_some(), "{:#?}", elems[1]);
+}

@@ -71,8 +71,6 @@ pub struct CrateIndex<'a> {
     serde_defaults: Vec<(String, String)>,
     /// `use path::original as alias;` outside function bodies: (original, alias).
     renames: Vec<(String, String)>,
-    /// Types the unit has `impl` blocks for (methods or trait impls).
-    impl_types: HashSet<String>,
     /// Modules the crate declares (`mod fs;`, `mod store { .. }`).
     declared_mods: HashSet<String>,
     /// Per file, the names it imports from another crate (`use std::fs;`,
@@ -242,9 +240,22 @@ impl<'a> CrateIndex<'a> {
         !self.declared_mods.contains(root) && self.imported_mods.contains(&(file, root.clone()))
     }
 
-    /// Whether the unit has an `impl` block for the type `ty`.
-    pub fn implements(&self, ty: &str) -> bool {
-        self.impl_types.contains(ty)
+    /// Whether a type, as `file` names it, is another crate's: imported
+    /// from one (`use http::HeaderMap;`) or named by a path into one
+    /// (`http::HeaderMap`). Decided by the file's own text, so that the
+    /// answer does not depend on which files the pre-filter kept.
+    pub fn is_foreign_type_path(&self, path: &syn::Path, file: u32) -> bool {
+        let segments: Vec<String> = (path.segments.iter())
+            .map(|s| s.ident.to_string())
+            .collect();
+        match segments.as_slice() {
+            [name] => self.imported_mods.contains(&(file, name.clone())),
+            [root, ..] => {
+                !matches!(root.as_str(), "crate" | "self" | "super" | "Self")
+                    && !self.declared_mods.contains(root)
+            }
+            [] => false,
+        }
     }
 
     /// The receiver methods named `name` of the type `ty` (for a call on
@@ -342,13 +353,13 @@ struct Collector<'i, 'a> {
     in_fn: usize,
 }
 
-/// The lowercase names a `use` tree brings in from another crate
-/// (`use std::{fs, io};`, `use tokio::fs as afs;`): modules, or functions,
-/// whose calls (`fs::read(..)`) are not the crate's own. `first` is whether
+/// The names a `use` tree brings in from another crate (`use std::{fs,
+/// io};`, `use tokio::fs as afs;`, `use http::HeaderMap;`): modules and
+/// functions whose calls (`fs::read(..)`) are not the crate's own, types
+/// whose methods are not. `first` is whether
 /// `tree` starts the path, where `crate`, `self` and `super` are the
 /// crate's own.
 fn foreign_module_imports(tree: &syn::UseTree, first: bool, out: &mut Vec<String>) {
-    let lower = |i: &syn::Ident| i.to_string().starts_with(|c: char| c.is_ascii_lowercase());
     match tree {
         syn::UseTree::Path(p) => {
             if first && matches!(p.ident.to_string().as_str(), "crate" | "self" | "super") {
@@ -359,10 +370,8 @@ fn foreign_module_imports(tree: &syn::UseTree, first: bool, out: &mut Vec<String
         syn::UseTree::Group(g) => {
             (g.items.iter()).for_each(|t| foreign_module_imports(t, first, out))
         }
-        syn::UseTree::Name(n) if !first && lower(&n.ident) && n.ident != "self" => {
-            out.push(n.ident.to_string())
-        }
-        syn::UseTree::Rename(r) if !first && lower(&r.rename) => out.push(r.rename.to_string()),
+        syn::UseTree::Name(n) if !first && n.ident != "self" => out.push(n.ident.to_string()),
+        syn::UseTree::Rename(r) if !first && r.rename != "_" => out.push(r.rename.to_string()),
         _ => {}
     }
 }
@@ -461,15 +470,12 @@ impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
         if is_test(&item.attrs) {
             return;
         }
-        let ty = type_name(&item.self_ty);
-        self.index.impl_types.extend(ty.clone());
-        self.self_ty.push(ty);
+        self.self_ty.push(type_name(&item.self_ty));
         syn::visit::visit_item_impl(self, item);
         self.self_ty.pop();
     }
 
     fn visit_item_trait(&mut self, item: &'ast syn::ItemTrait) {
-        self.index.impl_types.insert(item.ident.to_string());
         self.self_ty.push(Some(item.ident.to_string()));
         syn::visit::visit_item_trait(self, item);
         self.self_ty.pop();

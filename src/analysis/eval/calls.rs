@@ -20,7 +20,8 @@ use crate::analysis::value::{
 };
 use crate::analysis::vocab::{
     is_claim_api_method, is_file_read, Component, ELEMENT_METHODS, MINTING_CONSTRUCTORS,
-    NO_TEXT_FLOW, OPAQUE_GETTERS, OWN_ACCESSORS, REMAINDER_METHODS, TRANSPARENT_METHODS,
+    NO_TEXT_FLOW, OPAQUE_GETTERS, OWN_ACCESSORS, REMAINDER_METHODS, SETTER_ACCESSORS,
+    TRANSPARENT_METHODS,
 };
 use crate::model::diagnostic::Confidence;
 
@@ -692,9 +693,6 @@ impl Evaluator<'_> {
         let method = call.method.as_str();
         let on_self = is_self(&call.m.receiver);
         let builtin = TRANSPARENT_METHODS.contains(&method) || self.vocab.is_store_method(method);
-        if self.is_foreign_param(&call.m.receiver) {
-            return ControlFlow::Continue(recv);
-        }
         if on_self
             || !builtin
             || own_accessor(method, &recv)
@@ -717,6 +715,7 @@ impl Evaluator<'_> {
                 // current function would read the wrapper's own stores as
                 // the callee's.
                 ids.retain(|&id| !self.is_current_fn(id));
+                self.drop_own_types_of_foreign(&call.m.receiver, &mut ids);
             }
             if !ids.is_empty() {
                 // A collection verb, not a claim API verb: those keep the
@@ -730,10 +729,8 @@ impl Evaluator<'_> {
         ControlFlow::Continue(recv)
     }
 
-    /// Whether `receiver` is a parameter typed by another crate's type:
-    /// `headers.get(..)` of `headers: &HeaderMap` is the map's own method,
-    /// not a crate method or store wrapper that happens to share its name.
-    pub(super) fn is_foreign_param(&self, receiver: &Expr) -> bool {
+    /// Whether `receiver` is a parameter typed by another crate's type.
+    fn is_foreign_param(&self, receiver: &Expr) -> bool {
         let Expr::Path(p) = receiver else {
             return false;
         };
@@ -741,6 +738,21 @@ impl Evaluator<'_> {
             let name = i.to_string();
             self.foreign_params.contains(&name) && self.env.level_of(&name) == Some(0)
         })
+    }
+
+    /// On a parameter typed by another crate's type, drops the methods of
+    /// the crate's own structs and enums from `ids`: `headers.get(..)` of
+    /// `headers: &HeaderMap` is the map's method, not a store wrapper's of
+    /// the same name. An extension trait's methods (`impl RequestExt for
+    /// http::Request<T>`) stay.
+    pub(super) fn drop_own_types_of_foreign(&self, receiver: &Expr, ids: &mut Vec<usize>) {
+        if !self.is_foreign_param(receiver) {
+            return;
+        }
+        let types = &self.index.types;
+        ids.retain(|&id| {
+            !(self.index.fns[id].self_ty.as_deref()).is_some_and(|t| types.contains_key(t))
+        });
     }
 
     /// The crate type a method chain's value has, where the chain starts
@@ -820,11 +832,15 @@ impl Evaluator<'_> {
             self.entity_id_field(&mut recv, &call.m.receiver, field, call.expr);
         }
         if TRANSPARENT_METHODS.contains(&method) {
-            // What it is given flows on too: an accessor's name given an
-            // argument is a builder's setter (`.key(&order_digest)`).
+            // An accessor's name given an argument is a builder's setter
+            // (`.key(&order_digest)`): what it is given flows on too. The
+            // error and option adapters (`expect`, `context`) only pass
+            // their receiver on.
             let mut value = recv;
-            for arg in call.args.iter().filter(|a| a.starts_findings()) {
-                value.join_as_part(arg);
+            if SETTER_ACCESSORS.contains(&method) {
+                for arg in call.args.iter().filter(|a| a.starts_findings()) {
+                    value.join_as_part(arg);
+                }
             }
             return value;
         }
@@ -866,10 +882,9 @@ impl Evaluator<'_> {
         // their input instead of passing its text on.
         if !NO_TEXT_FLOW.contains(&method) {
             for arg in &call.args {
-                // A payload hash or a server-minted id given to a builder
-                // (`.key(&order_digest)`) is in what it builds, as a key is.
-                if arg.client_key.is_some() || arg.payload_hash.is_some() || arg.server_id.is_some()
-                {
+                // A payload hash given to a builder (`.key(&order_digest)`)
+                // is in what it builds, as a key is.
+                if arg.client_key.is_some() || arg.payload_hash.is_some() {
                     value.join_as_part(arg);
                 }
             }

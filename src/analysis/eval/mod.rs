@@ -349,21 +349,29 @@ impl<'a> Evaluator<'a> {
         self
     }
 
-    /// Whether a parameter's type is another crate's (`&HeaderMap`): a
-    /// named type, behind references and smart pointers, that the unit
-    /// neither defines nor implements methods for, and no generic
-    /// parameter of the function.
+    /// Whether a parameter's type is another crate's (`&HeaderMap` with
+    /// `use http::HeaderMap;`), behind references and smart pointers.
     fn is_foreign_type(&self, ty: &syn::Type, def: &FnDef<'_>) -> bool {
         const POINTERS: &[&str] = &["Arc", "Rc", "Box"];
-        let Some(name) = crate::analysis::syntax::type_name_within(ty, POINTERS) else {
-            return false;
-        };
-        let generic = (def.sig.generics.type_params()).any(|p| p.ident == name);
-        name.starts_with(|c: char| c.is_ascii_uppercase())
-            && name != "Self"
-            && !generic
-            && !self.index.types.contains_key(&name)
-            && !self.index.implements(&name)
+        match ty {
+            syn::Type::Reference(r) => self.is_foreign_type(&r.elem, def),
+            syn::Type::Paren(p) => self.is_foreign_type(&p.elem, def),
+            syn::Type::Path(p) if p.qself.is_none() => {
+                let Some(last) = p.path.segments.last() else {
+                    return false;
+                };
+                if POINTERS.iter().any(|w| last.ident == w) {
+                    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+                        return false;
+                    };
+                    return (args.args.iter()).any(|a| {
+                        matches!(a, syn::GenericArgument::Type(inner) if self.is_foreign_type(inner, def))
+                    });
+                }
+                self.index.is_foreign_type_path(&p.path, def.file)
+            }
+            _ => false,
+        }
     }
 
     /// Evaluates a function; returns its summary and the key events found.

@@ -411,7 +411,7 @@ impl Evaluator<'_> {
     /// `IdempotencyStore` or a `RedisIdempotencyStore`), never from inside
     /// that type, where `conn.get(..)` is the store it wraps.
     fn wrapper_targets(&self, method: &str, receiver: &Expr) -> Vec<usize> {
-        if is_self(receiver) || self.is_foreign_param(receiver) {
+        if is_self(receiver) {
             return Vec::new();
         }
         let claim_verb = is_claim_api_method(method);
@@ -433,6 +433,7 @@ impl Evaluator<'_> {
             let own_type = ty.is_some() && ty == self.self_ty.as_deref();
             claim_verb || (!own_type && ty.is_some_and(names_type))
         });
+        self.drop_own_types_of_foreign(receiver, &mut ids);
         ids
     }
 

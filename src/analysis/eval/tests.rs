@@ -295,6 +295,7 @@ fn a_struct_built_from_its_own_result_stays_bounded() {
 fn a_method_of_another_crates_type_is_not_a_crate_method_of_its_name() {
     let files = parse(
         r#"
+        use http::HeaderMap;
         struct Slots;
         impl Slots {
             fn team_of(&self, name: &str) -> String { Uuid::new_v4().to_string() }

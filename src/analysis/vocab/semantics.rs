@@ -61,6 +61,10 @@ pub const TRANSPARENT_METHODS: &[&str] = &[
     "columns",
 ];
 
+/// Transparent accessors whose name a builder also gives its setters
+/// (`ReplayKey::builder().key(&k)`): given an argument, they set it.
+pub const SETTER_ACCESSORS: &[&str] = &["key", "value", "inner", "storage_key", "as_key"];
+
 /// Transparent accessors of idem-scope's key types that a crate may also
 /// define on its own records (`fn storage_key(&self)` packing its fields):
 /// on a value no key constructor made, the crate's method is read.

@@ -240,6 +240,31 @@ impl<'a> CrateIndex<'a> {
         !self.declared_mods.contains(root) && self.imported_mods.contains(&(file, root.clone()))
     }
 
+    /// Whether a parameter type of `def` is another crate's (`&HeaderMap`
+    /// with `use http::HeaderMap;`), behind references and smart pointers.
+    pub fn is_foreign_type(&self, ty: &syn::Type, def: &FnDef<'_>) -> bool {
+        const POINTERS: &[&str] = &["Arc", "Rc", "Box"];
+        match ty {
+            syn::Type::Reference(r) => self.is_foreign_type(&r.elem, def),
+            syn::Type::Paren(p) => self.is_foreign_type(&p.elem, def),
+            syn::Type::Path(p) if p.qself.is_none() => {
+                let Some(last) = p.path.segments.last() else {
+                    return false;
+                };
+                if !POINTERS.iter().any(|w| last.ident == w) {
+                    return self.is_foreign_type_path(&p.path, def.file);
+                }
+                let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+                    return false;
+                };
+                (args.args.iter()).any(|a| {
+                    matches!(a, syn::GenericArgument::Type(inner) if self.is_foreign_type(inner, def))
+                })
+            }
+            _ => false,
+        }
+    }
+
     /// Whether a type, as `file` names it, is another crate's: imported
     /// from one (`use http::HeaderMap;`) or named by a path into one
     /// (`http::HeaderMap`). Decided by the file's own text, so that the

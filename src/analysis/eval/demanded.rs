@@ -1,6 +1,9 @@
 //! What the inputs of a call may carry into its callee ([`Demanded`]):
 //! what the pre-filter's next round needs analysed (`analysis::demand`).
 
+use std::collections::HashSet;
+
+use super::Summary;
 use crate::analysis::value::{FactTiers, Value};
 use crate::model::diagnostic::Confidence;
 
@@ -66,5 +69,40 @@ impl Demanded {
             fact: self.facts.fact(tier) || self.params & fact_params != 0,
             at_stores: self.facts.at_stores(tier) || self.params & store_params != 0,
         }
+    }
+}
+
+/// What a function's summary tells the pre-filter about its callers.
+impl Summary {
+    /// Whether what it returns, or a key it stores, digests one of its
+    /// parameters (`fn shard_of(job: &Job) -> u64` hashing `job`): a fact
+    /// only where a caller passes the request payload there.
+    pub fn digests_params(&self) -> bool {
+        self.ret.hashed_params != 0 || self.pending.iter().any(|e| e.value.hashed_params != 0)
+    }
+
+    /// Whether the analysis of a caller, in a run showing findings down to
+    /// `tier`, can depend on this function: it returns a value carrying a
+    /// fact that starts a finding of that tier ([`Value::fact_tiers`]), a
+    /// parameter reaches a key position whose value carries such a fact or
+    /// whose store holds client keys (`client_stores`: where a caller's
+    /// server-minted id would meet them), or, for `possible` findings, a
+    /// parameter is a key by its name alone (whose callers decide,
+    /// `server_fed_params`). Otherwise a caller gets from it at most
+    /// qualifiers of a key (a tenant, a default, a parameter given back or
+    /// stored), which matter only in a caller that holds a key from
+    /// elsewhere: a seed of the pre-filter or a caller of a function for
+    /// which this is true, analysed with its callees in any case.
+    pub fn reaches_callers(&self, client_stores: &HashSet<&str>, tier: Confidence) -> bool {
+        // A returned value may reach an idempotency store in a caller.
+        let ret = self.ret.fact_tiers();
+        // A key known by its name alone makes only `possible` findings.
+        (tier == Confidence::Possible && self.named_key_params != 0)
+            || ret.fact(tier)
+            || ret.at_stores(tier)
+            || self.pending.iter().any(|event| {
+                event.starts_findings_at(tier)
+                    || (event.store.as_deref()).is_some_and(|s| client_stores.contains(s))
+            })
     }
 }

@@ -46,7 +46,7 @@ mod sql_builder;
 #[cfg(test)]
 mod tests;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use syn::spanned::Spanned;
@@ -60,7 +60,6 @@ use super::value::{
     CallSite, Construct, ConstructKind, KeySource, Origin, Placeholder, Site, Value,
 };
 use super::vocab::{names_key_header_constant, Vocabulary};
-use crate::model::diagnostic::Confidence;
 
 // Paths kept for callers outside: the pipeline imports `span_of`, the rules
 // `KeyEvent` and the prefilter `sql_tables` from `eval`.
@@ -124,38 +123,6 @@ impl Summary {
         // Callees are not part of what callers see.
         sig.extend(self.absorbs.iter().map(|(_, v)| v.signature()));
         (sig, self.pending.len())
-    }
-
-    /// Whether what it returns, or a key it stores, digests one of its
-    /// parameters (`fn shard_of(job: &Job) -> u64` hashing `job`): a fact
-    /// only where a caller passes the request payload there.
-    pub fn digests_params(&self) -> bool {
-        self.ret.hashed_params != 0 || self.pending.iter().any(|e| e.value.hashed_params != 0)
-    }
-
-    /// Whether the analysis of a caller, in a run showing findings down to
-    /// `tier`, can depend on this function: it returns a value carrying a
-    /// fact that starts a finding of that tier ([`Value::fact_tiers`]), a
-    /// parameter reaches a key position whose value carries such a fact or
-    /// whose store holds client keys (`client_stores`: where a caller's
-    /// server-minted id would meet them), or, for `possible` findings, a
-    /// parameter is a key by its name alone (whose callers decide,
-    /// `server_fed_params`). Otherwise a caller gets from it at most
-    /// qualifiers of a key (a tenant, a default, a parameter given back or
-    /// stored), which matter only in a caller that holds a key from
-    /// elsewhere: a seed of the pre-filter or a caller of a function for
-    /// which this is true, analysed with its callees in any case.
-    pub fn reaches_callers(&self, client_stores: &HashSet<&str>, tier: Confidence) -> bool {
-        // A returned value may reach an idempotency store in a caller.
-        let ret = self.ret.fact_tiers();
-        // A key known by its name alone makes only `possible` findings.
-        (tier == Confidence::Possible && self.named_key_params != 0)
-            || ret.fact(tier)
-            || ret.at_stores(tier)
-            || self.pending.iter().any(|event| {
-                event.starts_findings_at(tier)
-                    || (event.store.as_deref()).is_some_and(|s| client_stores.contains(s))
-            })
     }
 }
 
@@ -349,31 +316,6 @@ impl<'a> Evaluator<'a> {
         self
     }
 
-    /// Whether a parameter's type is another crate's (`&HeaderMap` with
-    /// `use http::HeaderMap;`), behind references and smart pointers.
-    fn is_foreign_type(&self, ty: &syn::Type, def: &FnDef<'_>) -> bool {
-        const POINTERS: &[&str] = &["Arc", "Rc", "Box"];
-        match ty {
-            syn::Type::Reference(r) => self.is_foreign_type(&r.elem, def),
-            syn::Type::Paren(p) => self.is_foreign_type(&p.elem, def),
-            syn::Type::Path(p) if p.qself.is_none() => {
-                let Some(last) = p.path.segments.last() else {
-                    return false;
-                };
-                if POINTERS.iter().any(|w| last.ident == w) {
-                    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
-                        return false;
-                    };
-                    return (args.args.iter()).any(|a| {
-                        matches!(a, syn::GenericArgument::Type(inner) if self.is_foreign_type(inner, def))
-                    });
-                }
-                self.index.is_foreign_type_path(&p.path, def.file)
-            }
-            _ => false,
-        }
-    }
-
     /// Evaluates a function; returns its summary and the key events found.
     pub fn run(mut self, def: &FnDef<'_>) -> (Summary, Vec<KeyEvent>) {
         let mut param_names = Vec::new();
@@ -408,9 +350,10 @@ impl<'a> Evaluator<'a> {
                 Pat::Ident(pi) => Some(pi.ident.to_string()),
                 _ => None,
             });
-            if let (Pat::Ident(pi), true) =
-                (&*pat_type.pat, self.is_foreign_type(&pat_type.ty, def))
-            {
+            if let (Pat::Ident(pi), true) = (
+                &*pat_type.pat,
+                self.index.is_foreign_type(&pat_type.ty, def),
+            ) {
                 self.foreign_params.push(pi.ident.to_string());
             }
             let no_key = names::type_holds_no_key(self.index, &pat_type.ty);

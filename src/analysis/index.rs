@@ -75,7 +75,7 @@ pub struct CrateIndex<'a> {
     declared_mods: HashSet<String>,
     /// Per file, the names it imports from another crate (`use std::fs;`,
     /// `use tokio::fs as afs;`).
-    imported_mods: HashSet<(u32, String)>,
+    foreign_imports: HashSet<(u32, String)>,
     /// The same with the root of each `use` path, while the crate's
     /// modules are not all known yet.
     imports: Vec<(u32, String, String)>,
@@ -111,7 +111,7 @@ impl<'a> CrateIndex<'a> {
         // crate's own module (2018 paths), not another crate's.
         for (file, name, root) in std::mem::take(&mut index.imports) {
             if !index.declared_mods.contains(&root) {
-                index.imported_mods.insert((file, name));
+                index.foreign_imports.insert((file, name));
             }
         }
         let mut holders = HolderCollector::default();
@@ -231,56 +231,34 @@ impl<'a> CrateIndex<'a> {
     /// the crate declares no module `fs`. The crate's private `fn read` in
     /// some other module is not what `fs::read(path)` calls.
     fn is_foreign_path(&self, segments: &[String], file: u32) -> bool {
-        let [root, .., _] = segments else {
-            return false;
-        };
-        if matches!(root.as_str(), "std" | "core" | "alloc") {
-            return true;
-        }
-        !self.declared_mods.contains(root) && self.imported_mods.contains(&(file, root.clone()))
-    }
-
-    /// Whether a parameter type of `def` is another crate's (`&HeaderMap`
-    /// with `use http::HeaderMap;`), behind references and smart pointers.
-    pub fn is_foreign_type(&self, ty: &syn::Type, def: &FnDef<'_>) -> bool {
-        const POINTERS: &[&str] = &["Arc", "Rc", "Box"];
-        match ty {
-            syn::Type::Reference(r) => self.is_foreign_type(&r.elem, def),
-            syn::Type::Paren(p) => self.is_foreign_type(&p.elem, def),
-            syn::Type::Path(p) if p.qself.is_none() => {
-                let Some(last) = p.path.segments.last() else {
-                    return false;
-                };
-                if !POINTERS.iter().any(|w| last.ident == w) {
-                    return self.is_foreign_type_path(&p.path, def.file);
-                }
-                let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
-                    return false;
-                };
-                (args.args.iter()).any(|a| {
-                    matches!(a, syn::GenericArgument::Type(inner) if self.is_foreign_type(inner, def))
-                })
-            }
+        match segments {
+            [root, _, ..] => self.is_foreign_name(root, file),
             _ => false,
         }
     }
 
-    /// Whether a type, as `file` names it, is another crate's: imported
-    /// from one (`use http::HeaderMap;`) or named by a path into one
-    /// (`http::HeaderMap`). Decided by the file's own text, so that the
-    /// answer does not depend on which files the pre-filter kept.
-    pub fn is_foreign_type_path(&self, path: &syn::Path, file: u32) -> bool {
-        let segments: Vec<String> = (path.segments.iter())
-            .map(|s| s.ident.to_string())
-            .collect();
-        match segments.as_slice() {
-            [name] => self.imported_mods.contains(&(file, name.clone())),
-            [root, ..] => {
-                !matches!(root.as_str(), "crate" | "self" | "super" | "Self")
-                    && !self.declared_mods.contains(root)
-            }
-            [] => false,
-        }
+    /// Whether a parameter's type is another crate's as `file` names it
+    /// (`&HeaderMap` with `use http::HeaderMap;`, `&std::fs::File`), behind
+    /// references and smart pointers: one name the file imports from
+    /// another crate, or a path whose root is one. Decided by the file's
+    /// own text, so that the answer does not depend on which files the
+    /// pre-filter kept.
+    pub fn is_foreign_type(&self, ty: &syn::Type, file: u32) -> bool {
+        const POINTERS: &[&str] = &["Arc", "Rc", "Box"];
+        let Some(path) = super::syntax::type_path_within(ty, POINTERS) else {
+            return false;
+        };
+        (path.segments.first())
+            .is_some_and(|root| self.is_foreign_name(&root.ident.to_string(), file))
+    }
+
+    /// Whether a path's root, in `file`, is another crate: `std`, `core`,
+    /// `alloc`, or a name the file imports from another crate that the
+    /// crate does not declare as a module of its own.
+    fn is_foreign_name(&self, root: &str, file: u32) -> bool {
+        matches!(root, "std" | "core" | "alloc")
+            || (!self.declared_mods.contains(root)
+                && self.foreign_imports.contains(&(file, root.to_string())))
     }
 
     /// The receiver methods named `name` of the type `ty` (for a call on
@@ -384,17 +362,15 @@ struct Collector<'i, 'a> {
 /// whose methods are not. `first` is whether
 /// `tree` starts the path, where `crate`, `self` and `super` are the
 /// crate's own.
-fn foreign_module_imports(tree: &syn::UseTree, first: bool, out: &mut Vec<String>) {
+fn foreign_imports_of(tree: &syn::UseTree, first: bool, out: &mut Vec<String>) {
     match tree {
         syn::UseTree::Path(p) => {
             if first && matches!(p.ident.to_string().as_str(), "crate" | "self" | "super") {
                 return;
             }
-            foreign_module_imports(&p.tree, false, out)
+            foreign_imports_of(&p.tree, false, out)
         }
-        syn::UseTree::Group(g) => {
-            (g.items.iter()).for_each(|t| foreign_module_imports(t, first, out))
-        }
+        syn::UseTree::Group(g) => (g.items.iter()).for_each(|t| foreign_imports_of(t, first, out)),
         syn::UseTree::Name(n) if !first && n.ident != "self" => out.push(n.ident.to_string()),
         syn::UseTree::Rename(r) if !first && r.rename != "_" => out.push(r.rename.to_string()),
         _ => {}
@@ -457,7 +433,7 @@ impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
             use_renames(&item.tree, &mut self.index.renames);
             if let syn::UseTree::Path(p) = &item.tree {
                 let mut mods = Vec::new();
-                foreign_module_imports(&item.tree, true, &mut mods);
+                foreign_imports_of(&item.tree, true, &mut mods);
                 let root = p.ident.to_string();
                 (self.index.imports).extend(mods.into_iter().map(|m| (self.file, m, root.clone())));
             }

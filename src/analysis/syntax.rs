@@ -372,20 +372,26 @@ pub struct ConstDef<'a> {
 /// `wrappers` (`&Option<IdemKey>` → `IdemKey` with `Option`, `Arc<Bus>` →
 /// `Bus` with `Arc`): the last path segment of the innermost type.
 pub fn type_name_within(ty: &syn::Type, wrappers: &[&str]) -> Option<String> {
+    let path = type_path_within(ty, wrappers)?;
+    path.segments.last().map(|s| s.ident.to_string())
+}
+
+/// [`type_name_within`]'s type as its path (`http::HeaderMap` of
+/// `&Arc<http::HeaderMap>`), for asking where it comes from.
+pub fn type_path_within<'t>(ty: &'t syn::Type, wrappers: &[&str]) -> Option<&'t syn::Path> {
     match ty {
-        syn::Type::Reference(r) => type_name_within(&r.elem, wrappers),
-        syn::Type::Paren(p) => type_name_within(&p.elem, wrappers),
+        syn::Type::Reference(r) => type_path_within(&r.elem, wrappers),
+        syn::Type::Paren(p) => type_path_within(&p.elem, wrappers),
         syn::Type::Path(p) => {
             let last = p.path.segments.last()?;
-            let name = last.ident.to_string();
-            if !wrappers.contains(&name.as_str()) {
-                return Some(name);
+            if !wrappers.iter().any(|w| last.ident == w) {
+                return Some(&p.path);
             }
             let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
                 return None;
             };
             args.args.iter().find_map(|arg| match arg {
-                syn::GenericArgument::Type(inner) => type_name_within(inner, wrappers),
+                syn::GenericArgument::Type(inner) => type_path_within(inner, wrappers),
                 _ => None,
             })
         }

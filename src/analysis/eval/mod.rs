@@ -352,7 +352,7 @@ impl<'a> Evaluator<'a> {
             });
             if let (Pat::Ident(pi), true) = (
                 &*pat_type.pat,
-                self.index.is_foreign_type(&pat_type.ty, def),
+                self.index.is_foreign_type(&pat_type.ty, def.file),
             ) {
                 self.foreign_params.push(pi.ident.to_string());
             }

@@ -184,9 +184,7 @@ impl Evaluator<'_> {
                 scan.visit_expr(&c.body);
                 // A constant the predicate compares with (`*c != RS`).
                 (scan.found).or_else(|| {
-                    (scan.paths.iter())
-                        .filter(|p| self.index.consts.contains_key(&last_ident(&p.path)))
-                        .find_map(|p| self.separator(&Expr::Path((*p).clone()), 1))
+                    (scan.paths.iter()).find_map(|p| self.separator(&Expr::Path((*p).clone()), 1))
                 })
             }
             Expr::Path(p) => {

@@ -229,6 +229,12 @@ pub fn is_digest_fn_name(name: &str) -> bool {
 /// only feeds a hasher that some other fact made.
 const HASH_TRAITS: &[&str] = &["Digest", "DynDigest", "Hasher", "Update", "FixedOutput"];
 
+/// Traits whose import makes `.update(..)` a hasher's method (RustCrypto's
+/// `Digest`, `Update` and `Mac`, `ExtendableOutput` of XOFs, std's `Hasher`).
+pub fn is_hash_protocol_trait(name: &str) -> bool {
+    HASH_TRAITS.contains(&name) || matches!(name, "Mac" | "ExtendableOutput" | "VariableOutput")
+}
+
 /// Methods that hash or make a hasher on any receiver (see `hash_method`).
 const HASHING_METHODS: &[&str] = &["hash_one", "build_hasher"];
 

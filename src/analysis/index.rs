@@ -4,6 +4,7 @@
 use std::collections::{HashMap, HashSet};
 use syn::visit::Visit;
 
+use super::hashing;
 use super::header_holders::{HeaderHolders, Holder, HolderCollector};
 pub use super::syntax::ConstDef;
 use super::vocab::Vocabulary;
@@ -79,6 +80,13 @@ pub struct CrateIndex<'a> {
     /// The same with the root of each `use` path, while the crate's
     /// modules are not all known yet.
     imports: Vec<(u32, String, String)>,
+    /// Files that bring a hashing trait into scope (`use sha2::Digest;`,
+    /// `use k12::digest::Update as _;`), where `.update(..)` on a local
+    /// is a hasher's.
+    hash_trait_files: HashSet<u32>,
+    /// Local structs and enums deriving `Deserialize`: what a framework
+    /// can build from a request.
+    deserialized: HashSet<String>,
     /// The unit's `macro_rules!` helpers by name (`None`: defined twice).
     pub macro_rules: HashMap<String, Option<super::macro_rules::MacroRules>>,
 }
@@ -252,6 +260,18 @@ impl<'a> CrateIndex<'a> {
             .is_some_and(|root| self.is_foreign_name(&root.ident.to_string(), file))
     }
 
+    /// Whether `file` brings a hashing trait into scope: a local fed by
+    /// `update(..)` there is a hasher by its protocol, whatever its type
+    /// (`KangarooTwelve::default()`), as the compiler resolves the call.
+    pub fn brings_hash_trait(&self, file: u32) -> bool {
+        self.hash_trait_files.contains(&file)
+    }
+
+    /// Whether `name` is a local struct or enum deriving `Deserialize`.
+    pub fn is_deserialized(&self, name: &str) -> bool {
+        self.deserialized.contains(name)
+    }
+
     /// Whether a path's root, in `file`, is another crate: `std`, `core`,
     /// `alloc`, or a name the file imports from another crate that the
     /// crate does not declare as a module of its own.
@@ -377,6 +397,37 @@ fn foreign_imports_of(tree: &syn::UseTree, first: bool, out: &mut Vec<String>) {
     }
 }
 
+/// Whether `#[derive(..)]` lists `Deserialize` (`serde::Deserialize` too).
+fn derives_deserialize(attrs: &[syn::Attribute]) -> bool {
+    attrs
+        .iter()
+        .filter(|a| a.path().is_ident("derive"))
+        .any(|a| {
+            let mut found = false;
+            // A derive list that does not parse derives nothing we can read.
+            let _ = a.parse_nested_meta(|meta| {
+                found |= meta
+                    .path
+                    .segments
+                    .last()
+                    .is_some_and(|s| s.ident == "Deserialize");
+                Ok(())
+            });
+            found
+        })
+}
+
+/// The original names a `use` tree brings (`Digest` of `use sha2::{Digest as _}`).
+fn use_leaves(tree: &syn::UseTree) -> Box<dyn Iterator<Item = String> + '_> {
+    match tree {
+        syn::UseTree::Path(p) => use_leaves(&p.tree),
+        syn::UseTree::Group(g) => Box::new(g.items.iter().flat_map(use_leaves)),
+        syn::UseTree::Name(n) => Box::new(std::iter::once(n.ident.to_string())),
+        syn::UseTree::Rename(r) => Box::new(std::iter::once(r.ident.to_string())),
+        syn::UseTree::Glob(_) => Box::new(std::iter::empty()),
+    }
+}
+
 /// The `original as alias` renames of a `use` tree.
 fn use_renames(tree: &syn::UseTree, out: &mut Vec<(String, String)>) {
     match tree {
@@ -434,6 +485,9 @@ impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
             if let syn::UseTree::Path(p) = &item.tree {
                 let mut mods = Vec::new();
                 foreign_imports_of(&item.tree, true, &mut mods);
+                if use_leaves(&item.tree).any(|t| hashing::is_hash_protocol_trait(&t)) {
+                    self.index.hash_trait_files.insert(self.file);
+                }
                 let root = p.ident.to_string();
                 (self.index.imports).extend(mods.into_iter().map(|m| (self.file, m, root.clone())));
             }
@@ -520,6 +574,9 @@ impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
 
     fn visit_item_enum(&mut self, item: &'ast syn::ItemEnum) {
         self.index.add_type(&item.ident, LocalType::Enum);
+        if derives_deserialize(&item.attrs) {
+            self.index.deserialized.insert(item.ident.to_string());
+        }
         for variant in &item.variants {
             self.index.variants.insert(variant.ident.to_string());
         }
@@ -533,6 +590,9 @@ impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
             LocalType::Record
         };
         self.index.add_type(&item.ident, kind);
+        if derives_deserialize(&item.attrs) {
+            self.index.deserialized.insert(item.ident.to_string());
+        }
         if let (LocalType::Newtype, Some(field)) = (kind, item.fields.iter().next()) {
             self.index
                 .newtype_inner

@@ -247,6 +247,10 @@ pub struct Value {
     /// beside the key (a middleware keyed by the header or, else, by a body
     /// hash).
     pub hash_alone: bool,
+    /// The same for a server id: one alternative is a server-minted id
+    /// with no client key beside it (a `match` whose arms key a client
+    /// frame by its key and a redelivery by its delivery id).
+    pub server_alone: bool,
     /// Where the payload hash became (part of) a key: the concatenation that
     /// appended it or the key-named binding that holds it.
     pub hash_keyed: Option<Site>,
@@ -489,6 +493,8 @@ impl Value {
         // longer alone (`union` sets the flag for alternatives).
         let hash_alone =
             (self.hash_alone && !other.carries_key()) || (other.hash_alone && !self.carries_key());
+        let server_alone = (self.server_alone && !other.carries_key())
+            || (other.server_alone && !self.carries_key());
         let named = |v: &Value| {
             matches!(
                 v.client_key,
@@ -554,6 +560,7 @@ impl Value {
         }
         self.join_payload_and_server(other);
         self.hash_alone = hash_alone;
+        self.server_alone = server_alone;
         self.via.extend(&other.via);
     }
 
@@ -609,6 +616,10 @@ impl Value {
             || other.hash_alone
             || (self.hash_without_key() && other.carries_key())
             || (other.hash_without_key() && self.carries_key());
+        let server_alone = self.server_alone
+            || other.server_alone
+            || (self.server_without_key() && other.carries_key())
+            || (other.server_without_key() && self.carries_key());
         let prefix = (self.prefix == other.prefix)
             .then(|| self.prefix.take())
             .flatten();
@@ -640,6 +651,7 @@ impl Value {
             self.elems = elems;
         }
         self.hash_alone = hash_alone;
+        self.server_alone = server_alone;
         self.prefix = prefix;
         self.server_ns = server_ns;
         self
@@ -648,6 +660,11 @@ impl Value {
     /// A payload hash with no client key beside it.
     fn hash_without_key(&self) -> bool {
         self.payload_hash.is_some() && !self.carries_key()
+    }
+
+    /// A server id with no client key beside it.
+    fn server_without_key(&self) -> bool {
+        self.server_id.is_some() && !self.carries_key()
     }
 
     /// Whether the client's key is in this value (raw, or scoped into the
@@ -866,14 +883,15 @@ impl Value {
             self.construct.is_some(),
             self.scoped,
             self.elems.as_ref().map_or(0, |e| e.len() + 1),
-            u8::from(self.payload.is_some())
-                | u8::from(self.payload_hash.is_some()) << 1
-                | u8::from(self.server_id.is_some()) << 2
-                | u8::from(self.server_ns) << 3
-                | u8::from(self.hasher) << 4
-                | u8::from(self.hashed_params != 0) << 5
-                | u8::from(self.client_ns) << 6
-                | u8::from(self.hash_alone) << 7,
+            u16::from(self.payload.is_some())
+                | u16::from(self.payload_hash.is_some()) << 1
+                | u16::from(self.server_id.is_some()) << 2
+                | u16::from(self.server_ns) << 3
+                | u16::from(self.hasher) << 4
+                | u16::from(self.hashed_params != 0) << 5
+                | u16::from(self.client_ns) << 6
+                | u16::from(self.hash_alone) << 7
+                | u16::from(self.server_alone) << 8,
         )
     }
 }
@@ -1008,7 +1026,9 @@ impl KeyEvent {
     /// the same store may meet it (IDEM007).
     pub fn writes_client_key(&self) -> bool {
         let value = &self.value;
-        if value.server_id.is_some() || self.store.is_none() {
+        // Alternatives (`server_alone`): one writes a server id, another
+        // the client's key.
+        if (value.server_id.is_some() && !value.server_alone) || self.store.is_none() {
             return false;
         }
         match &value.client_key {
@@ -1019,4 +1039,4 @@ impl KeyEvent {
 }
 
 /// See [`Value::signature`].
-pub type ValueSignature = (bool, bool, bool, bool, u64, bool, bool, bool, usize, u8);
+pub type ValueSignature = (bool, bool, bool, bool, u64, bool, bool, bool, usize, u16);

@@ -71,7 +71,9 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
         if first_write.get(&(id_of(id), store.as_str(), event.function)) != Some(&event.site) {
             continue;
         }
-        if value.client_key.is_some() || value.server_ns {
+        // Beside a client key the id only narrows it; an alternative's
+        // lone id (`server_alone`) is still a server key on its path.
+        if (value.client_key.is_some() && !value.server_alone) || value.server_ns {
             continue;
         }
         let same_store: Vec<&&KeyEvent> = client_events

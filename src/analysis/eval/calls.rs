@@ -1034,7 +1034,7 @@ fn substitute(
     }
     let mut site = own_site;
     payload_hash::substitute_payload_facts(value, args, &mut out);
-    server_keys::substitute_server_facts(value, args, &mut out);
+    server_keys::substitute_server_facts(value, args, call_site, &mut out);
     if let Some(arg_site) = brought_by_argument(value, args, arg_sites, &out) {
         site = arg_site;
     }

@@ -1083,6 +1083,7 @@ impl<'a> Evaluator<'a> {
     fn eval_struct(&mut self, s: &syn::ExprStruct, expr: &Expr) -> Value {
         let mut value = Value::empty();
         let mut fields = Vec::new();
+        let mut digests = Vec::new();
         for field in &s.fields {
             let mut v = self.eval(&field.expr);
             v = self.finish_sql(v);
@@ -1108,11 +1109,22 @@ impl<'a> Evaluator<'a> {
                 // the hash-built key); the record is a key only through its
                 // key fields.
                 let as_part = hashing::struct_field_facts(&v, &name, self.vocab);
+                if as_part.payload_hash.is_none() && v.payload_hash.is_some() {
+                    digests.push(v.clone());
+                }
                 fields.push((name, v));
                 value.join_as_part(&as_part);
                 continue;
             }
             value.join_as_part(&v);
+        }
+        // A payload digest beside a key is its fingerprint; in a record
+        // with no key of any kind (`{ tenant, route, digest }`) it is the
+        // identity the record is looked up by.
+        if value.client_key.is_none() && value.server_id.is_none() && !value.key_by_name {
+            for digest in &digests {
+                value.join_as_part(digest);
+            }
         }
         let mut rest_known = true;
         if let Some(rest) = &s.rest {

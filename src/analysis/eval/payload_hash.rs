@@ -88,9 +88,39 @@ impl Evaluator<'_> {
         }
         let record = crate::analysis::syntax::type_name_within(ty, &[])
             .is_some_and(|name| self.index.types.contains_key(&name));
-        if record {
+        if record || self.deserialized_in_wrapper(ty) {
             value.payload = Some(self.fact_origin(node));
         }
+    }
+
+    /// A framework's extractor of a record the unit deserialises
+    /// (`TypedBody<QuoteRequest>`, `Query<Filter>`): another crate's
+    /// generic type whose one type argument derives `Deserialize`. The
+    /// handler's context (`RequestContext<Api>`) derives nothing.
+    fn deserialized_in_wrapper(&self, ty: &syn::Type) -> bool {
+        let ty = match ty {
+            syn::Type::Reference(r) => &*r.elem,
+            _ => ty,
+        };
+        let syn::Type::Path(p) = ty else {
+            return false;
+        };
+        let Some(last) = p.path.segments.last() else {
+            return false;
+        };
+        let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+            return false;
+        };
+        let mut types = args.args.iter().filter_map(|a| match a {
+            syn::GenericArgument::Type(t) => Some(t),
+            _ => None,
+        });
+        let (Some(inner), None) = (types.next(), types.next()) else {
+            return false;
+        };
+        self.index.is_foreign_type(ty, self.file)
+            && crate::analysis::syntax::type_name_within(inner, &[])
+                .is_some_and(|name| self.index.is_deserialized(&name))
     }
 
     /// `Json(input)` destructures the request body: what it binds is the payload.
@@ -355,6 +385,20 @@ impl Evaluator<'_> {
         // Only hashers the code made or typed as such (a MAC the code made
         // included), not any receiver named `hasher`.
         let is_hasher = recv.hasher;
+        // A local fed by `update` where the file imports a hashing trait
+        // is a hasher by its protocol, whatever type made it.
+        if !is_hasher
+            && args.len() == 1
+            && matches!(method, "update" | "chain_update" | "input")
+            && carries_nothing(recv)
+            && self.index.brings_hash_trait(self.file)
+        {
+            if let Some(var) = place_name(recv_expr) {
+                self.absorb_into(&var, &args[0]);
+                self.update(&var, |v| v.hasher = true);
+                return Some(Value::empty());
+            }
+        }
         if is_hasher && args.len() == 1 && hashing::is_feed_method(method) {
             if method.starts_with("chain") {
                 let mut v = recv.clone();
@@ -367,7 +411,10 @@ impl Evaluator<'_> {
             }
             return Some(Value::empty());
         }
-        if is_hasher && args.is_empty() && hashing::is_finalize_method(method) {
+        // `finalize_boxed(32)`, `finalize_xof`-style output lengths.
+        let output_length =
+            matches!(arg_exprs, [Expr::Lit(l)] if matches!(l.lit, syn::Lit::Int(_)));
+        if is_hasher && (args.is_empty() || output_length) && hashing::is_finalize_method(method) {
             return Some(self.digest_value(recv, expr));
         }
         // `k.finalize(&mut out)` (tiny-keccak, `finalize_into`): the digest
@@ -452,13 +499,15 @@ impl Evaluator<'_> {
 
     /// `scoped(&tenant, &user, "route", &body_hash)`: a payload hash in the
     /// client key's place makes the scoped key a payload key (the scope
-    /// only narrows it to one caller's identical requests).
+    /// only narrows it to one caller's identical requests). So does a
+    /// hash the client key falls back to (`key.unwrap_or_else(|| hash)`,
+    /// `hash_alone`).
     pub(super) fn hash_as_key_argument(&mut self, args: &[Value], exprs: &[&Expr]) {
         let (Some(key), Some(expr)) = (args.get(3), exprs.get(3)) else {
             return;
         };
-        if key.payload_hash.is_none() || key.client_key.is_some() || key.client_ns || key.server_ns
-        {
+        let beside_key = key.client_key.is_some() && !key.hash_alone;
+        if key.payload_hash.is_none() || beside_key || key.client_ns || key.server_ns {
             return;
         }
         let site = self.site(*expr);
@@ -606,4 +655,19 @@ fn names_request(expr: &Expr) -> bool {
             .iter()
             .any(|w| matches!(w.as_str(), "req" | "request" | "body" | "payload"))
     })
+}
+
+/// Whether a receiver carries no key, payload, digest or parameter: what a
+/// hasher's constructor gives (`KangarooTwelve::default()`, a default's
+/// fallback record aside).
+fn carries_nothing(v: &Value) -> bool {
+    v.client_key.is_none()
+        && v.payload.is_none()
+        && v.payload_hash.is_none()
+        && v.params == 0
+        && v.tenant.is_none()
+        && v.principal.is_none()
+        && v.elems.is_none()
+        && v.fields.is_none()
+        && v.sql.is_none()
 }

@@ -9,7 +9,7 @@ use syn::Expr;
 
 use super::sinks::receiver_name;
 use super::Evaluator;
-use crate::analysis::value::Value;
+use crate::analysis::value::{Site, Value};
 use crate::analysis::vocab::{is_server_entity_word, words};
 
 impl Evaluator<'_> {
@@ -67,8 +67,22 @@ impl Evaluator<'_> {
 }
 
 /// The IDEM007 part of `substitute`: a concatenation inside the callee is
-/// where the caller's server id became part of a key.
-pub(super) fn substitute_server_facts(value: &Value, args: &[Value], out: &mut Value) {
+/// where the caller's server id became part of a key. A helper's
+/// `scoped(..)` that callers give client keys and server ids alike is
+/// changed at the call that gives it a server id (`call_site`): that caller
+/// is the one to use `scoped_server`.
+pub(super) fn substitute_server_facts(
+    value: &Value,
+    args: &[Value],
+    call_site: Site,
+    out: &mut Value,
+) {
+    let scoped_here = value.scoped && value.construct.is_some();
+    let given_server_id =
+        super::bits(value.params).any(|p| args.get(p).is_some_and(|a| a.server_id.is_some()));
+    if scoped_here && given_server_id && value.server_id.is_none() && out.server_concat.is_none() {
+        out.server_concat = Some(call_site);
+    }
     for (p, concat) in &value.concat_params {
         if let Some(arg) = args.get(*p) {
             if arg.server_id.is_some() && out.server_concat.is_none() {

@@ -329,9 +329,14 @@ impl Evaluator<'_> {
             // wrapper's own map, `self.inner.lock().await.insert(key, ..)`):
             // whether it is a key is the caller's to say (the pending event
             // carries it). Any local map would make every helper a store.
+            // A claim verb (`vault.claim(sk, ttl)`, `try_claim_key`) is an
+            // idempotency store's by its meaning: a parameter it claims is a
+            // pending key position whatever holds the store (`ctx.vault`).
+            // Not a verb that only mentions a claim (`replace_claim_context`).
             let any_receiver = key.stored_by_any_receiver()
                 || key.server_id.is_some()
-                || (key.params != 0 && self.holds_field_of_self(&m.receiver));
+                || (key.params != 0
+                    && (self.holds_field_of_self(&m.receiver) || starts_with_claim(&call.method)));
             if !headers && (names_store || any_receiver) && !is_self(&m.receiver) {
                 let strong = names_store && strong_name;
                 let site = self.site(call.exprs[primary]);
@@ -1035,5 +1040,16 @@ fn named_partition(before_key: &[&Expr]) -> Option<String> {
             crate::analysis::header_holders::is_const_name(&last).then_some(last)
         }
         _ => None,
+    }
+}
+
+/// Whether a method's name starts with the verb `claim` (`claim`,
+/// `claim_slot`, `try_claim`).
+fn starts_with_claim(method: &str) -> bool {
+    let w = words(method);
+    match w.as_slice() {
+        [first, ..] if first == "claim" => true,
+        [first, second, ..] => first == "try" && second == "claim",
+        _ => false,
     }
 }

@@ -418,13 +418,13 @@ fn derives_deserialize(attrs: &[syn::Attribute]) -> bool {
 }
 
 /// The original names a `use` tree brings (`Digest` of `use sha2::{Digest as _}`).
-fn use_leaves(tree: &syn::UseTree) -> Box<dyn Iterator<Item = String> + '_> {
+fn use_leaves(tree: &syn::UseTree, out: &mut Vec<String>) {
     match tree {
-        syn::UseTree::Path(p) => use_leaves(&p.tree),
-        syn::UseTree::Group(g) => Box::new(g.items.iter().flat_map(use_leaves)),
-        syn::UseTree::Name(n) => Box::new(std::iter::once(n.ident.to_string())),
-        syn::UseTree::Rename(r) => Box::new(std::iter::once(r.ident.to_string())),
-        syn::UseTree::Glob(_) => Box::new(std::iter::empty()),
+        syn::UseTree::Path(p) => use_leaves(&p.tree, out),
+        syn::UseTree::Group(g) => (g.items.iter()).for_each(|t| use_leaves(t, out)),
+        syn::UseTree::Name(n) => out.push(n.ident.to_string()),
+        syn::UseTree::Rename(r) => out.push(r.ident.to_string()),
+        syn::UseTree::Glob(_) => {}
     }
 }
 
@@ -485,7 +485,9 @@ impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
             if let syn::UseTree::Path(p) = &item.tree {
                 let mut mods = Vec::new();
                 foreign_imports_of(&item.tree, true, &mut mods);
-                if use_leaves(&item.tree).any(|t| hashing::is_hash_protocol_trait(&t)) {
+                let mut leaves = Vec::new();
+                use_leaves(&item.tree, &mut leaves);
+                if leaves.iter().any(|t| hashing::is_hash_protocol_trait(t)) {
                     self.index.hash_trait_files.insert(self.file);
                 }
                 let root = p.ident.to_string();

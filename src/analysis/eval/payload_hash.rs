@@ -13,7 +13,7 @@ use syn::Expr;
 use super::sinks::receiver_name;
 use super::{bits, Evaluator, MethodCall};
 use crate::analysis::hashing::{self, HashCall};
-use crate::analysis::syntax::{access_levels, place_name};
+use crate::analysis::syntax::{self, access_levels, place_name};
 use crate::analysis::value::{Origin, PayloadHash, Site, Value};
 use crate::analysis::vocab::words;
 
@@ -98,14 +98,7 @@ impl Evaluator<'_> {
     /// generic type whose one type argument derives `Deserialize`. The
     /// handler's context (`RequestContext<Api>`) derives nothing.
     fn deserialized_in_wrapper(&self, ty: &syn::Type) -> bool {
-        let ty = match ty {
-            syn::Type::Reference(r) => &*r.elem,
-            _ => ty,
-        };
-        let syn::Type::Path(p) = ty else {
-            return false;
-        };
-        let Some(last) = p.path.segments.last() else {
+        let Some(last) = syntax::type_path_within(ty, &[]).and_then(|p| p.segments.last()) else {
             return false;
         };
         let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
@@ -119,8 +112,7 @@ impl Evaluator<'_> {
             return false;
         };
         self.index.is_foreign_type(ty, self.file)
-            && crate::analysis::syntax::type_name_within(inner, &[])
-                .is_some_and(|name| self.index.is_deserialized(&name))
+            && syntax::type_name_within(inner, &[]).is_some_and(|n| self.index.is_deserialized(&n))
     }
 
     /// `Json(input)` destructures the request body: what it binds is the payload.

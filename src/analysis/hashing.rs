@@ -85,6 +85,13 @@ const DIGEST_FNS: &[&str] = &[
     "digest_bytes",
 ];
 
+/// Whether a method of a hasher object digests its one argument at once
+/// (`crc.checksum(&bytes)`, `algo.digest(data)`). Not `hash`, which on a
+/// value feeds a hasher (`body.hash(&mut h)`).
+pub fn is_one_shot_digest_method(method: &str) -> bool {
+    method != "hash" && DIGEST_FNS.contains(&method)
+}
+
 /// Free functions that are digests even when imported unqualified.
 const STANDALONE_DIGESTS: &[&str] = &[
     "xxh3_64",
@@ -356,6 +363,13 @@ pub fn classify_call(segments: &[String], nargs: usize) -> Option<HashCall> {
         }
         // `<Sha256 as Digest>::digest(body)`, `Digest::digest(body)`.
         (Some("Digest" | "DynDigest"), "digest") if nargs == 1 => return Some(HashCall::Digest),
+        // The trait's own constructors (`D::new()` where `D: Digest`).
+        (Some("Digest"), "new" | "default") if nargs == 0 => {
+            return Some(HashCall::NewHasher { feeds_args: false })
+        }
+        (Some("Digest"), "new_with_prefix") if nargs == 1 => {
+            return Some(HashCall::NewHasher { feeds_args: true })
+        }
         (Some("Hash"), "hash") if nargs == 2 => {
             return Some(HashCall::Feed {
                 value: 0,
@@ -648,8 +662,10 @@ pub fn constructor_namespace(path: &str, args: &[Value], value: &mut Value) {
     } else {
         value.client_ns = true;
     }
-    if let Some(id) = args.iter().find_map(|a| a.server_id.clone()) {
-        value.server_id = Some(id);
+    if let Some(arg) = args.iter().find(|a| a.server_id.is_some()) {
+        value.server_id = arg.server_id.clone();
+        // One alternative of the key (`header.unwrap_or_else(|| Uuid::new_v4()..)`).
+        value.server_alone = arg.server_alone;
     }
 }
 

@@ -80,6 +80,9 @@ pub struct CrateIndex<'a> {
     /// The same with the root of each `use` path, while the crate's
     /// modules are not all known yet.
     imports: Vec<(u32, String, String)>,
+    /// Per file, the full path of each name a `use` brings in (the alias
+    /// of a rename): `digest` → `aws_lc_rs::digest::digest`.
+    import_paths: HashMap<(u32, String), Vec<String>>,
     /// Files that bring a hashing trait into scope (`use sha2::Digest;`,
     /// `use k12::digest::Update as _;`), where `.update(..)` on a local
     /// is a hasher's.
@@ -267,6 +270,18 @@ impl<'a> CrateIndex<'a> {
         self.hash_trait_files.contains(&file)
     }
 
+    /// The path another crate's `name` stands for in `file`, where a `use`
+    /// brought it in (`use aws_lc_rs::digest::{digest, SHA256};` makes
+    /// `digest` `aws_lc_rs::digest::digest`): what a call of it is, read
+    /// as the compiler resolves it. `None` for the crate's own names.
+    pub fn imported_path(&self, file: u32, name: &str) -> Option<&[String]> {
+        let path = self.import_paths.get(&(file, name.to_string()))?;
+        let root = path.first()?;
+        let own = matches!(root.as_str(), "crate" | "self" | "super")
+            || self.declared_mods.contains(root);
+        (!own).then_some(path.as_slice())
+    }
+
     /// Whether `name` is a local struct or enum deriving `Deserialize`.
     pub fn is_deserialized(&self, name: &str) -> bool {
         self.deserialized.contains(name)
@@ -428,6 +443,30 @@ fn use_leaves(tree: &syn::UseTree, out: &mut Vec<String>) {
     }
 }
 
+/// Each name a `use` tree brings in (a rename's alias) with its full
+/// path; `prefix` holds the segments above `tree`.
+fn use_paths(tree: &syn::UseTree, prefix: &mut Vec<String>, out: &mut Vec<(String, Vec<String>)>) {
+    match tree {
+        syn::UseTree::Path(p) => {
+            prefix.push(p.ident.to_string());
+            use_paths(&p.tree, prefix, out);
+            prefix.pop();
+        }
+        syn::UseTree::Group(g) => (g.items.iter()).for_each(|t| use_paths(t, prefix, out)),
+        syn::UseTree::Name(n) if n.ident != "self" => {
+            let mut path = prefix.clone();
+            path.push(n.ident.to_string());
+            out.push((n.ident.to_string(), path));
+        }
+        syn::UseTree::Rename(r) if r.rename != "_" => {
+            let mut path = prefix.clone();
+            path.push(r.ident.to_string());
+            out.push((r.rename.to_string(), path));
+        }
+        _ => {}
+    }
+}
+
 /// The `original as alias` renames of a `use` tree.
 fn use_renames(tree: &syn::UseTree, out: &mut Vec<(String, String)>) {
     match tree {
@@ -487,6 +526,11 @@ impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
                 foreign_imports_of(&item.tree, true, &mut mods);
                 let mut leaves = Vec::new();
                 use_leaves(&item.tree, &mut leaves);
+                let mut paths = Vec::new();
+                use_paths(&item.tree, &mut Vec::new(), &mut paths);
+                for (name, path) in paths {
+                    self.index.import_paths.insert((self.file, name), path);
+                }
                 if leaves.iter().any(|t| hashing::is_hash_protocol_trait(t)) {
                     self.index.hash_trait_files.insert(self.file);
                 }

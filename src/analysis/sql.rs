@@ -825,6 +825,13 @@ impl Statement_<'_> {
                         self.vocab.is_table_key_column(name) && not_generated(name)
                     })
                 })
+                // A dedup table keyed by the id of what it dedupes
+                // (`dedup_events (event_id PRIMARY KEY)`): that id is its key.
+                .or_else(|| {
+                    (candidate.columns.iter()).position(|(name, _)| {
+                        self.vocab.is_server_id_name(name) && not_generated(name)
+                    })
+                })
             else {
                 continue;
             };

@@ -95,7 +95,14 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
         };
         // `scoped(.., &event.id)`: the call to change into `scoped_server`.
         let constructed = value.construct.filter(|_| value.scoped).map(|c| c.site);
-        let site = value.server_concat.or(constructed).unwrap_or(event.site);
+        // An alternative's lone id (`header.unwrap_or_else(|| Uuid::new_v4()..)`)
+        // is itself the server key expression; the constructor also takes
+        // the client's key.
+        let site =
+            match value.server_alone && value.server_concat.is_none() && constructed.is_some() {
+                true => id.site,
+                false => value.server_concat.or(constructed).unwrap_or(event.site),
+            };
         let mut labels = vec![("server-minted id".to_string(), id.site)];
         if !covers(event.site, site) {
             labels.push((format!("written to `{store}` here"), event.site));

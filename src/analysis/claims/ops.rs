@@ -277,6 +277,23 @@ impl Walker<'_> {
         }
     }
 
+    /// An operation a record bound from a key performs on itself
+    /// (`claim.insert_if_absent(db)` .. `claim.mark_completed(db, ..)` where
+    /// `let claim = IdempotencyClaim { idem_key: key, .. }`): the record is
+    /// the key. Only a local bound from a key-ish value counts, not a name,
+    /// and not a lock of it (`guard.lock()` is a mutex's).
+    pub(super) fn classify_on_record(&self, name: &str, receiver: &Expr) -> Option<Op> {
+        let Expr::Path(p) = strip_ref(receiver) else {
+            return None;
+        };
+        let local = p.path.get_ident()?.to_string();
+        let bound_from_key = self.keys.get(&local).is_some_and(|r| r.len() > 1);
+        if !bound_from_key || matches!(name, "lock" | "try_lock" | "read" | "write") {
+            return None;
+        }
+        self.classify(name, &[receiver])
+    }
+
     /// A write of a value under a key whose claim is open on this path
     /// (`store.set(key.clone(), json_value, 200)`): whatever the value is
     /// called, it replaces the in-progress marker, unless it is one itself.

@@ -754,7 +754,8 @@ impl Walker<'_> {
             .or_else(|| {
                 let args: Vec<&Expr> = m.args.iter().collect();
                 (self.classify(&method, &args)).or_else(|| self.classify_command_array(&args))
-            });
+            })
+            .or_else(|| self.classify_on_record(&method, &m.receiver));
         if let Some(op) = op {
             let tx = self.tx_of(&idents(expr));
             self.apply(op, self.site(expr), tx);

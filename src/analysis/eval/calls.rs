@@ -61,6 +61,9 @@ impl Evaluator<'_> {
     /// `impl From<..> for ReplayKey` converts, so its `from` (`try_from`) is
     /// called with the receiver; `None` when the crate has none.
     pub(super) fn conversion_into(&mut self, ty: &syn::Type, init: &Expr) -> Option<Value> {
+        if let Some(parsed) = self.parsed_into_record(ty, init) {
+            return Some(parsed);
+        }
         let syn::Type::Path(target) = ty else {
             return None;
         };
@@ -166,7 +169,8 @@ impl Evaluator<'_> {
         // A crate function named like a hash (`fn keccak(..)`) is read by
         // its body, which shows what it hashes.
         let by_body = !ids.is_empty() && hashing::is_digest_fn_name(&name);
-        if let Some(call) = hashing::classify_call(&segments, args.len()).filter(|_| !by_body) {
+        let resolved = self.foreign_call_path(&segments, !ids.is_empty());
+        if let Some(call) = hashing::classify_call(&resolved, args.len()).filter(|_| !by_body) {
             return self.hash_call(call, &args, &arg_exprs, expr);
         }
         // Crate-local functions: apply their summaries.

@@ -75,9 +75,14 @@ impl Evaluator<'_> {
                     };
                     let mut v = self.eval(&a.right);
                     self.enrich_by_name(&mut v, &name, &*a.left);
+                    self.literal_route(&mut v, &a.right);
                     named.push((name, v));
                 }
-                other => positional.push(self.eval(other)),
+                other => {
+                    let mut v = self.eval(other);
+                    self.literal_route(&mut v, other);
+                    positional.push(v)
+                }
             }
         }
         let parsed = format_string::parse(&fmt);
@@ -120,11 +125,17 @@ impl Evaluator<'_> {
             }
         }
         let mut value = self.concat_value_at(&parts, site);
-        if let [only] = parts.as_slice() {
-            if parsed.literals.iter().all(|l| l.is_empty()) {
-                // `format!("{:x}", digest)` encodes one value: a hash stays
-                // the hash it was, it is not built into a key here; nor is
-                // a server id (`format!("{id:?}")`).
+        if parsed.literals.iter().all(|l| l.is_empty()) {
+            // `format!("{:x}", digest)` encodes one value: a hash stays
+            // the hash it was, it is not built into a key here; nor is
+            // a server id (`format!("{id:?}")`). So do the halves of one
+            // hash side by side (`format!("{hi:016x}{lo:016x}")`).
+            let hash_of = |p: &Value| p.payload_hash.as_ref().map(|h| h.hash.site);
+            let one_hash = parts.len() > 1
+                && parts
+                    .iter()
+                    .all(|p| hash_of(p).is_some() && hash_of(p) == hash_of(&parts[0]));
+            if let ([only], _) | ([only, ..], true) = (parts.as_slice(), one_hash) {
                 value.hash_keyed = only.hash_keyed;
                 value.server_concat = only.server_concat;
             }
@@ -249,4 +260,20 @@ fn literal_prefix(fmt: &str, first: Option<&Value>) -> Option<String> {
         }
     }
     (!prefix.is_empty()).then_some(prefix)
+}
+
+impl Evaluator<'_> {
+    /// A string literal given to a format as an argument names the route
+    /// as one in the format string does (`r = "claims.status"`).
+    fn literal_route(&self, value: &mut Value, arg: &Expr) {
+        if let Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(s),
+            ..
+        }) = arg
+        {
+            if value.route.is_none() && self.vocab.literal_names_route(&s.value()) {
+                value.route = Some(self.origin(arg));
+            }
+        }
+    }
 }

@@ -155,6 +155,8 @@ pub struct Evaluator<'a> {
     /// Parameters typed by another crate's type (`headers: &HeaderMap`):
     /// their methods are that crate's, not a crate method of the same name.
     foreign_params: Vec<String>,
+    /// Type parameters bounded by a hashing trait (`D: Digest`): hashers.
+    hash_generics: Vec<String>,
     named_key_params: u64,
     calls: Vec<(usize, u64)>,
     /// Locals bound to a field's handle (`let cache = self.replay_cache.clone()`):
@@ -282,6 +284,7 @@ impl<'a> Evaluator<'a> {
             absorbs: Vec::new(),
             unnamed_params: 0,
             foreign_params: Vec::new(),
+            hash_generics: payload_hash::hash_generics(def.sig),
             named_key_params: 0,
             calls: Vec::new(),
             receiver_aliases: HashMap::new(),

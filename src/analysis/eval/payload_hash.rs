@@ -262,8 +262,9 @@ impl Evaluator<'_> {
         if reads_body {
             value.payload = Some(self.fact_origin(expr));
         }
-        // `let (parts, body) = req.into_parts();`: the second part is the body.
-        if method == "into_parts"
+        // `let (parts, body) = req.into_parts();`: the second part is the
+        // body (`into_parts_buffered()` too).
+        if method.starts_with("into_parts")
             && m.args.is_empty()
             && of_request()
             && !names_response(&m.receiver)
@@ -422,6 +423,10 @@ impl Evaluator<'_> {
                     return Some(Value::empty());
                 }
             }
+        }
+        // `CASTAGNOLI.checksum(&payload)`: a hasher object's one-shot digest.
+        if is_hasher && args.len() == 1 && hashing::is_one_shot_digest_method(method) {
+            return Some(self.digest_value(&args[0], expr));
         }
         if method == "hash" && args.len() == 1 {
             let target = arg_exprs.first().and_then(|e| place_name(e))?;
@@ -662,4 +667,87 @@ fn carries_nothing(v: &Value) -> bool {
         && v.elems.is_none()
         && v.fields.is_none()
         && v.sql.is_none()
+}
+
+impl Evaluator<'_> {
+    /// `let slot: BookSlot = params.parse()?;` where the crate's `BookSlot`
+    /// derives `Deserialize`: a record parsed from what the caller sent is
+    /// the request's input, whatever the framework calls the raw params.
+    pub(super) fn parsed_into_record(&mut self, ty: &syn::Type, init: &Expr) -> Option<Value> {
+        let record = syntax::type_path_within(ty, &[])?
+            .segments
+            .last()?
+            .ident
+            .to_string();
+        let mut call = init;
+        while let Expr::Try(syn::ExprTry { expr, .. })
+        | Expr::Await(syn::ExprAwait { base: expr, .. }) = call
+        {
+            call = expr;
+        }
+        let Expr::MethodCall(m) = call else {
+            return None;
+        };
+        let verb = words(&m.method.to_string());
+        let parses = verb
+            .iter()
+            .any(|w| matches!(w.as_str(), "parse" | "deserialize" | "deserialise"));
+        if !parses || !m.args.is_empty() || !self.index.is_deserialized(&record) {
+            return None;
+        }
+        let mut value = self.eval(init);
+        if value.client_key.is_none() && value.digest.is_none() && value.payload_hash.is_none() {
+            value.payload = Some(self.fact_origin(init));
+        }
+        Some(value)
+    }
+
+    /// The path a call names as the compiler resolves it, for telling a
+    /// hash call: another crate's name brought in by `use` stands for its
+    /// full path (`digest(&SHA256, b)` after `use aws_lc_rs::digest::digest`),
+    /// and a type parameter bounded by a hashing trait for that trait
+    /// (`D::digest(b)` where `D: Digest`). A `local` call is the crate's own.
+    pub(super) fn foreign_call_path(&self, segments: &[String], local: bool) -> Vec<String> {
+        let Some((head, rest)) = segments.split_first() else {
+            return Vec::new();
+        };
+        if local {
+            return segments.to_vec();
+        }
+        if !rest.is_empty() && self.hash_generics.contains(head) {
+            return std::iter::once("Digest".to_string())
+                .chain(rest.iter().cloned())
+                .collect();
+        }
+        match self.index.imported_path(self.file, head) {
+            Some(path) => path.iter().chain(rest).cloned().collect(),
+            None => segments.to_vec(),
+        }
+    }
+}
+
+/// The type parameters of `sig` bounded by a hashing trait, inline or in
+/// its `where` clause (`fn content_id<D: Digest>(..)`).
+pub(super) fn hash_generics(sig: &syn::Signature) -> Vec<String> {
+    let hashing_bound = |bounds: &syn::punctuated::Punctuated<syn::TypeParamBound, _>| {
+        bounds.iter().any(|b| match b {
+            syn::TypeParamBound::Trait(t) => (t.path.segments.last())
+                .is_some_and(|s| hashing::is_hash_protocol_trait(&s.ident.to_string())),
+            _ => false,
+        })
+    };
+    let mut out: Vec<String> = (sig.generics.type_params())
+        .filter(|p| hashing_bound(&p.bounds))
+        .map(|p| p.ident.to_string())
+        .collect();
+    for predicate in sig.generics.where_clause.iter().flat_map(|w| &w.predicates) {
+        if let syn::WherePredicate::Type(t) = predicate {
+            if let syn::Type::Path(p) = &t.bounded_ty {
+                if let (Some(ident), true) = (p.path.get_ident(), hashing_bound(&t.bounds)) {
+                    out.push(ident.to_string());
+                }
+            }
+        }
+    }
+    out
 }

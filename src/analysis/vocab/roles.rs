@@ -503,6 +503,9 @@ impl Vocabulary {
         if text.split_whitespace().count() > 2 {
             return false;
         }
+        if is_dotted_operation(text) {
+            return true;
+        }
         words(text).iter().any(|w| {
             w.len() >= 3
                 && w.chars().all(|c| c.is_ascii_alphanumeric())
@@ -532,6 +535,52 @@ pub fn names_key_header_constant(name: &str) -> bool {
         .windows(2)
         .any(|p| p[0] == "idem" && p[1].starts_with("key"))
         || w.iter().any(|x| x.starts_with("idempotency")))
+}
+
+/// A dotted operation name, `resource.action` (`claims.status`,
+/// `quotes.create`): what routes are called where they are not paths,
+/// whatever the words are. Not a namespace of idempotency words
+/// (`idempotency.keys`), nor a version (`api.v1`) or a file name.
+fn is_dotted_operation(text: &str) -> bool {
+    const NAMESPACE_WORDS: &[&str] = &[
+        "idem",
+        "idempotency",
+        "idempotent",
+        "key",
+        "keys",
+        "dedup",
+        "dedupe",
+        "replay",
+        "cache",
+        "lock",
+        "locks",
+        "scope",
+        "prefix",
+        "tenant",
+        "user",
+        "client",
+        "server",
+        "json",
+        "txt",
+        "sql",
+        "toml",
+        "yaml",
+        "yml",
+        "csv",
+        "log",
+        "html",
+        "rs",
+    ];
+    let segments: Vec<&str> = text.split('.').collect();
+    segments.len() >= 2
+        && segments.iter().all(|s| {
+            s.len() >= 3
+                && s.starts_with(|c: char| c.is_ascii_lowercase())
+                && s.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+                && !is_version_word(s)
+        })
+        && !segments.iter().any(|s| NAMESPACE_WORDS.contains(s))
 }
 
 #[cfg(test)]
@@ -635,6 +684,8 @@ mod tests {
             ":charges:",
             "\0restore\0",
             "|refund|",
+            "claims.status",
+            "|quotes.create|",
         ] {
             assert!(v.literal_names_route(lit), "{lit}");
         }
@@ -648,6 +699,8 @@ mod tests {
             "",
             "\0",
             "\0idem\0",
+            "idempotency.keys",
+            "api.v1",
             "key {} already used by another request",
         ] {
             assert!(!v.literal_names_route(lit), "{lit}");

@@ -14,7 +14,8 @@
 //! along one path: open claims, exits, guards), `walk` (statements,
 //! expressions, exits), `branches` (`if`/`match`), `ops` (recognising
 //! claims, completions and releases and their keys), `guards` (`Drop`
-//! guards, releasing helpers, guard values) and `names` (syntax helpers).
+//! guards, releasing helpers, guard values), `key_fields` (record fields
+//! given a scoped key) and `names` (syntax helpers).
 //! Imports run one way: `walker` knows only `findings`; `names` knows
 //! none of them; `ops`, `guards`, `branches` and `walk` add methods to the
 //! `Walker` they import (the walk recurses through them by method
@@ -24,6 +25,7 @@ mod branches;
 mod dynamo;
 mod findings;
 mod guards;
+mod key_fields;
 mod names;
 mod ops;
 mod walk;
@@ -48,6 +50,7 @@ pub fn analyze(
 ) -> Vec<ClaimFinding> {
     let unit = Unit {
         key_makers,
+        key_fields: key_fields::scoped_fields(index, vocab),
         drop_guards: releasing_drop_types(index, vocab),
         releasers: releasing_helpers(index, vocab),
         key_names: RefCell::new(HashMap::new()),

@@ -96,6 +96,12 @@ impl Walker<'_> {
                         self.out.insert(source_line(f));
                         return;
                     }
+                    // A field some record literal is given a scoped key in.
+                    if self.walker.unit.key_fields.contains(&name.to_string()) {
+                        let root = format!("{}{}", super::findings::SCOPED_ROOT, source_line(f));
+                        self.out.insert(root);
+                        return;
+                    }
                 }
                 syn::visit::visit_expr_field(self, f);
             }

@@ -88,6 +88,8 @@ pub(super) struct Unit {
     /// Crate functions returning a scoped key or the client's key by flow
     /// (`analysis::UnitFacts::key_makers`).
     pub(super) key_makers: HashSet<String>,
+    /// Fields records are given a scoped key in (`key_fields::scoped_fields`).
+    pub(super) key_fields: HashSet<String>,
 }
 
 /// Walks one function body path by path (see the `claims` module docs).

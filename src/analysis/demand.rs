@@ -87,8 +87,6 @@ fn demanded_at(
     let needed = |event: &KeyEvent, carried: ParamFacts| {
         let params = event.value.params | event.value.hashed_params;
         event.starts_findings_at(tier)
-            // A digest in key position: a call it hashes may read the payload.
-            || event.value.digest.is_some()
             || params & carried.facts != 0
             || event.value.hashed_params & carried.payload != 0
             || (event.store.as_ref()).is_some_and(|s| client_stores.contains(s))

@@ -391,27 +391,6 @@ struct Collector<'i, 'a> {
     in_fn: usize,
 }
 
-/// The names a `use` tree brings in from another crate (`use std::{fs,
-/// io};`, `use tokio::fs as afs;`, `use http::HeaderMap;`): modules and
-/// functions whose calls (`fs::read(..)`) are not the crate's own, types
-/// whose methods are not. `first` is whether
-/// `tree` starts the path, where `crate`, `self` and `super` are the
-/// crate's own.
-fn foreign_imports_of(tree: &syn::UseTree, first: bool, out: &mut Vec<String>) {
-    match tree {
-        syn::UseTree::Path(p) => {
-            if first && matches!(p.ident.to_string().as_str(), "crate" | "self" | "super") {
-                return;
-            }
-            foreign_imports_of(&p.tree, false, out)
-        }
-        syn::UseTree::Group(g) => (g.items.iter()).for_each(|t| foreign_imports_of(t, first, out)),
-        syn::UseTree::Name(n) if !first && n.ident != "self" => out.push(n.ident.to_string()),
-        syn::UseTree::Rename(r) if !first && r.rename != "_" => out.push(r.rename.to_string()),
-        _ => {}
-    }
-}
-
 /// Whether `#[derive(..)]` lists `Deserialize` (`serde::Deserialize` too).
 fn derives_deserialize(attrs: &[syn::Attribute]) -> bool {
     attrs
@@ -432,49 +411,41 @@ fn derives_deserialize(attrs: &[syn::Attribute]) -> bool {
         })
 }
 
-/// The original names a `use` tree brings (`Digest` of `use sha2::{Digest as _}`).
-fn use_leaves(tree: &syn::UseTree, out: &mut Vec<String>) {
-    match tree {
-        syn::UseTree::Path(p) => use_leaves(&p.tree, out),
-        syn::UseTree::Group(g) => (g.items.iter()).for_each(|t| use_leaves(t, out)),
-        syn::UseTree::Name(n) => out.push(n.ident.to_string()),
-        syn::UseTree::Rename(r) => out.push(r.ident.to_string()),
-        syn::UseTree::Glob(_) => {}
+/// One name a `use` tree brings in: the name it goes by here (a rename's
+/// alias, `_` for `as _`) and the full path of what it names, whose last
+/// segment is the original name.
+struct UseEntry {
+    alias: String,
+    path: Vec<String>,
+}
+
+impl UseEntry {
+    fn original(&self) -> &str {
+        self.path.last().map_or("", String::as_str)
     }
 }
 
-/// Each name a `use` tree brings in (a rename's alias) with its full
-/// path; `prefix` holds the segments above `tree`.
-fn use_paths(tree: &syn::UseTree, prefix: &mut Vec<String>, out: &mut Vec<(String, Vec<String>)>) {
+/// Every name of a `use` tree (see [`UseEntry`]); `prefix` holds the
+/// segments above `tree`. The index reads its renames, its imports from
+/// other crates, the full paths of those, and hashing traits from these.
+fn use_entries(tree: &syn::UseTree, prefix: &mut Vec<String>, out: &mut Vec<UseEntry>) {
+    let mut entry = |alias: &syn::Ident, original: &syn::Ident| {
+        let mut path = prefix.clone();
+        path.push(original.to_string());
+        out.push(UseEntry {
+            alias: alias.to_string(),
+            path,
+        });
+    };
     match tree {
         syn::UseTree::Path(p) => {
             prefix.push(p.ident.to_string());
-            use_paths(&p.tree, prefix, out);
+            use_entries(&p.tree, prefix, out);
             prefix.pop();
         }
-        syn::UseTree::Group(g) => (g.items.iter()).for_each(|t| use_paths(t, prefix, out)),
-        syn::UseTree::Name(n) if n.ident != "self" => {
-            let mut path = prefix.clone();
-            path.push(n.ident.to_string());
-            out.push((n.ident.to_string(), path));
-        }
-        syn::UseTree::Rename(r) if r.rename != "_" => {
-            let mut path = prefix.clone();
-            path.push(r.ident.to_string());
-            out.push((r.rename.to_string(), path));
-        }
-        _ => {}
-    }
-}
-
-/// The `original as alias` renames of a `use` tree.
-fn use_renames(tree: &syn::UseTree, out: &mut Vec<(String, String)>) {
-    match tree {
-        syn::UseTree::Path(p) => use_renames(&p.tree, out),
-        syn::UseTree::Group(g) => g.items.iter().for_each(|t| use_renames(t, out)),
-        syn::UseTree::Rename(r) if r.rename != "_" && r.rename != r.ident => {
-            out.push((r.ident.to_string(), r.rename.to_string()))
-        }
+        syn::UseTree::Group(g) => (g.items.iter()).for_each(|t| use_entries(t, prefix, out)),
+        syn::UseTree::Name(n) if n.ident != "self" => entry(&n.ident, &n.ident),
+        syn::UseTree::Rename(r) => entry(&r.rename, &r.ident),
         _ => {}
     }
 }
@@ -519,24 +490,34 @@ impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
     }
 
     fn visit_item_use(&mut self, item: &'ast syn::ItemUse) {
-        if self.in_fn == 0 {
-            use_renames(&item.tree, &mut self.index.renames);
-            if let syn::UseTree::Path(p) = &item.tree {
-                let mut mods = Vec::new();
-                foreign_imports_of(&item.tree, true, &mut mods);
-                let mut leaves = Vec::new();
-                use_leaves(&item.tree, &mut leaves);
-                let mut paths = Vec::new();
-                use_paths(&item.tree, &mut Vec::new(), &mut paths);
-                for (name, path) in paths {
-                    self.index.import_paths.insert((self.file, name), path);
-                }
-                if leaves.iter().any(|t| hashing::is_hash_protocol_trait(t)) {
-                    self.index.hash_trait_files.insert(self.file);
-                }
-                let root = p.ident.to_string();
-                (self.index.imports).extend(mods.into_iter().map(|m| (self.file, m, root.clone())));
+        if self.in_fn > 0 {
+            return;
+        }
+        let mut entries = Vec::new();
+        use_entries(&item.tree, &mut Vec::new(), &mut entries);
+        for e in &entries {
+            if e.alias != "_" && e.alias != e.original() {
+                (self.index.renames).push((e.original().to_string(), e.alias.clone()));
             }
+        }
+        let syn::UseTree::Path(p) = &item.tree else {
+            return;
+        };
+        let root = p.ident.to_string();
+        for e in entries {
+            if hashing::is_hash_protocol_trait(e.original()) {
+                self.index.hash_trait_files.insert(self.file);
+            }
+            if e.alias == "_" {
+                continue;
+            }
+            // `use std::fs;`, `use tokio::fs as afs;`: modules, functions and
+            // types whose calls and methods are not the crate's own (where
+            // the root is not one of the crate's modules, known later).
+            if e.path.len() > 1 && !matches!(root.as_str(), "crate" | "self" | "super") {
+                (self.index.imports).push((self.file, e.alias.clone(), root.clone()));
+            }
+            self.index.import_paths.insert((self.file, e.alias), e.path);
         }
     }
 

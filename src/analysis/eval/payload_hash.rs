@@ -674,11 +674,7 @@ impl Evaluator<'_> {
     /// derives `Deserialize`: a record parsed from what the caller sent is
     /// the request's input, whatever the framework calls the raw params.
     pub(super) fn parsed_into_record(&mut self, ty: &syn::Type, init: &Expr) -> Option<Value> {
-        let record = syntax::type_path_within(ty, &[])?
-            .segments
-            .last()?
-            .ident
-            .to_string();
+        let record = syntax::type_name_within(ty, &[])?;
         let mut call = init;
         while let Expr::Try(syn::ExprTry { expr, .. })
         | Expr::Await(syn::ExprAwait { base: expr, .. }) = call

@@ -520,7 +520,22 @@ pub fn reads_body_method(method: &str) -> bool {
 /// `Bytes`): a parameter or pattern of one is the payload, whatever it is
 /// called (`Json(input): Json<CreateOrder>`, `raw: Bytes`).
 const BODY_EXTRACTORS: &[&str] = &[
-    "Json", "Form", "Bytes", "BytesMut", "RawBody", "RawForm", "Body", "Payload",
+    "Json",
+    "Form",
+    "Bytes",
+    "BytesMut",
+    "RawBody",
+    "RawForm",
+    "Body",
+    "BodyStream",
+    "Payload",
+    "Multipart",
+    "MultipartForm",
+    "TypedMultipart",
+    "Cbor",
+    "MsgPack",
+    "Protobuf",
+    "Xml",
 ];
 
 /// The last path segments of attributes that make a function a request's

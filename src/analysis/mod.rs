@@ -184,14 +184,17 @@ pub fn analyze_flows(files: &[ParsedFile], vocab: &Vocabulary) -> UnitFacts {
     let _macro_args = syntax::MacroArgsMemo::start();
     let index = CrateIndex::build(files);
     let no_names = vec![0u64; index.fns.len()];
-    let (summaries, mut fn_events) = fixpoint(&index, vocab, &no_names, None);
+    // Both fixpoints evaluate in the same order: it is read off the
+    // syntax once (macro bodies included, which costs).
+    let order = order::callee_first(&index);
+    let (summaries, mut fn_events) = fixpoint(&index, vocab, &order, &no_names, None);
     // Key-named parameters that every crate-local caller feeds a
     // server-built value: once more with their names saying nothing.
     let unnamed = eval::server_fed_params(&summaries);
     let mut renamed = Vec::new();
     if unnamed.iter().any(|m| *m != 0) {
         let warm = (summaries.clone(), fn_events);
-        (renamed, fn_events) = fixpoint(&index, vocab, &unnamed, Some(warm));
+        (renamed, fn_events) = fixpoint(&index, vocab, &order, &unnamed, Some(warm));
     }
     // Functions writing client keys: the stores they name are where the
     // pre-filter's next round looks for server-minted keys.
@@ -298,7 +301,7 @@ pub fn complete(
 }
 
 /// Evaluates every function, iterating the summaries to a fixpoint in
-/// place, callees first ([`order`]); `unnamed[id]` are the parameters of function `id` whose names say
+/// place, in `order` (callees first, [`order::callee_first`]); `unnamed[id]` are the parameters of function `id` whose names say
 /// nothing. Returns the summaries and each function's key events.
 ///
 /// `warm`: the summaries and events of a fixpoint with every parameter
@@ -309,6 +312,7 @@ pub fn complete(
 pub(crate) fn fixpoint(
     index: &CrateIndex<'_>,
     vocab: &Vocabulary,
+    order: &[usize],
     unnamed: &[u64],
     warm: Option<(Vec<Summary>, Vec<Vec<KeyEvent>>)>,
 ) -> (Vec<Summary>, Vec<Vec<KeyEvent>>) {
@@ -331,7 +335,6 @@ pub(crate) fn fixpoint(
     // Each evaluation reads the summaries as they are at that moment
     // (callees first, so most are final): a step counter says whether a
     // callee changed after its caller read it.
-    let order = order::callee_first(index);
     let mut step = 0usize;
     let mut read_at = vec![0usize; n];
     let mut changed_at = vec![0usize; n];
@@ -345,7 +348,7 @@ pub(crate) fn fixpoint(
     for _sweep in 0..MAX_ROUNDS {
         // The progress bar counts evaluations: a huge unit shows movement.
         crate::progress::functions_planned(dirty.iter().filter(|d| **d).count());
-        for &id in &order {
+        for &id in order {
             if !dirty[id] {
                 continue;
             }

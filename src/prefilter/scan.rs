@@ -92,11 +92,13 @@ enum Clue {
     /// It names the request payload: a body extractor (`Json`, `Bytes`),
     /// a payload name (`body`) or a deserialising call (`from_slice`).
     Payload,
+    /// It calls `.update(..)`: a hasher's where a hashing trait is imported.
+    FeedsHasher,
 }
 
 /// A set of [`Clue`]s.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-struct Clues(u8);
+struct Clues(u16);
 
 impl Clues {
     fn insert(&mut self, clue: Clue) {
@@ -303,6 +305,8 @@ struct Scanner<'p, 't> {
     header: Option<(Owner<'t>, usize)>,
     /// Inside a `use` declaration (until its `;`).
     in_use: bool,
+    /// A `use` brought a hashing trait into scope (`use k12::digest::Update`).
+    hash_trait: bool,
     /// The bracket depth of a test attribute waiting for its item.
     test_attr: Option<usize>,
     /// A test `mod`/`impl` waiting for its `{`: the depth of its keyword.
@@ -355,6 +359,7 @@ impl Prefilter {
             blocks: Vec::new(),
             header: None,
             in_use: false,
+            hash_trait: false,
             test_attr: None,
             test_header: None,
             test_regions: Vec::new(),
@@ -393,6 +398,15 @@ impl<'t> Scanner<'_, 't> {
             Token::Ident("use") => self.in_use = true,
             Token::Punct(";") => self.in_use = false,
             Token::Ident("as") if self.in_use && self.open.is_empty() => self.rename(i),
+            Token::Ident(t) if self.in_use && hashing::is_hash_protocol_trait(t) => {
+                self.hash_trait = true
+            }
+            Token::Ident("update" | "chain_update" | "input")
+                if self.before(i, 1) == Some(Token::Punct("."))
+                    && self.tokens.get(i + 1) == Some(&Token::Open(b'(')) =>
+            {
+                self.for_open(|item| item.clues.insert(Clue::FeedsHasher));
+            }
             _ => {}
         }
         if token == Token::Punct("#") {
@@ -861,12 +875,15 @@ impl<'t> Scanner<'_, 't> {
                 }
             }
         }
+        let hash_trait = self.hash_trait;
         let mut scan = self.out;
         // A function finishing its hasher parameter makes a digest: it and
         // the items around it hold a hash fact.
         for n in 0..scan.items.len() {
             let clues = scan.items[n].clues;
-            let makes = clues.has(Clue::HasherParam) || clues.has(Clue::MakesHasher);
+            let makes = clues.has(Clue::HasherParam)
+                || clues.has(Clue::MakesHasher)
+                || (hash_trait && clues.has(Clue::FeedsHasher));
             if makes && clues.has(Clue::Finalizes) {
                 let mut at = Some(n);
                 while let Some(m) = at {

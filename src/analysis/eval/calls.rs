@@ -192,6 +192,9 @@ impl Evaluator<'_> {
             return Value::empty();
         }
         let inputs = Demanded::of(args.iter());
+        if name != "Err" {
+            self.write_out_params(&name, &[], &args, &arg_exprs);
+        }
         let mut value = self.library_call(func, &name, &segments, args, expr);
         if name != "Err" {
             self.unresolved_call(&name, inputs, &mut value);
@@ -366,6 +369,9 @@ impl Evaluator<'_> {
             && v.is_key_material()
             && !v.scoped
         {
+            if key_type {
+                self.credential_scope(&mut v, expr);
+            }
             v.concat = None;
             v.construct = Some(Construct {
                 kind: ConstructKind::Struct,
@@ -809,6 +815,9 @@ impl Evaluator<'_> {
         let method = call.method.as_str();
         let inputs = Demanded::of(std::iter::once(&recv).chain(&call.args));
         let own_accessor = own_accessor(method, &recv);
+        if !NO_TEXT_FLOW.contains(&method) {
+            self.write_out_params(method, &[&recv], &call.args, &call.exprs);
+        }
         let mut value = self.library_method_value(call, recv);
         // A transparent method of another value is not resolved even where
         // one of the crate has its name (`crate_method`), but for an

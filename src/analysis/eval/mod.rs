@@ -36,6 +36,7 @@ mod fallbacks;
 mod header_entries;
 mod macros;
 mod names;
+mod out_params;
 mod payload_hash;
 mod record_fields;
 mod sanitizers;

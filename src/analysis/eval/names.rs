@@ -8,10 +8,13 @@
 //! key) holds no client key: its origin is visible at the call sites
 //! ([`server_fed_params`]).
 
+use syn::Expr;
+
 use super::Evaluator;
 use crate::analysis::index::{CrateIndex, LocalType};
+use crate::analysis::syntax::place_name;
 use crate::analysis::value::Value;
-use crate::analysis::vocab::names_handle_type;
+use crate::analysis::vocab::{names_handle_type, words, Component};
 
 use super::Summary;
 
@@ -200,4 +203,27 @@ pub(super) fn documented_params(attrs: &[syn::Attribute]) -> Vec<String> {
 /// Whether a parameter pattern binds `name`.
 pub(super) fn names_param(pat: &syn::Pat, name: &str) -> bool {
     matches!(pat, syn::Pat::Ident(pi) if pi.ident == name)
+}
+
+impl Evaluator<'_> {
+    /// A key type made from a credential, the client key and a route
+    /// (`CredentialKey::new(credential, "orders.create", k)`) is scoped by
+    /// the credential, which pins tenant and caller both (rules.md: such a
+    /// constructor already combines the scope).
+    pub(super) fn credential_scope(&self, v: &mut Value, call: &Expr) {
+        let Expr::Call(c) = call else { return };
+        for arg in &c.args {
+            let Some(name) = place_name(arg) else {
+                continue;
+            };
+            if words(&name)
+                .iter()
+                .any(|w| matches!(w.as_str(), "credential" | "credentials" | "creds"))
+            {
+                let origin = self.origin(arg);
+                v.add_component(Component::Tenant, origin.clone());
+                v.add_component(Component::Principal, origin);
+            }
+        }
+    }
 }

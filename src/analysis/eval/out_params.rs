@@ -1,0 +1,61 @@
+//! Out-parameters of calls the analysis does not know: `&mut buf` given to
+//! one is written by it, with what its other inputs carry
+//! (`ciborium::into_writer(&req, &mut buf)`, `reader.read(&mut out)`,
+//! `xof.read(&mut digest)`). Values flow through anything by default
+//! (rules.md, "Evidence and confidence"), through a buffer filled in place
+//! as through a returned one. Only calls that read, write, encode or finish
+//! into a buffer fill one: a query given `&mut conn` runs on the
+//! connection, which does not become what the query carries.
+
+use syn::Expr;
+
+use super::Evaluator;
+use crate::analysis::syntax::place_name;
+use crate::analysis::value::Value;
+use crate::analysis::vocab::words;
+
+impl Evaluator<'_> {
+    /// Writes into each `&mut place` of `exprs` (the arguments of a call
+    /// the analysis does not know) what `others` and the other arguments
+    /// `args` carry.
+    pub(super) fn write_out_params(
+        &mut self,
+        callee: &str,
+        others: &[&Value],
+        args: &[Value],
+        exprs: &[&Expr],
+    ) {
+        if !fills_buffer(callee) {
+            return;
+        }
+        for (n, expr) in exprs.iter().enumerate() {
+            let Expr::Reference(r) = expr else { continue };
+            let (Some(_), Some(var)) = (r.mutability, place_name(&r.expr)) else {
+                continue;
+            };
+            let inputs = (others.iter().copied()).chain(
+                args.iter()
+                    .enumerate()
+                    .filter(|(k, _)| *k != n)
+                    .map(|(_, a)| a),
+            );
+            let written = Value::derived(inputs);
+            if written.is_empty() {
+                continue;
+            }
+            self.update(&var, |v| v.join_as_part(&written));
+        }
+    }
+}
+
+/// Whether a call so named fills a buffer it is given: reading into it,
+/// writing or encoding into it, finishing a digest into it
+/// (`read_exact`, `into_writer`, `encode_to_vec`, `finalize_into`).
+fn fills_buffer(callee: &str) -> bool {
+    words(callee).iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "read" | "write" | "writer" | "fill" | "encode" | "serialize" | "finalize" | "copy"
+        )
+    })
+}

@@ -395,7 +395,8 @@ pub fn classify_call(segments: &[String], nargs: usize) -> Option<HashCall> {
             if HASHER_CONSTRUCTORS.contains(&last) {
                 return Some(HashCall::NewHasher { feeds_args: false });
             }
-            if last == "new_with_prefix" {
+            // `Sha1::from(&body)` (sha1_smol): a hasher made fed.
+            if matches!(last, "new_with_prefix" | "from") && nargs == 1 {
                 return Some(HashCall::NewHasher { feeds_args: true });
             }
             // `Keccak::v256()`: a hasher's own constructor.
@@ -582,19 +583,11 @@ pub fn is_deserialise_fn(ident: &str) -> bool {
     )
 }
 
-/// Whether a parameter's type is a body extractor, behind references
-/// (`Json<T>`, `web::Json<T>`, `&Bytes`); `Option<Json<T>>` is not read.
+/// Whether a parameter's type is a body extractor, behind references and
+/// an optional body (`Json<T>`, `web::Json<T>`, `&Bytes`, `Option<Bytes>`).
 pub fn type_is_body_extractor(ty: &syn::Type) -> bool {
-    match ty {
-        syn::Type::Reference(r) => type_is_body_extractor(&r.elem),
-        syn::Type::Paren(p) => type_is_body_extractor(&p.elem),
-        syn::Type::Path(p) => p
-            .path
-            .segments
-            .last()
-            .is_some_and(|s| is_body_extractor(&s.ident.to_string())),
-        _ => false,
-    }
+    crate::analysis::syntax::type_name_within(ty, &["Option"])
+        .is_some_and(|name| is_body_extractor(&name))
 }
 
 /// Whether a parameter's type is a request's input record by its name

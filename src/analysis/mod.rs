@@ -146,7 +146,9 @@ impl UnitFacts {
         self.key_events.iter().filter(move |event| {
             let payload_key = (event.value.payload_hash.as_ref())
                 .is_some_and(|hash| hashed && !hash.payload.by_name);
-            self.is_scope_event(event) || payload_key
+            // A key built by `scoped(..)` stays one under a prefix
+            // (`format!("idem/{}", sk.storage_key())`): its components too.
+            self.is_scope_event(event) || payload_key || event.value.client_ns
         })
     }
 

@@ -314,6 +314,16 @@ pub struct Sanitized {
     pub params: u64,
 }
 
+impl Sanitized {
+    /// Whether the call only trims the ends (`trim_end_matches('/')`): of a
+    /// route, normalisation of a name the server defines, where stripping
+    /// a separator inside (`replace('/', "")`, `retain(|c| c != '/')`)
+    /// makes `/a/bc` and `/ab/c` one route.
+    pub fn trims_ends(&self) -> bool {
+        self.origin.text.starts_with("trim")
+    }
+}
+
 /// Lists of facts stay small: the first few are enough to report.
 const MAX_FACTS: usize = 8;
 
@@ -824,7 +834,12 @@ impl Value {
         self.fallbacks.retain(|f| f.component.is_some());
         // Routes are excluded: trimming `/` off a path is normalisation of
         // a server-defined name, not a collision between two callers.
-        let keyish = self.client_key.is_some() || self.tenant.is_some() || self.principal.is_some();
+        // A scoped key's sanitisers are its components' (`format!("ns/{}",
+        // sk.storage_key())` keeps them).
+        let keyish = self.client_key.is_some()
+            || self.tenant.is_some()
+            || self.principal.is_some()
+            || self.scoped;
         if keyish {
             return;
         }

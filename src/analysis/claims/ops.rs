@@ -78,6 +78,9 @@ impl Walker<'_> {
         struct Roots<'w, 'a> {
             walker: &'w Walker<'a>,
             out: BTreeSet<String>,
+            /// Local closures being read through (a closure shadowing one
+            /// of its name calls that one, not itself).
+            inlined: Vec<String>,
         }
         impl<'ast> Visit<'ast> for Roots<'_, '_> {
             fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
@@ -126,6 +129,17 @@ impl Walker<'_> {
                             super::findings::KEY_MAKER_ROOT,
                             source_line(c)
                         ));
+                    }
+                    // A closure bound in this body gives what its body
+                    // makes (`let scope = |r| scoped(.., r, &key);`).
+                    let local = p.path.get_ident().map(|i| i.to_string());
+                    let local = local.filter(|n| !self.inlined.contains(n));
+                    if let Some(name) = local {
+                        if let Some(closure) = self.walker.local_closures.get(&name).cloned() {
+                            self.inlined.push(name);
+                            self.visit_expr(&closure.body);
+                            self.inlined.pop();
+                        }
                     }
                 }
                 syn::visit::visit_expr_call(self, c);
@@ -184,6 +198,7 @@ impl Walker<'_> {
         let mut v = Roots {
             walker: self,
             out: BTreeSet::new(),
+            inlined: Vec::new(),
         };
         v.visit_expr(expr);
         v.out

@@ -449,7 +449,9 @@ impl Evaluator<'_> {
         }
         if hashing::is_encode_method(method) && args.len() == 1 {
             let arg = &args[0];
-            if arg.payload_hash.is_some() || arg.server_id.is_some() {
+            // A scoped key in another alphabet is still that key
+            // (`URL_SAFE_NO_PAD.encode(sk.storage_key())`), its scope too.
+            if arg.payload_hash.is_some() || arg.server_id.is_some() || arg.scoped {
                 let mut v = arg.clone();
                 v.construct = None;
                 v.concat = None;

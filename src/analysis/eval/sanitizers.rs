@@ -255,8 +255,10 @@ impl Evaluator<'_> {
     /// (`idem_scope::scoped(tenant, principal, route, key)`) become the key's.
     pub(super) fn constructor_sanitizers(args: &[Value], value: &mut Value) {
         for (i, arg) in args.iter().enumerate() {
-            // The route (argument 2) is the server's own name; see `resolve_part_facts`.
-            for s in arg.sanitized.iter().filter(|_| i != 2) {
+            // The route (argument 2) is the server's own name: trimmed at
+            // its ends it is normalised (see `resolve_part_facts`), stripped
+            // inside two routes become one.
+            for s in arg.sanitized.iter().filter(|s| i != 2 || !s.trims_ends()) {
                 if !value.sanitized.contains(s) {
                     value.sanitized.push(s.clone());
                 }

@@ -139,7 +139,7 @@ pub const STRONG_STORE_WORDS: &[&str] = &["idem", "dedup", "replay"];
 /// lives as long as one request and is keyed by type, so inserting a value
 /// there hands it to later code, it does not store it under a key.
 pub fn names_request_extensions(ident: &str) -> bool {
-    matches!(ident, "extensions" | "extensions_mut")
+    super::text::words(ident).iter().any(|w| w == "extensions")
 }
 
 /// Methods of concurrent maps that read or update an entry in place

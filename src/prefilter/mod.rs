@@ -289,16 +289,24 @@ impl Prefilter {
                 // a path's module is no receiver, but may be a table.
                 let camel = ident.starts_with(|c: char| c.is_ascii_uppercase())
                     && ident.contains(|c: char| c.is_ascii_lowercase());
-                !camel
-                    && if rest.starts_with(b"::") {
-                        table_module_follows(rest) && self.vocab.is_idempotency_table(ident)
-                    } else {
-                        let field = text.as_bytes()[..span_start]
-                            .trim_ascii_end()
-                            .ends_with(b".");
-                        self.vocab.is_strong_store_receiver(ident)
-                            && may_store_through(&self.vocab, rest, field)
-                    }
+                // In a type position (`window: Data<DedupWindow>`) it is a
+                // parameter's store, as the evaluator reads it
+                // (`note_store_typed_param`).
+                let before = text.as_bytes()[..span_start].trim_ascii_end();
+                let typed = matches!(before.last(), Some(b'<' | b':'))
+                    && !before.ends_with(b"::")
+                    && self
+                        .vocab
+                        .is_strong_store_receiver(&crate::analysis::vocab::snake(ident));
+                typed
+                    || !camel
+                        && if rest.starts_with(b"::") {
+                            table_module_follows(rest) && self.vocab.is_idempotency_table(ident)
+                        } else {
+                            let field = before.ends_with(b".");
+                            self.vocab.is_strong_store_receiver(ident)
+                                && may_store_through(&self.vocab, rest, field)
+                        }
             })
         })
     }

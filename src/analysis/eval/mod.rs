@@ -372,6 +372,7 @@ impl<'a> Evaluator<'a> {
                 self.key_param_mask |= 1u64 << index;
             }
             let had_key = value.client_key.is_some();
+            self.note_store_typed_param(&pat_type.pat, &pat_type.ty);
             self.note_entity_binding(&pat_type.pat, &pat_type.ty);
             self.note_record_binding(&pat_type.pat, &pat_type.ty);
             self.note_element_binding(&pat_type.pat, &pat_type.ty);

@@ -917,6 +917,28 @@ fn store_place(expr: &Expr) -> &Expr {
     }
 }
 
+impl Evaluator<'_> {
+    /// A parameter whose declared type names an idempotency store
+    /// (`window: web::Data<DedupWindow>`) is that store as a receiver,
+    /// whatever the parameter is called.
+    pub(super) fn note_store_typed_param(&mut self, pat: &syn::Pat, ty: &syn::Type) {
+        const HANDLES: &[&str] = &["Data", "State", "Extension", "Arc", "Rc", "Box"];
+        let syn::Pat::Ident(pi) = pat else { return };
+        // A parameter its own name makes a store keeps that name.
+        if self.vocab.is_strong_store_receiver(&pi.ident.to_string()) {
+            return;
+        }
+        if let Some(name) = crate::analysis::syntax::type_name_within(ty, HANDLES) {
+            if self
+                .vocab
+                .is_strong_store_receiver(&crate::analysis::vocab::snake(&name))
+            {
+                self.receiver_aliases.insert(pi.ident.to_string(), name);
+            }
+        }
+    }
+}
+
 pub(super) fn receiver_name(expr: &Expr) -> Option<String> {
     match expr {
         Expr::Path(p) => Some(last_ident(&p.path)),

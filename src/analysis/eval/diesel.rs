@@ -36,6 +36,29 @@ impl Evaluator<'_> {
                 }
                 ControlFlow::Break(merged)
             }
+            // `insert_into(t).values((t::a.eq(x), t::b.eq(y)))`, `update(..).set(..)`
+            // of an idempotency table: the row's column binds, one chain with
+            // the statement's, as the same SQL `INSERT` is (a business
+            // table's row is judged by its lookups, not by its inserts).
+            "values" | "set" if call.args.len() == 1 => {
+                let parts =
+                    (call.args[0].elems.as_deref()).unwrap_or(std::slice::from_ref(&call.args[0]));
+                let idempotency_table = |p: &Value| {
+                    p.sql
+                        .as_deref()
+                        .is_some_and(|c| c.idempotency_table && !c.by_use)
+                };
+                let into = statement_table(&call.m.receiver)
+                    .is_some_and(|t| self.vocab.is_idempotency_table(&t));
+                if !into && !parts.iter().any(idempotency_table) {
+                    return ControlFlow::Continue(recv);
+                }
+                let mut merged = recv;
+                for part in parts {
+                    merge_chain(&mut merged, part);
+                }
+                ControlFlow::Break(merged)
+            }
             _ => ControlFlow::Continue(recv),
         }
     }
@@ -188,5 +211,31 @@ fn merge_chain(into: &mut Value, other: &Value) {
     ours.idempotency_table |= theirs.idempotency_table;
     if ours.table.is_none() {
         ours.table.clone_from(&theirs.table);
+    }
+}
+
+/// The table a diesel statement writes (`insert_into(idem::table)`,
+/// `update(dsl::idempotency_records)`): the path's last segment, or the
+/// one before `table`.
+fn statement_table(expr: &Expr) -> Option<String> {
+    let Expr::Call(c) = expr else { return None };
+    let Expr::Path(func) = &*c.func else {
+        return None;
+    };
+    let name = crate::analysis::syntax::last_ident(&func.path);
+    if !matches!(
+        name.as_str(),
+        "insert_into" | "replace_into" | "insert_or_ignore_into" | "update"
+    ) {
+        return None;
+    }
+    let Some(Expr::Path(table)) = c.args.first() else {
+        return None;
+    };
+    let segments = crate::analysis::syntax::path_segments(&table.path);
+    let mut rev = segments.iter().rev();
+    match rev.next()?.as_str() {
+        "table" => rev.next().cloned(),
+        last => Some(last.to_string()),
     }
 }

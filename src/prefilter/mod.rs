@@ -295,9 +295,7 @@ impl Prefilter {
                 let before = text.as_bytes()[..span_start].trim_ascii_end();
                 let typed = matches!(before.last(), Some(b'<' | b':'))
                     && !before.ends_with(b"::")
-                    && self
-                        .vocab
-                        .is_strong_store_receiver(&crate::analysis::vocab::snake(ident));
+                    && self.vocab.names_store_type(ident);
                 typed
                     || !camel
                         && if rest.starts_with(b"::") {

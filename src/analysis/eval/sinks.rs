@@ -929,10 +929,7 @@ impl Evaluator<'_> {
             return;
         }
         if let Some(name) = crate::analysis::syntax::type_name_within(ty, HANDLES) {
-            if self
-                .vocab
-                .is_strong_store_receiver(&crate::analysis::vocab::snake(&name))
-            {
+            if self.vocab.names_store_type(&name) {
                 self.receiver_aliases.insert(pi.ident.to_string(), name);
             }
         }

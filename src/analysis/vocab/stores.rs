@@ -337,6 +337,38 @@ impl Vocabulary {
     pub fn is_strong_store_receiver(&self, ident: &str) -> bool {
         self.is_store_receiver(ident) && names_strong_store(ident)
     }
+
+    /// Whether a type's name makes a value of it an idempotency store
+    /// (`DedupWindow`, `ReplayCache`, `IdemStore`): a strong store word and
+    /// a container noun last. Not what serves such a store
+    /// (`IdempotencyTokenProvider`, `ReplayEvent`, `DedupConfig`).
+    pub fn names_store_type(&self, ty: &str) -> bool {
+        const CONTAINERS: &[&str] = &[
+            "store",
+            "storage",
+            "cache",
+            "window",
+            "map",
+            "set",
+            "table",
+            "log",
+            "ledger",
+            "repo",
+            "repository",
+            "registry",
+            "db",
+            "kv",
+            "index",
+            "inbox",
+            "journal",
+            "tracker",
+            "tree",
+        ];
+        let w = words(ty);
+        w.last()
+            .is_some_and(|last| CONTAINERS.contains(&last.as_str()))
+            && self.is_strong_store_receiver(&super::text::snake(ty))
+    }
 }
 
 /// Whether a store call's argument names a database transaction or storage

@@ -65,6 +65,17 @@ const HASH_MODULES: &[&str] = &[
     "hash",
 ];
 
+/// Whether a path segment names a hashing crate or module: one of the
+/// list, or a family's name glued to `hash` (`farmhash`, `t1ha`,
+/// `cityhasher`, `metrohash`) as [`is_digest_fn_name`] reads a function.
+fn is_hash_module(name: &str) -> bool {
+    HASH_MODULES.contains(&name)
+        || is_digest_fn_name(name)
+        || name
+            .strip_suffix("hasher")
+            .is_some_and(|head| !head.is_empty() && head.chars().all(|c| c.is_ascii_lowercase()))
+}
+
 /// Function names of one-shot digests when qualified by a hash module or type.
 const DIGEST_FNS: &[&str] = &[
     "digest",
@@ -334,7 +345,7 @@ fn is_hash_path_fn(name: &str) -> bool {
 pub fn is_hash_token(ident: &str, place: TokenPlace, next: Option<&str>) -> bool {
     match place {
         TokenPlace::PathHead => {
-            HASH_MODULES.contains(&ident)
+            is_hash_module(ident)
                 || ((is_hasher_type(ident) || HASH_TRAITS.contains(&ident))
                     && next.is_none_or(is_hash_path_fn))
         }
@@ -352,7 +363,7 @@ pub fn classify_call(segments: &[String], nargs: usize) -> Option<HashCall> {
     let prev = prev.map(String::as_str);
     let in_hash_module = segments[..segments.len() - 1]
         .iter()
-        .any(|s| HASH_MODULES.contains(&s.as_str()));
+        .any(|s| is_hash_module(s));
     match (prev, last) {
         (
             Some("Uuid" | "uuid"),
@@ -430,6 +441,21 @@ pub fn is_feed_method(method: &str) -> bool {
         method,
         "update" | "input" | "consume" | "write" | "write_all" | "chain_update" | "chain"
     ) || (method.starts_with("write_") && method != "write_str" && method != "write_fmt")
+        || with_form_suffix(method, &["update", "input", "consume"])
+}
+
+/// `result_str`, `input_str`, `digest_hex`, `update_bytes`: one of a
+/// hasher's own verbs with the form of its input or output after it
+/// (rust-crypto's `Digest::input_str`/`result_str` and their kin).
+fn with_form_suffix(method: &str, verbs: &[&str]) -> bool {
+    let Some((verb, form)) = method.split_once('_') else {
+        return false;
+    };
+    verbs.contains(&verb)
+        && matches!(
+            form,
+            "str" | "string" | "hex" | "bytes" | "slice" | "vec" | "array" | "base64" | "b64"
+        )
 }
 
 /// Methods that finish a hasher and return the digest.
@@ -451,6 +477,9 @@ pub fn is_finalize_method(method: &str) -> bool {
             | "sum32"
             | "sum64"
             | "hexdigest"
+    ) || with_form_suffix(
+        method,
+        &["finalize", "finish", "digest", "result", "compute"],
     )
 }
 

@@ -416,13 +416,13 @@ fn tolerant(
     vocab: &Vocabulary,
     out: &mut Vec<TextConstraint>,
 ) -> bool {
-    if !head.create_table {
-        return false;
-    }
     let Ok(tokens) = Tokenizer::new(&PostgreSqlDialect {}, statement_text).tokenize_with_location()
     else {
         return false;
     };
+    if !head.create_table {
+        return tolerant::names_no_key(&tokens);
+    }
     let ctx = Statement_ {
         tokens: &tokens,
         lines: Lines::new(statement_text),

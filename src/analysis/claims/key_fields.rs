@@ -24,7 +24,35 @@ pub(super) fn scoped_fields(index: &CrateIndex<'_>, vocab: &Vocabulary) -> HashS
         };
         finder.visit_block(def.block);
     }
+    // A field declared `key: ScopedKey` (in every record that has one of
+    // that name) holds what only idem-scope's constructors make.
+    for (name, types) in &index.field_types {
+        if !types.is_empty() && types.iter().all(|ty| holds_scoped_key(ty)) {
+            fields.insert(name.clone());
+        }
+    }
     fields
+}
+
+/// `ScopedKey`, through references and one-argument wrappers
+/// (`Option<ScopedKey>`, `Arc<idem_scope::ScopedKey>`).
+fn holds_scoped_key(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Reference(r) => holds_scoped_key(&r.elem),
+        syn::Type::Paren(p) => holds_scoped_key(&p.elem),
+        syn::Type::Path(p) => p.path.segments.last().is_some_and(|last| {
+            if last.ident == "ScopedKey" {
+                return true;
+            }
+            match &last.arguments {
+                syn::PathArguments::AngleBracketed(args) if args.args.len() == 1 => {
+                    matches!(args.args.first(), Some(syn::GenericArgument::Type(inner)) if holds_scoped_key(inner))
+                }
+                _ => false,
+            }
+        }),
+        _ => false,
+    }
 }
 
 struct Finder<'v, 'f> {

@@ -95,14 +95,16 @@ impl Walker<'_> {
             }
             fn visit_expr_field(&mut self, f: &'ast syn::ExprField) {
                 if let syn::Member::Named(name) = &f.member {
-                    if self.walker.is_key_name(&name.to_string()) {
-                        self.out.insert(source_line(f));
-                        return;
-                    }
-                    // A field some record literal is given a scoped key in.
+                    // A field some record literal is given a scoped key in,
+                    // or declared to hold one: a key by flow, before what
+                    // its name says (`cmd.key` of `key: ScopedKey`).
                     if self.walker.unit.key_fields.contains(&name.to_string()) {
                         let root = format!("{}{}", super::findings::SCOPED_ROOT, source_line(f));
                         self.out.insert(root);
+                        return;
+                    }
+                    if self.walker.is_key_name(&name.to_string()) {
+                        self.out.insert(source_line(f));
                         return;
                     }
                 }
@@ -376,9 +378,13 @@ impl Walker<'_> {
             return Some(op);
         }
         if !EXEC.contains(&m.method.to_string().as_str()) {
-            return None;
+            // A command built apart and handed to the call that sends it
+            // (darkredis' `conn.run_command(Command::new("SET").arg(k)..)`).
+            return m.args.iter().find_map(|a| {
+                let (root, binds) = command_chain(strip_ref(a))?;
+                self.redis_command_op(root, binds)
+            });
         }
-        let mut binds: Vec<&Expr> = Vec::new();
         let mut cur: &Expr = &m.receiver;
         loop {
             match cur {
@@ -394,53 +400,56 @@ impl Walker<'_> {
                     let mut held = Vec::new();
                     return self.op_on_binds(sql_kind(&text)?, &text, flat_binds(&args, &mut held));
                 }
-                Expr::MethodCall(inner) => {
-                    if matches!(inner.method.to_string().as_str(), "bind" | "arg") {
-                        binds.extend(inner.args.iter());
-                    }
-                    cur = &inner.receiver;
-                }
+                Expr::MethodCall(inner) => cur = &inner.receiver,
                 Expr::Paren(p) => cur = &p.expr,
                 Expr::Await(a) => cur = &a.base,
                 Expr::Try(t) => cur = &t.expr,
                 _ => break,
             }
         }
-        binds.reverse();
-        let Expr::Call(root) = cur else {
-            return None;
-        };
+        let (root, binds) = command_chain(&m.receiver)?;
+        if is_command_constructor(root) {
+            return self.redis_command_op(root, binds);
+        }
         let Expr::Path(func) = &*root.func else {
             return None;
         };
         let last = func.path.segments.last()?.ident.to_string();
-        let text = self.statement_text(root.args.first()?)?;
-        let (kind, verb) = if last == "cmd" {
-            let cmd = text.trim().to_ascii_uppercase();
-            let nx = binds
-                .iter()
-                .any(|b| lit_text(b).is_some_and(|t| t.eq_ignore_ascii_case("NX")));
-            let (kind, verb) = match cmd.as_str() {
-                "SET" if nx => (OpKind::Claim, "SET … NX"),
-                "SETNX" => (OpKind::Claim, "SETNX"),
-                // Whatever the value is called, it replaces the marker of
-                // a claim open on this path, as for `store.set(key, v)`.
-                "SET"
-                    if binds.iter().skip(1).any(|b| mentions_response(b))
-                        || self.overwrites_held_claim(&binds) =>
-                {
-                    (OpKind::Complete, "SET")
-                }
-                "DEL" | "UNLINK" => (OpKind::Release, "DEL"),
-                _ => return None,
-            };
-            (kind, verb.to_string())
-        } else if matches!(last.as_str(), "query" | "query_as" | "query_scalar") {
-            sql_kind(&text)?
-        } else {
+        if !matches!(last.as_str(), "query" | "query_as" | "query_scalar") {
             return None;
+        }
+        let text = self.statement_text(root.args.first()?)?;
+        self.op_on_binds(sql_kind(&text)?, &text, binds)
+    }
+
+    /// A redis command (`cmd("SET")`, `Command::new("SET")`) and its
+    /// arguments: `SET … NX` and `SETNX` claim, `SET` of a response or over
+    /// a held claim completes, `DEL` releases.
+    fn redis_command_op(&self, root: &syn::ExprCall, binds: Vec<&Expr>) -> Option<Op> {
+        if !is_command_constructor(root) {
+            return None;
+        }
+        let text = self.statement_text(root.args.first()?)?;
+        let cmd = text.trim().to_ascii_uppercase();
+        // A command's words are text or bytes (`.arg(b"NX")`).
+        let nx = binds
+            .iter()
+            .any(|b| word_text(b).is_some_and(|t| t.eq_ignore_ascii_case("NX")));
+        let (kind, verb) = match cmd.as_str() {
+            "SET" if nx => (OpKind::Claim, "SET … NX"),
+            "SETNX" => (OpKind::Claim, "SETNX"),
+            // Whatever the value is called, it replaces the marker of
+            // a claim open on this path, as for `store.set(key, v)`.
+            "SET"
+                if binds.iter().skip(1).any(|b| mentions_response(b))
+                    || self.overwrites_held_claim(&binds) =>
+            {
+                (OpKind::Complete, "SET")
+            }
+            "DEL" | "UNLINK" => (OpKind::Release, "DEL"),
+            _ => return None,
         };
-        self.op_on_binds((kind, verb), &text, binds)
+        self.op_on_binds((kind, verb.to_string()), &text, binds)
     }
 
     /// A statement run with its binds beside it: tokio-postgres'
@@ -797,6 +806,72 @@ pub(super) fn sets_only_if_absent(expr: &Expr, nx_options: &HashSet<String>) -> 
     let mut v = Nx(false, nx_options);
     v.visit_expr(expr);
     v.0
+}
+
+/// The arguments of a store operation. One request object built in place
+/// (etcd-rs' `client.put(PutRequest::new(key, body))`,
+/// `client.lock(LockRequest::new(key, lease))`) stands for the arguments
+/// it is built from: they are the operation's key and value.
+pub(super) fn request_object_args(
+    args: &syn::punctuated::Punctuated<Expr, syn::token::Comma>,
+) -> Vec<&Expr> {
+    if let [only] = args.iter().collect::<Vec<_>>().as_slice() {
+        if let Expr::Call(call) = strip_ref(only) {
+            if let Expr::Path(func) = &*call.func {
+                let segments: Vec<String> = (func.path.segments.iter())
+                    .map(|s| s.ident.to_string())
+                    .collect();
+                if let [.., ty, ctor] = segments.as_slice() {
+                    let request = ty.ends_with("Request") || ty.ends_with("Input");
+                    if request && ctor == "new" && !call.args.is_empty() {
+                        return call.args.iter().collect();
+                    }
+                }
+            }
+        }
+    }
+    args.iter().collect()
+}
+
+/// A chain of `.bind(..)`/`.arg(..)` calls down to the call that starts
+/// it (`query(SQL)`, `cmd("SET")`, `Command::new("SET")`): that call and
+/// the arguments, in order.
+fn command_chain(mut cur: &Expr) -> Option<(&syn::ExprCall, Vec<&Expr>)> {
+    let mut binds: Vec<&Expr> = Vec::new();
+    loop {
+        match cur {
+            Expr::MethodCall(inner) => {
+                if matches!(inner.method.to_string().as_str(), "bind" | "arg") {
+                    binds.extend(inner.args.iter().rev());
+                }
+                cur = &inner.receiver;
+            }
+            Expr::Paren(p) => cur = &p.expr,
+            Expr::Await(a) => cur = &a.base,
+            Expr::Try(t) => cur = &t.expr,
+            Expr::Call(root) => {
+                binds.reverse();
+                return Some((root, binds));
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// `cmd(..)`, `redis::cmd(..)` or a command type's constructor
+/// (`Command::new(..)`, `Cmd::new(..)`).
+fn is_command_constructor(root: &syn::ExprCall) -> bool {
+    let Expr::Path(func) = &*root.func else {
+        return false;
+    };
+    let segments: Vec<String> = (func.path.segments.iter())
+        .map(|s| s.ident.to_string())
+        .collect();
+    match segments.as_slice() {
+        [.., last] if last == "cmd" => true,
+        [.., ty, last] => last == "new" && (ty == "Cmd" || ty.ends_with("Command")),
+        _ => false,
+    }
 }
 
 /// The text of a string or byte-string literal (`"SET"`, `b"NX"`).

@@ -752,7 +752,7 @@ impl Walker<'_> {
         let op = (self.classify_chain(m))
             .or_else(|| self.classify_dynamo_chain(m))
             .or_else(|| {
-                let args: Vec<&Expr> = m.args.iter().collect();
+                let args = super::ops::request_object_args(&m.args);
                 (self.classify(&method, &args)).or_else(|| self.classify_command_array(&args))
             })
             .or_else(|| self.classify_on_record(&method, &m.receiver));

@@ -733,6 +733,7 @@ impl Evaluator<'_> {
                 let store_verb =
                     !on_self && self.vocab.is_store_method(method) && !is_claim_api_method(method);
                 let value = self.apply_call(&ids, &call.args, &call.exprs, call.expr, store_verb);
+                let value = self.consumed_receiver(call, &ids, on_self, recv, value);
                 return ControlFlow::Break(value);
             }
         }

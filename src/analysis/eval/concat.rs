@@ -138,6 +138,10 @@ impl Evaluator<'_> {
             if let ([only], _) | ([only, ..], true) = (parts.as_slice(), one_hash) {
                 value.hash_keyed = only.hash_keyed;
                 value.server_concat = only.server_concat;
+                // Nor is a parameter it encodes (`bytes.iter().map(|b|
+                // format!("{b:02x}"))` in a `hex` helper): the key is
+                // built where the caller puts the result.
+                value.concat_params.clone_from(&only.concat_params);
             }
         }
         value.server_ns |= server_prefix;

@@ -25,6 +25,7 @@
 //! other's methods; their `use` imports go to this module and to `sinks`
 //! (receiver names), never back up into a child.
 
+mod builders;
 mod calls;
 mod closures;
 mod concat;

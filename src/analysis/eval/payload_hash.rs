@@ -551,14 +551,28 @@ pub(super) fn content_addressed(key: &Value, stored: &[Value]) -> bool {
     let Some(hash) = &key.payload_hash else {
         return false;
     };
-    stored.iter().any(|v| {
-        let same_payload = v
-            .payload
-            .as_ref()
-            .is_some_and(|p| p.site == hash.payload.site);
-        let same_param = v.params & key.hashed_params != 0;
-        v.payload_hash.is_none() && (same_payload || same_param)
-    })
+    stored
+        .iter()
+        .any(|v| holds_content(v, hash, key.hashed_params))
+}
+
+/// Whether a stored value holds the hashed payload itself. A record holds
+/// it through a field that is not its fingerprint: `Entry { fingerprint:
+/// Fingerprint::of(&body), job_id }` stores a digest of the body, and the
+/// body's parameter reaches the record only through that digest.
+fn holds_content(v: &Value, hash: &PayloadHash, hashed_params: u64) -> bool {
+    if let Some(fields) = &v.fields {
+        return fields
+            .iter()
+            .filter(|(name, _)| !hashing::names_fingerprint(name))
+            .any(|(_, f)| holds_content(f, hash, hashed_params));
+    }
+    let same_payload = v
+        .payload
+        .as_ref()
+        .is_some_and(|p| p.site == hash.payload.site);
+    let same_param = v.params & hashed_params != 0;
+    v.payload_hash.is_none() && (same_payload || same_param)
 }
 
 /// Serde formats whose `from_*` functions parse a record out of bytes or text.

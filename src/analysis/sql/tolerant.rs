@@ -252,3 +252,22 @@ impl Statement_<'_> {
         })
     }
 }
+
+/// Whether a statement no parser knows names no key, constraint or index:
+/// an `ALTER` of a storage option (TiDB's `SET TIFLASH REPLICA 1`) cannot
+/// change what the table is keyed by, so IDEM008 has nothing to check.
+pub(super) fn names_no_key(tokens: &[TokenWithSpan]) -> bool {
+    !tokens.iter().any(|t| match &t.token {
+        Token::Word(w) => {
+            matches!(
+                w.keyword,
+                Keyword::PRIMARY
+                    | Keyword::UNIQUE
+                    | Keyword::KEY
+                    | Keyword::INDEX
+                    | Keyword::CONSTRAINT
+            ) || w.value.eq_ignore_ascii_case("key")
+        }
+        _ => false,
+    })
+}

@@ -42,6 +42,11 @@ impl Vocabulary {
         if self.server_ids.iter().any(|n| n == name) {
             return true;
         }
+        // The ecosystems' own short names: Nakadi's event `eid`, the job
+        // `jid` of Sidekiq, Faktory and their Rust clients.
+        if matches!(name, "eid" | "jid") {
+            return true;
+        }
         let w = words(name);
         let [.., entity, last] = w.as_slice() else {
             return false;

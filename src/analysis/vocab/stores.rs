@@ -444,7 +444,19 @@ pub fn names_map_entry(name: &str) -> bool {
 /// `set_with_options` (rustis), `put_with_ttl`, `insert_if_not_exists`,
 /// `set_if_absent`, `get_with_options`. The key is still the first argument.
 fn is_store_verb_variant(method: &str) -> bool {
-    is_store_verb_object(method) || is_store_verb_modifier(method)
+    is_store_verb_object(method) || is_store_verb_modifier(method) || is_store_kind_verb(method)
+}
+
+/// A storage verb after the kind of store it works on: unqlite's
+/// `kv_fetch`/`kv_store`/`kv_delete`, `cache_get`, `db_put`.
+fn is_store_kind_verb(method: &str) -> bool {
+    matches!(method.split_once('_'), Some((kind, verb))
+    if matches!(kind, "kv" | "cache" | "db" | "store")
+        && matches!(
+            verb,
+            "get" | "set" | "put" | "fetch" | "store" | "insert" | "upsert" | "delete"
+                | "remove" | "exists" | "contains" | "lookup" | "load" | "save" | "append"
+        ))
 }
 
 /// A storage verb on the kind of record a store keeps: `read_key`,
@@ -497,6 +509,8 @@ mod tests {
             "set_if_absent",
             "insert_async",
             "entry_async",
+            "kv_fetch",
+            "kv_store",
         ] {
             assert!(v.is_store_method(m), "{m}");
         }

@@ -1,0 +1,48 @@
+//! Values built by consuming methods of the crate's own builders: a
+//! `fn principal(mut self, v) -> Self` and `fn build(self) -> Slot`. The
+//! summary of such a method cannot say what the result holds, as `self` is
+//! no parameter of it; the value it consumed and the arguments it was given
+//! are what the result is built from (rules.md, "Evidence and confidence":
+//! builder chains are a step).
+
+use super::{Evaluator, MethodCall};
+use crate::analysis::value::Value;
+use syn::Expr;
+
+impl Evaluator<'_> {
+    /// `value`, the result of the crate-local methods `ids` called on a
+    /// receiver holding `recv`, with what a consuming method hands on.
+    pub(super) fn consumed_receiver(
+        &self,
+        call: &MethodCall<'_>,
+        ids: &[usize],
+        on_self: bool,
+        recv: Value,
+        mut value: Value,
+    ) -> Value {
+        // Only a builder's: a record's own consuming method (a recovery
+        // context's `with_post_cas_context(mut self, ..)`) does not build
+        // a key from what it is given, and handing the record's whole
+        // provenance on spread a session's defaults into stored records.
+        let consumes = |id: &usize| {
+            let def = &self.index.fns[*id];
+            let builder = (def.self_ty.as_deref()).is_some_and(|t| t.ends_with("Builder"));
+            builder && def.sig.receiver().is_some_and(|r| r.reference.is_none())
+        };
+        if on_self || ids.is_empty() || !ids.iter().all(consumes) {
+            return value;
+        }
+        // The defaults a constructor starts the value with
+        // (`SlotBuilder::new()` with empty fields) are what its setters
+        // overwrite; what the setters are given stays.
+        let mut recv = recv;
+        if matches!(&*call.m.receiver, Expr::Call(_)) {
+            recv.fallbacks.clear();
+        }
+        value.join_as_part(&recv);
+        for arg in &call.args {
+            value.join_as_part(arg);
+        }
+        value
+    }
+}

@@ -250,7 +250,7 @@ impl Walker<'_> {
         let handle_parts: BTreeSet<usize> =
             (args.iter()).filter_map(|a| self.handle_part(a)).collect();
         // The configured vocabulary extends the built-in verbs.
-        let write = RESPONSE_WRITE_METHODS.contains(&name);
+        let write = RESPONSE_WRITE_METHODS.contains(&name) || writes_with_options(name);
         // `set_options(&key, v, SetOptions::default().conditional_set(ExistenceCheck::NX))`,
         // fred's `set(&key, v, None, Some(SetOptions::NX), false)`.
         let nx = write
@@ -806,6 +806,17 @@ pub(super) fn sets_only_if_absent(expr: &Expr, nx_options: &HashSet<String>) -> 
     let mut v = Nx(false, nx_options);
     v.visit_expr(expr);
     v.0
+}
+
+/// A write verb with its options or condition in its name (rustis'
+/// `set_with_options(k, v, SetCondition::NX, ..)`, `put_with_ttl`,
+/// `set_if_absent`): a write like `set`, whose `NX` makes it a claim.
+fn writes_with_options(method: &str) -> bool {
+    matches!(method.split_once('_'), Some((verb, rest))
+        if matches!(verb, "set" | "put" | "insert" | "upsert" | "store")
+            && ["with", "if", "options", "opts", "ttl", "nx"]
+                .iter()
+                .any(|m| rest == *m || rest.starts_with(&format!("{m}_"))))
 }
 
 /// The arguments of a store operation. One request object built in place

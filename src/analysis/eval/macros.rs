@@ -72,6 +72,9 @@ impl Evaluator<'_> {
             self.eval_document(mac, false);
             return Value::empty();
         }
+        if name == "json" {
+            return self.json_payload(&mac.tokens);
+        }
         let Some(args) = macro_args(mac) else {
             return Value::empty();
         };
@@ -113,6 +116,35 @@ impl Evaluator<'_> {
                 Value::derived(values.iter())
             }
         }
+    }
+}
+
+impl Evaluator<'_> {
+    /// `json!({ "origin": input.origin, .. })` of the request's input is
+    /// that input re-encoded (a canonical body whose hash is a payload
+    /// hash): the value carries the payload of the locals it names, and
+    /// nothing else. Client keys and components do not flow through it:
+    /// a JSON document is a stored value or a response, not a key.
+    fn json_payload(&self, tokens: &proc_macro2::TokenStream) -> Value {
+        let mut out = Value::empty();
+        let mut stack: Vec<proc_macro2::TokenStream> = vec![tokens.clone()];
+        while let Some(stream) = stack.pop() {
+            for tree in stream {
+                match tree {
+                    proc_macro2::TokenTree::Group(g) => stack.push(g.stream()),
+                    proc_macro2::TokenTree::Ident(ident) if out.payload.is_none() => {
+                        let payload = self.lookup(&ident.to_string()).and_then(|v| {
+                            (v.client_key.is_none() && v.payload_hash.is_none())
+                                .then(|| v.payload.clone())
+                                .flatten()
+                        });
+                        out.payload = payload;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        out
     }
 }
 

@@ -314,6 +314,14 @@ const HASHER_CONSTRUCTORS: &[&str] = &[
     "new_from_slice",
 ];
 
+/// A hasher type's constructor: one of the list, or any `new_*`/`with_*`
+/// (siphasher's `SipHasher13::new_with_keys(k0, k1)`, `with_key`), but
+/// `new_with_prefix`, which also feeds (see [`classify_call`]).
+fn is_hasher_constructor_name(name: &str) -> bool {
+    HASHER_CONSTRUCTORS.contains(&name)
+        || (name != "new_with_prefix" && (name.starts_with("new_") || name.starts_with("with_")))
+}
+
 /// Whether `Type::name(..)` makes a new hasher object (`Sha256::new()`,
 /// `DefaultHasher::default()`), per [`classify_call`].
 pub fn is_hasher_constructor(ty: &str, name: &str) -> bool {
@@ -323,13 +331,13 @@ pub fn is_hasher_constructor(ty: &str, name: &str) -> bool {
         && !DIGEST_FNS.contains(&name)
         && !matches!(name, "update" | "write" | "finalize" | "finish");
     is_hasher_type(ty)
-        && (HASHER_CONSTRUCTORS.contains(&name) || name == "new_with_prefix" || other_fn)
+        && (is_hasher_constructor_name(name) || name == "new_with_prefix" || other_fn)
 }
 
 /// What may follow `Type::` in a call [`classify_call`] recognises.
 fn is_hash_path_fn(name: &str) -> bool {
     DIGEST_FNS.contains(&name)
-        || HASHER_CONSTRUCTORS.contains(&name)
+        || is_hasher_constructor_name(name)
         || matches!(
             name,
             "new_with_prefix" | "update" | "write" | "finalize" | "finish"
@@ -403,7 +411,7 @@ pub fn classify_call(segments: &[String], nargs: usize) -> Option<HashCall> {
     if let Some(ty) = prev {
         let qualified_context = ty == "Context" && in_hash_module;
         if is_hasher_type(ty) || qualified_context {
-            if HASHER_CONSTRUCTORS.contains(&last) {
+            if is_hasher_constructor_name(last) {
                 return Some(HashCall::NewHasher { feeds_args: false });
             }
             // `Sha1::from(&body)` (sha1_smol): a hasher made fed.

@@ -48,6 +48,16 @@ impl Walker<'_> {
                     | "unwrap_or_default" | "rows_affected" | "map_err" | "context"
                     | "with_context" | "wrap_err" => self.tested_claim(&m.receiver),
                     "is_none" | "is_err" => self.tested_claim(&m.receiver).map(|(id, p)| (id, !p)),
+                    // A predicate of the claim's result (`claim.is_new()`,
+                    // `lease.was_acquired()`), negative by its name as a
+                    // predicate function's is (`claim.is_duplicate()`).
+                    method if m.args.is_empty() && is_predicate_name(method) => {
+                        let (id, polarity) = self.tested_claim(&m.receiver)?;
+                        let negative = words(method)
+                            .iter()
+                            .any(|w| NEGATIVE_PREDICATE_WORDS.contains(&w.as_str()));
+                        Some((id, polarity != negative))
+                    }
                     _ => None,
                 }
             }
@@ -320,6 +330,13 @@ fn pat_is_err(pat: &Pat) -> bool {
         Pat::Paren(p) => pat_is_err(&p.pat),
         _ => false,
     }
+}
+
+/// `is_new`, `was_acquired`, `has_lock`: a yes/no question asked of a value.
+fn is_predicate_name(method: &str) -> bool {
+    ["is_", "was_", "has_"]
+        .iter()
+        .any(|p| method.strip_prefix(p).is_some_and(|rest| !rest.is_empty()))
 }
 
 #[cfg(test)]

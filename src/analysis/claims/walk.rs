@@ -94,12 +94,37 @@ impl Walker<'_> {
         let Some(init) = &local.init else {
             return;
         };
+        if let (Pat::Ident(pi), Expr::Async(block)) = (&local.pat, strip_paren(&init.expr)) {
+            // Runs where it is awaited (`op.await`), not here.
+            let block = std::rc::Rc::new(block.clone());
+            self.local_blocks.insert(pi.ident.to_string(), block);
+            return;
+        }
         let before = self.claims.len();
-        let err = self.expr(&init.expr);
         // What an awaited `async` block gives is its own value, not the
         // result of the claims made inside it.
-        let block_value =
-            matches!(strip_paren(&init.expr), Expr::Await(a) if matches!(&*a.base, Expr::Async(_)));
+        // Nor is a body bound to run later (`let op = async { .. };`): its
+        // claims are made when it runs, not held by the binding.
+        // (Through `?` and what handles its error: `op.await.map_err(..)?`.)
+        let mut value = strip_paren(&init.expr);
+        loop {
+            value = match value {
+                Expr::Try(t) => strip_paren(&t.expr),
+                Expr::MethodCall(m)
+                    if matches!(
+                        strip_paren(&m.receiver),
+                        Expr::Await(_) | Expr::Try(_) | Expr::MethodCall(_)
+                    ) =>
+                {
+                    strip_paren(&m.receiver)
+                }
+                _ => break,
+            };
+        }
+        let block_value = matches!(value, Expr::Await(a) if matches!(&*a.base, Expr::Async(_)))
+            || matches!(value, Expr::Async(_) | Expr::Closure(_))
+            || self.awaits_local_block(value);
+        let err = self.expr(&init.expr);
         let end = if block_value {
             before
         } else {
@@ -255,7 +280,7 @@ impl Walker<'_> {
         match expr {
             Expr::Try(t) => {
                 let before = self.claims.len();
-                self.propagated = runs_inline(&t.expr);
+                self.propagated = runs_inline(&t.expr) || self.awaits_local_block(&t.expr);
                 let err = self.expr(&t.expr);
                 self.propagated = false;
                 let mut exclude: BTreeSet<usize> = (before..self.claims.len()).collect();
@@ -288,22 +313,26 @@ impl Walker<'_> {
             Expr::Cast(c) => self.expr(&c.expr),
             Expr::Field(f) => self.expr(&f.base),
             Expr::Await(a) => match &*a.base {
+                // A block bound earlier and awaited here runs here.
+                Expr::Path(p)
+                    if p.path
+                        .get_ident()
+                        .is_some_and(|i| self.local_blocks.contains_key(&i.to_string())) =>
+                {
+                    let name = p
+                        .path
+                        .get_ident()
+                        .map(|i| i.to_string())
+                        .unwrap_or_default();
+                    match self.local_blocks.remove(&name) {
+                        Some(block) => self.awaited_block(&block),
+                        None => none,
+                    }
+                }
                 // Awaited right here: its panics are the function's, and its
                 // `?`s and `return`s too when the block's result is
                 // propagated at once (`async { .. }.await?`).
-                Expr::Async(block) => {
-                    // Not propagated at once (`let res = async { .. }.await;`):
-                    // a `?` inside ends the block with its claims still open,
-                    // which is how they are after it.
-                    let propagated = self.propagated;
-                    self.async_jumps.push((self.closure + 1, BTreeSet::new()));
-                    self.run_block(|w| w.block(&block.block));
-                    let (_, jumped) = self.async_jumps.pop().unwrap_or_default();
-                    if let (false, Some(state)) = (propagated, &mut self.state) {
-                        state.open.extend(jumped);
-                    }
-                    none
-                }
+                Expr::Async(block) => self.awaited_block(block),
                 base => self.expr(base),
             },
             Expr::Async(block) => {
@@ -477,6 +506,28 @@ impl Walker<'_> {
     /// combinator closure, a future returned by `Service::call`): a body of
     /// its own, whose `?`/`return`/panics leave it, not the function, and
     /// leave the claims made in it in progress.
+    /// `op.await` of a block bound earlier (`let op = async { .. };`).
+    fn awaits_local_block(&self, expr: &Expr) -> bool {
+        matches!(strip_paren(expr), Expr::Await(a) if matches!(&*a.base, Expr::Path(p)
+            if p.path.get_ident().is_some_and(|i| self.local_blocks.contains_key(&i.to_string()))))
+    }
+
+    /// An `async` block awaited here: its panics are the function's, and
+    /// its `?`s and `return`s too when the block's result is propagated at
+    /// once (`async { .. }.await?`). Not propagated at once (`let res =
+    /// async { .. }.await;`, `match op.await`), a `?` inside ends the block
+    /// with its claims still open, which is how they are after it.
+    fn awaited_block(&mut self, block: &syn::ExprAsync) -> BTreeSet<usize> {
+        let propagated = self.propagated;
+        self.async_jumps.push((self.closure + 1, BTreeSet::new()));
+        self.run_block(|w| w.block(&block.block));
+        let (_, jumped) = self.async_jumps.pop().unwrap_or_default();
+        if let (false, Some(state)) = (propagated, &mut self.state) {
+            state.open.extend(jumped);
+        }
+        BTreeSet::new()
+    }
+
     pub(super) fn detached(&mut self, f: impl FnOnce(&mut Self)) {
         let saved = self.state.clone();
         // Outer loops cannot be left from in here: keep their depth, hide their labels.

@@ -141,6 +141,9 @@ pub(super) struct Walker<'a> {
     pub(super) async_jumps: Vec<(usize, BTreeSet<usize>)>,
     /// Closures held in bindings (`let render = |ls| ..`), by name.
     pub(super) local_closures: HashMap<String, std::rc::Rc<syn::ExprClosure>>,
+    /// `async` blocks bound to a name (`let op = async { .. };`), walked
+    /// where they are awaited (`op.await`), or at the end if never.
+    pub(super) local_blocks: HashMap<String, std::rc::Rc<syn::ExprAsync>>,
     /// Calls of those being walked, one inside another.
     pub(super) closure_calls: usize,
     /// The expression being walked is the function's value (tail position).
@@ -175,6 +178,7 @@ impl<'a> Walker<'a> {
             tx_closure: 0,
             async_jumps: Vec::new(),
             local_closures: HashMap::new(),
+            local_blocks: HashMap::new(),
             closure_calls: 0,
             tail: false,
             propagated: false,
@@ -204,6 +208,16 @@ impl<'a> Walker<'a> {
         }
         self.tail = true;
         self.block(def.block);
+        // A bound block never awaited here (spawned, joined, returned)
+        // runs on its own.
+        let mut unawaited: Vec<_> = std::mem::take(&mut self.local_blocks).into_iter().collect();
+        unawaited.sort_by(|a, b| a.0.cmp(&b.0));
+        for (_, block) in unawaited {
+            self.detached(|w| {
+                w.tail = true;
+                w.block(&block.block);
+            });
+        }
     }
 
     pub(super) fn findings(self) -> Vec<ClaimFinding> {

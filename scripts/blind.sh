@@ -12,7 +12,7 @@ fi
 for s in "${sets[@]}"; do
     dir="$ROOT/tests/blind/$s"
     report="$(mktemp)"
-    (cd "$dir" && "$LINT" --format json --exit-zero --no-cache . >"$report" 2>/dev/null)
+    (cd "$dir" && "$LINT" --format json --exit-zero --no-cache ${CONFIDENCE:+--confidence "$CONFIDENCE"} . >"$report" 2>/dev/null)
     echo "== $s"
     # A set's own scorer (s45), else the shared one, given the set's labels.
     # A held-back set (named in tests/blind/HELD) shows its scores, not

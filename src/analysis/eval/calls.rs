@@ -607,8 +607,11 @@ impl Evaluator<'_> {
             .enumerate()
             .map(|(i, a)| match (i, filter) {
                 (0, Some(mac)) => {
-                    self.eval_document(mac, true);
+                    self.eval_document(mac, true, super::macros::collection_name(&m.receiver));
                     Value::empty()
+                }
+                (0, None) if super::macros::inserts_document(&method) => {
+                    self.inserted_document(a, super::macros::collection_name(&m.receiver))
                 }
                 _ => match a {
                     // `map_err(|e| ..)` sees the error, never the key.

@@ -69,7 +69,7 @@ impl Evaluator<'_> {
     pub(super) fn eval_macro(&mut self, mac: &syn::Macro, span: PmSpan) -> Value {
         let name = last_ident(&mac.path);
         if matches!(name.as_str(), "doc" | "bson") {
-            self.eval_document(mac, false);
+            self.eval_document(mac, false, None);
             return Value::empty();
         }
         if name == "json" {
@@ -184,6 +184,48 @@ pub(super) fn document_filter<'e>(method: &str, expr: &'e Expr) -> Option<&'e sy
         .then_some(&m.mac)
 }
 
+/// Methods of a mongodb (or polodb) collection that insert or replace whole
+/// documents: their document's `_id` is the key the collection keeps.
+pub(super) fn inserts_document(method: &str) -> bool {
+    matches!(
+        method,
+        "insert_one" | "insert_many" | "replace_one" | "find_one_and_replace"
+    )
+}
+
+/// The collection a document operation runs on (`done(&db).insert_one(..)`,
+/// `self.dedup.find_one(..)`): one store for its filters and inserts.
+pub(super) fn collection_name(receiver: &Expr) -> Option<String> {
+    super::sinks::receiver_name(receiver).map(|n| format!("collection:{}", n.to_ascii_lowercase()))
+}
+
+impl Evaluator<'_> {
+    /// A document inserted into a collection: `doc! { "_id": k, .. }` or a
+    /// record literal whose `_id` field holds `k` (`Done { _id: k, .. }`)
+    /// puts `k` in key position of that collection.
+    pub(super) fn inserted_document(&mut self, arg: &Expr, store: Option<String>) -> Value {
+        match crate::analysis::syntax::strip_ref(arg) {
+            Expr::Macro(m) if matches!(last_ident(&m.mac.path).as_str(), "doc" | "bson") => {
+                self.eval_document(&m.mac, false, store);
+                Value::empty()
+            }
+            Expr::Struct(record) => {
+                let id = record
+                    .fields
+                    .iter()
+                    .find(|f| matches!(&f.member, syn::Member::Named(n) if n == "_id"));
+                if let Some(id) = id {
+                    let v = self.eval(&id.expr);
+                    let site = self.site(&id.expr);
+                    self.key_position_in(v, site, true, false, store);
+                }
+                self.eval(arg)
+            }
+            other => self.eval(other),
+        }
+    }
+}
+
 impl Evaluator<'_> {
     /// A BSON document (`doc! { "_id": key, .. }`), walked once: `_id` is
     /// the document's primary key, so its value is in key position wherever
@@ -193,11 +235,11 @@ impl Evaluator<'_> {
     /// up by its client-key field is an idempotency store by use, like a
     /// table looked up by its client-key column: the filter's fields
     /// together (the client key and the scope fields beside it) are the key.
-    pub(super) fn eval_document(&mut self, mac: &syn::Macro, filter: bool) {
+    pub(super) fn eval_document(&mut self, mac: &syn::Macro, filter: bool, store: Option<String>) {
         let mut key = Value::empty();
         let mut key_site = None;
         let entries = object_entries(mac.tokens.clone());
-        self.document_entries(entries, &mut |this, name, expr, v| {
+        self.document_entries(entries, &store, &mut |this, name, expr, v| {
             if !filter || name == "_id" {
                 return;
             }
@@ -216,7 +258,7 @@ impl Evaluator<'_> {
             key.join_as_part(v);
         });
         if let Some(site) = key_site {
-            self.key_position(key, site, true, false);
+            self.key_position_in(key, site, true, false, store);
         }
     }
 
@@ -225,16 +267,19 @@ impl Evaluator<'_> {
     fn document_entries(
         &mut self,
         entries: Vec<(String, ObjectValue)>,
+        store: &Option<String>,
         top: &mut dyn FnMut(&mut Self, &str, &Expr, &Value),
     ) {
         for (name, value) in entries {
             match value {
-                ObjectValue::Object(inner) => self.document_entries(inner, &mut |_, _, _, _| {}),
+                ObjectValue::Object(inner) => {
+                    self.document_entries(inner, store, &mut |_, _, _, _| {})
+                }
                 ObjectValue::Expr(expr) => {
                     let v = self.eval(&expr);
                     if name == "_id" {
                         let site = self.site(&*expr);
-                        self.key_position(v.clone(), site, true, false);
+                        self.key_position_in(v.clone(), site, true, false, store.clone());
                     }
                     top(self, &name, &expr, &v);
                 }

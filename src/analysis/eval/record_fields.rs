@@ -86,7 +86,7 @@ impl Evaluator<'_> {
 
     /// The record a place names: a binding typed as a record of the unit
     /// (`msg: Refund`), or `self` in a method of the `impl`'s own record.
-    fn place_record(&self, base: &syn::Expr) -> Option<String> {
+    pub(super) fn place_record(&self, base: &syn::Expr) -> Option<String> {
         crate::analysis::syntax::place_name(base).and_then(|local| {
             match self.record_bindings.get(&local) {
                 Some(record) => Some(record.clone()),

@@ -352,8 +352,14 @@ impl Evaluator<'_> {
                 // (`dedup: Arc<DedupTable>`: that type's, whichever struct
                 // holds it), or else a field or local of the type whose
                 // method this is; a SQL table or redis is one store for all.
+                // A field of a binding typed as a record of the unit
+                // (`hub.replays` of `hub: ReplayHub`) is that record's.
                 let owner = owner_field(&m.receiver)
                     .and_then(|field| self.index.field_type_name(&field))
+                    .or_else(|| match store_place(&m.receiver) {
+                        Expr::Field(f) if !is_self(&f.base) => self.place_record(&f.base),
+                        _ => None,
+                    })
                     .or_else(|| self.self_ty.clone());
                 self.key_position_event(key, site, true, strong, store, owner, false);
                 return ControlFlow::Break(Value::empty());

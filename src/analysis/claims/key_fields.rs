@@ -34,25 +34,11 @@ pub(super) fn scoped_fields(index: &CrateIndex<'_>, vocab: &Vocabulary) -> HashS
     fields
 }
 
-/// `ScopedKey`, through references and one-argument wrappers
+/// `ScopedKey`, through references and the usual wrappers
 /// (`Option<ScopedKey>`, `Arc<idem_scope::ScopedKey>`).
 fn holds_scoped_key(ty: &syn::Type) -> bool {
-    match ty {
-        syn::Type::Reference(r) => holds_scoped_key(&r.elem),
-        syn::Type::Paren(p) => holds_scoped_key(&p.elem),
-        syn::Type::Path(p) => p.path.segments.last().is_some_and(|last| {
-            if last.ident == "ScopedKey" {
-                return true;
-            }
-            match &last.arguments {
-                syn::PathArguments::AngleBracketed(args) if args.args.len() == 1 => {
-                    matches!(args.args.first(), Some(syn::GenericArgument::Type(inner)) if holds_scoped_key(inner))
-                }
-                _ => false,
-            }
-        }),
-        _ => false,
-    }
+    crate::analysis::syntax::type_name_within(ty, &["Option", "Arc", "Rc", "Box"])
+        .is_some_and(|name| name == "ScopedKey")
 }
 
 struct Finder<'v, 'f> {

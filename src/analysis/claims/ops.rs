@@ -12,7 +12,9 @@ use syn::Expr;
 use super::names::idents;
 use super::walker::{Claim, Walker};
 use crate::analysis::format_string;
-use crate::analysis::syntax::{last_ident, macro_args, path_string, source_line, strip_ref};
+use crate::analysis::syntax::{
+    last_ident, macro_args, path_segments, path_string, source_line, strip_ref,
+};
 use crate::analysis::value::Site;
 use crate::analysis::vocab::{
     words, PREPARED_EXECUTE_METHODS, RESPONSE_WORDS, RESPONSE_WRITE_METHODS,
@@ -250,7 +252,8 @@ impl Walker<'_> {
         let handle_parts: BTreeSet<usize> =
             (args.iter()).filter_map(|a| self.handle_part(a)).collect();
         // The configured vocabulary extends the built-in verbs.
-        let write = RESPONSE_WRITE_METHODS.contains(&name) || writes_with_options(name);
+        let write = RESPONSE_WRITE_METHODS.contains(&name)
+            || crate::analysis::vocab::writes_with_options(name);
         // `set_options(&key, v, SetOptions::default().conditional_set(ExistenceCheck::NX))`,
         // fred's `set(&key, v, None, Some(SetOptions::NX), false)`.
         let nx = write
@@ -382,7 +385,7 @@ impl Walker<'_> {
             // (darkredis' `conn.run_command(Command::new("SET").arg(k)..)`).
             return m.args.iter().find_map(|a| {
                 let (root, binds) = command_chain(strip_ref(a))?;
-                self.redis_command_op(root, binds)
+                is_command_constructor(root).then(|| self.redis_command_op(root, binds))?
             });
         }
         let mut cur: &Expr = &m.receiver;
@@ -426,9 +429,6 @@ impl Walker<'_> {
     /// arguments: `SET … NX` and `SETNX` claim, `SET` of a response or over
     /// a held claim completes, `DEL` releases.
     fn redis_command_op(&self, root: &syn::ExprCall, binds: Vec<&Expr>) -> Option<Op> {
-        if !is_command_constructor(root) {
-            return None;
-        }
         let text = self.statement_text(root.args.first()?)?;
         let cmd = text.trim().to_ascii_uppercase();
         // A command's words are text or bytes (`.arg(b"NX")`).
@@ -808,17 +808,6 @@ pub(super) fn sets_only_if_absent(expr: &Expr, nx_options: &HashSet<String>) -> 
     v.0
 }
 
-/// A write verb with its options or condition in its name (rustis'
-/// `set_with_options(k, v, SetCondition::NX, ..)`, `put_with_ttl`,
-/// `set_if_absent`): a write like `set`, whose `NX` makes it a claim.
-fn writes_with_options(method: &str) -> bool {
-    matches!(method.split_once('_'), Some((verb, rest))
-        if matches!(verb, "set" | "put" | "insert" | "upsert" | "store")
-            && ["with", "if", "options", "opts", "ttl", "nx"]
-                .iter()
-                .any(|m| rest == *m || rest.starts_with(&format!("{m}_"))))
-}
-
 /// The arguments of a store operation. One request object built in place
 /// (etcd-rs' `client.put(PutRequest::new(key, body))`,
 /// `client.lock(LockRequest::new(key, lease))`) stands for the arguments
@@ -829,10 +818,7 @@ pub(super) fn request_object_args(
     if let [only] = args.iter().collect::<Vec<_>>().as_slice() {
         if let Expr::Call(call) = strip_ref(only) {
             if let Expr::Path(func) = &*call.func {
-                let segments: Vec<String> = (func.path.segments.iter())
-                    .map(|s| s.ident.to_string())
-                    .collect();
-                if let [.., ty, ctor] = segments.as_slice() {
+                if let [.., ty, ctor] = path_segments(&func.path).as_slice() {
                     let request = ty.ends_with("Request") || ty.ends_with("Input");
                     if request && ctor == "new" && !call.args.is_empty() {
                         return call.args.iter().collect();
@@ -875,10 +861,7 @@ fn is_command_constructor(root: &syn::ExprCall) -> bool {
     let Expr::Path(func) = &*root.func else {
         return false;
     };
-    let segments: Vec<String> = (func.path.segments.iter())
-        .map(|s| s.ident.to_string())
-        .collect();
-    match segments.as_slice() {
+    match path_segments(&func.path).as_slice() {
         [.., last] if last == "cmd" => true,
         [.., ty, last] => last == "new" && (ty == "Cmd" || ty.ends_with("Command")),
         _ => false,

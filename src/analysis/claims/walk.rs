@@ -314,16 +314,8 @@ impl Walker<'_> {
             Expr::Field(f) => self.expr(&f.base),
             Expr::Await(a) => match &*a.base {
                 // A block bound earlier and awaited here runs here.
-                Expr::Path(p)
-                    if p.path
-                        .get_ident()
-                        .is_some_and(|i| self.local_blocks.contains_key(&i.to_string())) =>
-                {
-                    let name = p
-                        .path
-                        .get_ident()
-                        .map(|i| i.to_string())
-                        .unwrap_or_default();
+                Expr::Path(_) if self.awaited_local_block(expr).is_some() => {
+                    let name = self.awaited_local_block(expr).unwrap_or_default();
                     match self.local_blocks.remove(&name) {
                         Some(block) => self.awaited_block(&block),
                         None => none,
@@ -502,14 +494,19 @@ impl Walker<'_> {
         }
     }
 
-    /// Runs `f` as code that runs elsewhere or later (a spawned task, a
-    /// combinator closure, a future returned by `Service::call`): a body of
-    /// its own, whose `?`/`return`/panics leave it, not the function, and
-    /// leave the claims made in it in progress.
     /// `op.await` of a block bound earlier (`let op = async { .. };`).
     fn awaits_local_block(&self, expr: &Expr) -> bool {
-        matches!(strip_paren(expr), Expr::Await(a) if matches!(&*a.base, Expr::Path(p)
-            if p.path.get_ident().is_some_and(|i| self.local_blocks.contains_key(&i.to_string()))))
+        self.awaited_local_block(expr).is_some()
+    }
+
+    /// The name of the bound block `expr` awaits (`op` of `op.await`).
+    fn awaited_local_block(&self, expr: &Expr) -> Option<String> {
+        let Expr::Await(a) = strip_paren(expr) else {
+            return None;
+        };
+        let Expr::Path(p) = &*a.base else { return None };
+        let name = p.path.get_ident()?.to_string();
+        self.local_blocks.contains_key(&name).then_some(name)
     }
 
     /// An `async` block awaited here: its panics are the function's, and
@@ -528,6 +525,10 @@ impl Walker<'_> {
         BTreeSet::new()
     }
 
+    /// Runs `f` as code that runs elsewhere or later (a spawned task, a
+    /// combinator closure, a future returned by `Service::call`): a body of
+    /// its own, whose `?`/`return`/panics leave it, not the function, and
+    /// leave the claims made in it in progress.
     pub(super) fn detached(&mut self, f: impl FnOnce(&mut Self)) {
         let saved = self.state.clone();
         // Outer loops cannot be left from in here: keep their depth, hide their labels.

@@ -214,12 +214,18 @@ impl Evaluator<'_> {
                     .fields
                     .iter()
                     .find(|f| matches!(&f.member, syn::Member::Named(n) if n == "_id"));
+                let record_value = self.eval(arg);
                 if let Some(id) = id {
-                    let v = self.eval(&id.expr);
+                    // The record's own `_id` field as the literal gave it,
+                    // read back rather than evaluated again.
+                    let key = (record_value.fields.as_deref())
+                        .and_then(|fields| fields.iter().find(|(name, _)| name == "_id"))
+                        .map(|(_, v)| v.clone());
+                    let key = key.unwrap_or_else(|| self.eval(&id.expr));
                     let site = self.site(&id.expr);
-                    self.key_position_in(v, site, true, false, store);
+                    self.key_position_in(key, site, true, false, store);
                 }
-                self.eval(arg)
+                record_value
             }
             other => self.eval(other),
         }

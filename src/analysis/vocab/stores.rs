@@ -484,15 +484,30 @@ fn is_store_verb_object(method: &str) -> bool {
 }
 
 fn is_store_verb_modifier(method: &str) -> bool {
+    verb_with_options(method).is_some_and(|verb| matches!(verb, "get") || is_write_verb(verb))
+}
+
+/// A write verb with its options or condition in its name (rustis'
+/// `set_with_options(k, v, SetCondition::NX, ..)`, `put_with_ttl`,
+/// `set_if_absent`): a write like `set`, whose `NX` makes it a claim.
+pub fn writes_with_options(method: &str) -> bool {
+    verb_with_options(method).is_some_and(is_write_verb)
+}
+
+fn is_write_verb(verb: &str) -> bool {
+    matches!(verb, "set" | "put" | "insert" | "upsert" | "store")
+}
+
+/// The verb of a method whose second word is an option or a condition
+/// (`set_with_options` → `set`).
+fn verb_with_options(method: &str) -> Option<&str> {
     let mut parts = method.split('_');
-    let (Some(verb), Some(modifier)) = (parts.next(), parts.next()) else {
-        return false;
-    };
-    matches!(verb, "set" | "get" | "put" | "insert" | "upsert")
-        && matches!(
-            modifier,
-            "with" | "if" | "options" | "opts" | "ttl" | "expiry" | "expiration" | "nx" | "xx"
-        )
+    let (verb, modifier) = (parts.next()?, parts.next()?);
+    matches!(
+        modifier,
+        "with" | "if" | "options" | "opts" | "ttl" | "expiry" | "expiration" | "nx" | "xx"
+    )
+    .then_some(verb)
 }
 
 #[cfg(test)]

@@ -71,6 +71,9 @@ const HASH_MODULES: &[&str] = &[
 fn is_hash_module(name: &str) -> bool {
     HASH_MODULES.contains(&name)
         || is_digest_fn_name(name)
+        // A crate named for what it hashes with (`ascon_hash`, `belt_hash`,
+        // `polymur_hash`, `keccak_hash`).
+        || name.strip_suffix("_hash").is_some_and(|head| !head.is_empty())
         || name
             .strip_suffix("hasher")
             .is_some_and(|head| !head.is_empty() && head.chars().all(|c| c.is_ascii_lowercase()))
@@ -235,7 +238,8 @@ pub fn is_digest_fn_name(name: &str) -> bool {
     });
     const FAMILIES: &[&str] = &[
         "xxh", "crc16", "crc32", "crc64", "murmur", "blake2", "blake3", "keccak", "sha1", "sha2",
-        "sha3", "sha5", "md5", "md4", "ripemd", "t1ha", "fnv1",
+        "sha3", "sha5", "md5", "md4", "ripemd", "t1ha", "fnv1", "adler", "fletcher", "gost",
+        "kupyna", "streebog", "groestl", "shabal",
     ];
     const NOT: &[&str] = &["hasher", "hashmap", "hashset", "verify", "compare", "check"];
     (glued_hash || FAMILIES.iter().any(|f| name.contains(f)))
@@ -283,6 +287,11 @@ pub const HASH_CANDIDATE_WORDS: &[&str] = &[
     "groestl",
     "skein",
     "streebog",
+    "adler",
+    "fletcher",
+    "gost",
+    "kupyna",
+    "shabal",
 ];
 
 /// Where an identifier stands, for [`is_hash_token`].

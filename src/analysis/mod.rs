@@ -143,13 +143,26 @@ impl UnitFacts {
     /// known only by its name does not make one.
     pub fn component_events(&self) -> impl Iterator<Item = &KeyEvent> {
         let hashed = !self.without_idempotency_context;
-        self.key_events.iter().filter(move |event| {
+        let component = move |event: &&KeyEvent| {
             let payload_key = (event.value.payload_hash.as_ref())
                 .is_some_and(|hash| hashed && !hash.payload.by_name);
             // A key built by `scoped(..)` stays one under a prefix
             // (`format!("idem/{}", sk.storage_key())`): its components too.
             self.is_scope_event(event) || payload_key || event.value.client_ns
-        })
+        };
+        // Where a key is stored first, then where it is only built
+        // (`scoped(..)` itself): a finding reported at both keeps the path
+        // that reaches storage.
+        let built_only = |event: &&KeyEvent| {
+            (event.value.construct).is_some_and(|c| c.site == event.site && event.store.is_none())
+        };
+        let stored = self
+            .key_events
+            .iter()
+            .filter(component)
+            .filter(move |e| !built_only(e));
+        let built = self.key_events.iter().filter(component).filter(built_only);
+        stored.chain(built)
     }
 
     /// Key events whose value is a key for scope checks: a scoped key, or a

@@ -32,6 +32,7 @@
 //! `--no-prefilter`.
 
 mod blank;
+mod clues;
 mod demand;
 mod holders;
 mod scan;

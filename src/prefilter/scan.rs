@@ -19,6 +19,7 @@ use crate::analysis::hashing;
 use crate::analysis::vocab::{is_dynamo_key_attribute, names_strong_store, DYNAMO_STORE};
 use crate::lex::{self, Token};
 
+use super::clues::{Clue, Clues};
 use super::holders;
 use super::test_attrs;
 use super::triggers::{
@@ -67,47 +68,6 @@ pub enum Owner<'t> {
     Type(&'t str),
     /// In a block whose type the token scan cannot name: links to any call.
     Unknown,
-}
-
-/// Evidence toward a fact that one token does not prove alone.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Clue {
-    /// A request id: a key event only where the unit names an idempotency store.
-    RequestId,
-    /// It calls a claim verb.
-    ClaimCall,
-    /// It calls a release verb (a `Drop` impl that does is a guard).
-    ReleaseCall,
-    /// It holds a literal that can make a query a claim (`INSERT …
-    /// 'in_progress'`, `NX`).
-    ClaimLiteral,
-    /// A parameter's type is a hasher (`&mut Sha256`).
-    HasherParam,
-    /// It calls a method that finishes a hasher (`.finalize()`, `.finish()`).
-    Finalizes,
-    /// It makes a hasher object (`Sha256::new()`). A hasher is finished
-    /// where it is made, or by a caller it is returned to: either holds a
-    /// hash fact, a function that makes one and does neither does not.
-    MakesHasher,
-    /// It names the request payload: a body extractor (`Json`, `Bytes`),
-    /// a payload name (`body`) or a deserialising call (`from_slice`).
-    Payload,
-    /// It calls `.update(..)`: a hasher's where a hashing trait is imported.
-    FeedsHasher,
-}
-
-/// A set of [`Clue`]s.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-struct Clues(u16);
-
-impl Clues {
-    fn insert(&mut self, clue: Clue) {
-        self.0 |= 1 << clue as u8;
-    }
-
-    fn has(self, clue: Clue) -> bool {
-        self.0 & (1 << clue as u8) != 0
-    }
 }
 
 /// A `fn`, `const` or `static` item: what the crate index holds.
@@ -406,6 +366,14 @@ impl<'t> Scanner<'_, 't> {
                     && self.tokens.get(i + 1) == Some(&Token::Open(b'(')) =>
             {
                 self.for_open(|item| item.clues.insert(Clue::FeedsHasher));
+            }
+            Token::Ident("digest" | "new_with_prefix")
+                if self.before(i, 1) == Some(Token::Punct(":"))
+                    && self.before(i, 2) == Some(Token::Punct(":"))
+                    && matches!(self.before(i, 3), Some(Token::Ident(t)) if t.starts_with(|c: char| c.is_ascii_uppercase()))
+                    && self.tokens.get(i + 1) == Some(&Token::Open(b'(')) =>
+            {
+                self.for_open(|item| item.clues.insert(Clue::TraitDigest));
             }
             _ => {}
         }
@@ -832,7 +800,7 @@ impl<'t> Scanner<'_, 't> {
         }
         self.for_open(|item| {
             item.stores.extend(store);
-            item.clues.0 |= clues.0;
+            item.clues.extend(clues);
         });
     }
 
@@ -884,7 +852,8 @@ impl<'t> Scanner<'_, 't> {
             let makes = clues.has(Clue::HasherParam)
                 || clues.has(Clue::MakesHasher)
                 || (hash_trait && clues.has(Clue::FeedsHasher));
-            if makes && clues.has(Clue::Finalizes) {
+            let digests = hash_trait && clues.has(Clue::TraitDigest);
+            if (makes && clues.has(Clue::Finalizes)) || digests {
                 let mut at = Some(n);
                 while let Some(m) = at {
                     scan.items[m].found.insert(Fact::HashCalls);

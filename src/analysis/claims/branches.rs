@@ -81,7 +81,7 @@ impl Walker<'_> {
                     .any(|w| NEGATIVE_PREDICATE_WORDS.contains(&w.as_str()));
                 Some((id, polarity != negative))
             }
-            // `inserted.rows_affected() == 0`, `claimed == false`.
+            // `inserted.rows_affected() == 0`, `claimed == false`, `reply != "OK"`.
             Expr::Binary(b) => {
                 let (side, lit, flipped) = match (&*b.left, &*b.right) {
                     (other, Expr::Lit(l)) => (other, &l.lit, false),
@@ -92,6 +92,13 @@ impl Walker<'_> {
                 let n: i64 = match lit {
                     syn::Lit::Int(i) => i.base10_parse().ok()?,
                     syn::Lit::Bool(v) => i64::from(v.value),
+                    // A redis reply: `SET .. NX` answers `OK` when it set.
+                    syn::Lit::Str(s) if s.value().eq_ignore_ascii_case("OK") => {
+                        if !matches!(b.op, syn::BinOp::Eq(_) | syn::BinOp::Ne(_)) {
+                            return None;
+                        }
+                        1
+                    }
                     _ => return None,
                 };
                 // Whether the comparison holds when the claim was taken

@@ -341,13 +341,17 @@ impl Walker<'_> {
     /// A sqlx query or redis command chain ending in an executing call.
     /// A redis command written out as an array of its words, whatever the
     /// client calls the method that sends it (`db.cmd(&[b"SET", k, v,
-    /// b"NX"])`, `conn.send(&["DEL", key])`): `SET … NX` and `SETNX` claim
-    /// the key after the command word, `SET` completes it, `DEL` releases it.
+    /// b"NX"])`, `conn.send(&["DEL", key])`, or the command word apart:
+    /// `run_command("SET", vec![k, v, "NX"])`): `SET … NX` and `SETNX`
+    /// claim the key after the command word, `SET` completes it, `DEL`
+    /// releases it.
     pub(super) fn classify_command_array(&self, args: &[&Expr]) -> Option<Op> {
-        let words = args.iter().find_map(|a| match strip_ref(a) {
-            Expr::Array(array) => Some(&array.elems),
-            _ => None,
-        })?;
+        let listed = |a: &&Expr| matches!(strip_ref(a), Expr::Array(_) | Expr::Macro(_));
+        if !args.iter().any(listed) {
+            return None;
+        }
+        let mut held = Vec::new();
+        let words = flat_binds(args, &mut held);
         let command = word_text(words.first()?)?.to_ascii_uppercase();
         let nx = words
             .iter()
@@ -360,7 +364,7 @@ impl Walker<'_> {
             "DEL" | "UNLINK" => (OpKind::Release, "DEL"),
             _ => return None,
         };
-        let (roots, key_text) = self.key_arg(std::iter::once(words.iter().nth(1)?))?;
+        let (roots, key_text) = self.key_arg(std::iter::once(*words.get(1)?))?;
         Some(Op::on_key(kind, verb.to_string(), roots, key_text, false))
     }
 

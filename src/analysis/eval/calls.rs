@@ -416,6 +416,7 @@ impl Evaluator<'_> {
         Self::constructor_sanitizers(args, &mut value);
         self.constructor_fallbacks(args, &mut value);
         self.hash_as_key_argument(args, exprs);
+        self.components_built_into_key(&value, expr);
         hashing::constructor_namespace(path, args, &mut value);
         if !value.placeholders.is_empty() {
             let key_origin = exprs

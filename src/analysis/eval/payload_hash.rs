@@ -148,14 +148,23 @@ impl Evaluator<'_> {
         value
     }
 
-    /// `req.body` (a field of the request, as `req.body()` is its method)
-    /// is the raw payload by where it comes from, not by its name.
+    /// `req.body` (a field of the request, as `req.body()` is its method;
+    /// humphrey's `request.content`) is the raw payload by where it comes
+    /// from, not by its name.
     pub(super) fn request_body_field(&self, value: &mut Value, base: &Expr, field: &str) {
-        let body_field = matches!(field, "body" | "raw_body" | "body_bytes");
-        if body_field && !names_response(base) && names_request(base) {
-            if let Some(origin) = value.payload.as_mut() {
-                origin.by_name = false;
+        let body_field = matches!(
+            field,
+            "body" | "raw_body" | "body_bytes" | "content" | "payload"
+        );
+        if !body_field || names_response(base) || !names_request(base) {
+            return;
+        }
+        match value.payload.as_mut() {
+            Some(origin) => origin.by_name = false,
+            None if value.client_key.is_none() && value.digest.is_none() => {
+                value.payload = Some(self.fact_origin(base));
             }
+            None => {}
         }
     }
 
@@ -727,6 +736,18 @@ impl Evaluator<'_> {
             return segments.to_vec();
         }
         if !rest.is_empty() && self.hash_generics.contains(head) {
+            return std::iter::once("Digest".to_string())
+                .chain(rest.iter().cloned())
+                .collect();
+        }
+        // `Gost94CryptoPro::digest(raw)` where the file imports `Digest`:
+        // the trait's associated function, whatever hash the type is (the
+        // compiler resolves it through the trait in scope).
+        let trait_fn = matches!(rest, [f] if f == "digest" || f == "new_with_prefix");
+        if trait_fn
+            && head.starts_with(|c: char| c.is_ascii_uppercase())
+            && self.index.brings_hash_trait(self.file)
+        {
             return std::iter::once("Digest".to_string())
                 .chain(rest.iter().cloned())
                 .collect();

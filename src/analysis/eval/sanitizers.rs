@@ -253,6 +253,35 @@ impl Evaluator<'_> {
 
     /// Sanitisers of the arguments of a key constructor
     /// (`idem_scope::scoped(tenant, principal, route, key)`) become the key's.
+    /// `scoped(..)` builds the key tuple: a component stripped of a
+    /// separator or defaulted on its way in is built into a key there,
+    /// whether or not the store the key reaches is visible (a helper that
+    /// returns the `ScopedKey` to callers elsewhere). Only those facts
+    /// travel: the scope and the other sinks are judged where it is stored.
+    pub(super) fn components_built_into_key(&mut self, value: &Value, expr: &Expr) {
+        if value.sanitized.is_empty() && value.fallbacks.is_empty() {
+            return;
+        }
+        let Some(construct) = value.construct else {
+            return;
+        };
+        // Its components, so that the scope reads complete here: whether it
+        // is, is judged where the key is stored.
+        let built = Value {
+            scoped: true,
+            construct: Some(construct),
+            tenant: value.tenant.clone(),
+            principal: value.principal.clone(),
+            route: value.route.clone(),
+            resource: value.resource.clone(),
+            sanitized: value.sanitized.clone(),
+            fallbacks: value.fallbacks.clone(),
+            params: value.params,
+            ..Value::default()
+        };
+        self.key_position(built, self.site(expr), true, true);
+    }
+
     pub(super) fn constructor_sanitizers(args: &[Value], value: &mut Value) {
         for (i, arg) in args.iter().enumerate() {
             // The route (argument 2) is the server's own name: trimmed at

@@ -438,6 +438,20 @@ pub fn classify_call(segments: &[String], nargs: usize) -> Option<HashCall> {
             return Some(HashCall::Digest);
         }
     }
+    // Any other function of a crate named for its hash given data
+    // (`chksum_sha2_256::chksum(body)`, `adler::adler32_slice(body)`):
+    // what such a crate computes from its input is a digest. Not a
+    // hasher's own protocol (`Sha256::update(&mut h, b)`), which the
+    // arms above read.
+    let protocol = is_feed_method(last) || is_finalize_method(last) || last == "new_with_prefix";
+    if in_hash_module
+        && nargs > 0
+        && !protocol
+        && last.starts_with(|c: char| c.is_ascii_lowercase())
+        && prev.is_none_or(|p| !p.starts_with(|c: char| c.is_ascii_uppercase()))
+    {
+        return Some(HashCall::Digest);
+    }
     if STANDALONE_DIGESTS.contains(&last) || (nargs > 0 && is_digest_fn_name(last)) {
         return Some(HashCall::Digest);
     }

@@ -263,6 +263,30 @@ impl<'a> CrateIndex<'a> {
             .is_some_and(|root| self.is_foreign_name(&root.ident.to_string(), file))
     }
 
+    /// Whether `ty` is another crate's wrapper of one of the crate's own
+    /// types (`web::Data<Tenancy>`, `State<Arc<Ledger>>`): it derefs to
+    /// that type, so a method call on it may be the type's own method.
+    pub fn wraps_own_type(&self, ty: &syn::Type) -> bool {
+        const POINTERS: &[&str] = &["Arc", "Rc", "Box"];
+        let Some(path) = super::syntax::type_path_within(ty, POINTERS) else {
+            return false;
+        };
+        let Some(syn::PathArguments::AngleBracketed(args)) =
+            path.segments.last().map(|s| &s.arguments)
+        else {
+            return false;
+        };
+        let mut types = args.args.iter().filter_map(|a| match a {
+            syn::GenericArgument::Type(t) => Some(t),
+            _ => None,
+        });
+        match (types.next(), types.next()) {
+            (Some(inner), None) => super::syntax::type_name_within(inner, POINTERS)
+                .is_some_and(|name| self.types.contains_key(&name)),
+            _ => false,
+        }
+    }
+
     /// Whether `file` brings a hashing trait into scope: a local fed by
     /// `update(..)` there is a hasher by its protocol, whatever its type
     /// (`KangarooTwelve::default()`), as the compiler resolves the call.

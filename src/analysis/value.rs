@@ -308,10 +308,14 @@ pub struct Sanitized {
     /// The separator as written in the source (`':'`, `"\\x1e"`).
     pub separator: String,
     /// Parameters (bit N = parameter N) whose value was sanitised, while
-    /// only a caller's arguments can tell whether it is a key component
-    /// (a helper's `k.replace('\\0', "")` on a parameter): reported once a
-    /// caller passes a client key, tenant or principal there.
+    /// only a caller's arguments can tell where it comes from (a helper's
+    /// `k.replace('\\0', "")` on a parameter). A strip is reported where
+    /// the result is built into a key, whatever the caller passed; a
+    /// truncation only once a caller passes a client key, tenant or
+    /// principal there (else it parses a structured text: `host:port`).
     pub params: u64,
+    /// `split(':').next()` and its kin: truncates at the separator.
+    pub truncates: bool,
 }
 
 impl Sanitized {

@@ -967,6 +967,18 @@ fn call_mention<'t>(
         Some(Token::Punct(":")) => tokens.get(i + 3) == Some(&Token::Punct("<")),
         _ => false,
     };
+    // `.map(strip_suffix)`: a function handed by its path to an adapter is
+    // applied to the value (`Evaluator::local_fn_applied`).
+    let handed = before(1) == Some(Token::Open(b'('))
+        && matches!(
+            before(2),
+            Some(Token::Ident("map" | "and_then" | "then" | "filter_map"))
+        )
+        && before(3) == Some(Token::Punct("."))
+        && tokens.get(i + 1) == Some(&Token::Close(b')'));
+    if handed {
+        return Some(Mention::Call(ident));
+    }
     if !called || matches!(before(1), Some(Token::Ident("fn"))) {
         return None;
     }

@@ -453,7 +453,13 @@ impl Evaluator<'_> {
     }
 
     /// Applies the summaries of crate-local functions `ids` at a call site.
-    fn apply(&mut self, ids: &[usize], args: &[Value], exprs: &[&Expr], call: &Expr) -> Value {
+    pub(super) fn apply(
+        &mut self,
+        ids: &[usize],
+        args: &[Value],
+        exprs: &[&Expr],
+        call: &Expr,
+    ) -> Value {
         self.apply_call(ids, args, exprs, call, false)
     }
 
@@ -918,11 +924,15 @@ impl Evaluator<'_> {
 }
 
 /// What an unknown call or a builder's setter passes on from an argument
-/// to its result: the client key, and a payload hash (`.key(&order_digest)`
-/// is in what the builder builds, as a key is). Not a minted id: passed on
-/// through every builder, those made tuwunel 4x slower for no finding.
+/// to its result: the client key, a payload hash (`.key(&order_digest)`
+/// is in what the builder builds, as a key is), and a value stripped of a
+/// separator (`cond.then_some(tenant)`). Not a minted id: passed on
+/// through every builder, those made tuwunel 4x slower for no finding. Nor
+/// a defaulted value: a default is a component's only where the code
+/// defaulting it names it one, and passed on through any call a group id
+/// defaulted to `0` for a session became a key's principal.
 fn passes_on(arg: &Value) -> bool {
-    arg.client_key.is_some() || arg.payload_hash.is_some()
+    arg.client_key.is_some() || arg.payload_hash.is_some() || !arg.sanitized.is_empty()
 }
 
 /// idem-scope's accessor of a key its constructor made is transparent; the
@@ -965,12 +975,16 @@ fn resolve_sanitized_params(out: &mut Value, args: &[Value]) {
         let passed = || bits(s.params).filter_map(|p| args.get(p));
         let keyish =
             passed().any(|a| a.client_key.is_some() || a.tenant.is_some() || a.principal.is_some());
+        // A strip: whether the value is a key component is decided where it
+        // is built into a key, as for a value sanitised in place
+        // (`tenant_from_host(&conn)` stripping `:` from a host name). A
+        // truncation of what is not yet a component parses it.
         s.params = if keyish {
             0
         } else {
             passed().fold(0, |acc, a| acc | a.params)
         };
-        keyish || s.params != 0
+        keyish || s.params != 0 || !s.truncates
     });
 }
 

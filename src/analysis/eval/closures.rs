@@ -93,6 +93,36 @@ impl Evaluator<'_> {
         })
     }
 
+    /// A crate function of one parameter handed by its path to an adapter
+    /// (`.map(strip_attempt_suffix)`): its summary applied to the value it
+    /// receives, as for `.map(|k| strip_attempt_suffix(k))`.
+    fn local_fn_applied(&mut self, func: &Expr, input: &Value) -> Option<Value> {
+        let Expr::Path(p) = func else {
+            return None;
+        };
+        let segments = crate::analysis::syntax::path_segments(&p.path);
+        let ids = (self.index).resolve_path(&segments, self.self_ty.as_deref(), Some(self.file));
+        if ids.is_empty() {
+            // Not read yet: a later round reads it where the value it is
+            // given carries a fact (the pre-filter links `.map(f)` to `f`).
+            if let [name] = segments.as_slice() {
+                let site = self.call_site(name);
+                self.demand_site(&site, super::demanded::Demanded::of([input]));
+            }
+            return None;
+        }
+        // One value in, as `Option::map` gives it; a filter chain's
+        // `and_then(handler)` hands a handler the extracted values apart.
+        let unary = |id: &usize| {
+            let def = &self.index.fns[*id];
+            !def.has_receiver() && def.sig.inputs.len() == 1
+        };
+        if !ids.iter().all(unary) {
+            return None;
+        }
+        Some(self.apply(&ids, std::slice::from_ref(input), &[func], func))
+    }
+
     pub(super) fn closure_method(&mut self, method: &str, recv: Value, args: &[&Expr]) -> Value {
         let mut result = Value::empty();
         let mut keep_recv = matches!(
@@ -122,6 +152,11 @@ impl Evaluator<'_> {
                     }
                 }
                 other => {
+                    let mapped = matches!(method, "map" | "and_then" | "then" | "filter_map");
+                    if let (true, Some(v)) = (mapped, self.local_fn_applied(other, &recv)) {
+                        result = result.union(&v);
+                        continue;
+                    }
                     let v = self.eval(other);
                     if method == "map_or" && i == 0 {
                         result = result.union(&v);

@@ -355,10 +355,9 @@ impl<'a> Evaluator<'a> {
                 Pat::Ident(pi) => Some(pi.ident.to_string()),
                 _ => None,
             });
-            if let (Pat::Ident(pi), true) = (
-                &*pat_type.pat,
-                self.index.is_foreign_type(&pat_type.ty, def.file),
-            ) {
+            let foreign = self.index.is_foreign_type(&pat_type.ty, def.file)
+                && !self.index.wraps_own_type(&pat_type.ty);
+            if let (Pat::Ident(pi), true) = (&*pat_type.pat, foreign) {
                 self.foreign_params.push(pi.ident.to_string());
             }
             let no_key = names::type_holds_no_key(self.index, &pat_type.ty);

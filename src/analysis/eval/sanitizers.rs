@@ -66,6 +66,21 @@ impl Evaluator<'_> {
     ) -> Value {
         let method = m.method.to_string();
         let args: Vec<&Expr> = m.args.iter().collect();
+        // Truncating at a separator parses a structured text (a host's
+        // `host:port`) unless the text is already a key or a component
+        // there, or a parameter the caller fills.
+        let truncates = matches!(method.as_str(), "next" | "last" | "next_back");
+        let component =
+            value.client_key.is_some() || value.tenant.is_some() || value.principal.is_some();
+        if truncates && !component && value.params == 0 {
+            return value;
+        }
+        // A parameter's truncation waits for what its callers pass.
+        let pending = if truncates && !component {
+            value.params
+        } else {
+            0
+        };
         if let Some(separator) = self.sanitiser(m, &method, &args) {
             let mut origin = self.method_origin(m, expr);
             if let Expr::MethodCall(split) = &*m.receiver {
@@ -83,7 +98,8 @@ impl Evaluator<'_> {
             let sanitized = Sanitized {
                 origin,
                 separator,
-                params: 0,
+                params: pending,
+                truncates,
             };
             if method == "retain" {
                 if let Some(var) = place_name(&m.receiver) {

@@ -298,6 +298,10 @@ pub struct Fallback {
     pub sentinel: String,
     /// The default is empty (`""`, `unwrap_or_default()`, `String::new()`).
     pub empty: bool,
+    /// A value made from nothing (`String::new()`, `Default::default()`),
+    /// not a missing one defaulted: a record's initial field that its
+    /// setters overwrite is no default where the record is read.
+    pub initial: bool,
 }
 
 /// A call that strips or replaces a key separator (`replace(':', "")`).
@@ -617,15 +621,21 @@ impl Value {
 
     /// The union of two values that are alternatives (branches of an `if`).
     pub fn union(mut self, other: &Value) -> Value {
+        // Either branch may be a file's content (`match fs::read(p) {
+        // Ok(c) => c, Err(_) => return }`).
+        let stored = self.stored || other.stored;
         if self.is_empty() && self.elems.is_none() && self.fields.is_none() {
             let mut other = other.clone();
             other.via.extend(&self.via);
+            other.stored = stored;
             return other;
         }
         if other.is_empty() && other.elems.is_none() && other.fields.is_none() {
             self.via.extend(&other.via);
+            self.stored = stored;
             return self;
         }
+        self.stored = stored;
         let hash_alone = self.hash_alone
             || other.hash_alone
             || (self.hash_without_key() && other.carries_key())

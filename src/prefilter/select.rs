@@ -262,6 +262,11 @@ struct Graph<'s, 't> {
     items: Vec<(usize, &'s Item<'t>)>,
     fns_named: HashMap<&'t str, Vec<usize>>,
     consts_named: HashMap<&'t str, Vec<usize>>,
+    /// Per type, its extractor constructors (`from_request_parts` of
+    /// `impl FromRequestParts for AuthCtx`): a handler naming the type runs
+    /// them, and what they write into its fields (a defaulted tenant) is
+    /// what the handler reads.
+    extractors_of: HashMap<&'t str, Vec<usize>>,
     /// Per name called: (item, index among its calls) of each call of it,
     /// so that who calls a function is checked call by call, not by
     /// scanning every call of every item calling some function so named.
@@ -311,6 +316,7 @@ impl<'s, 't> Graph<'s, 't> {
             items,
             fns_named: HashMap::default(),
             consts_named: HashMap::default(),
+            extractors_of: HashMap::default(),
             callers_of: HashMap::default(),
             aliases: HashMap::default(),
             users_of: HashMap::default(),
@@ -329,6 +335,9 @@ impl<'s, 't> Graph<'s, 't> {
                 &mut graph.consts_named
             };
             named.entry(item.name).or_default().push(n);
+            if let Some(ty) = extractor_of(item) {
+                graph.extractors_of.entry(ty).or_default().push(n);
+            }
             let (f, item) = graph.items[n];
             for (k, call) in graph.scans[f].calls_of(item).iter().enumerate() {
                 (graph.callers_of.entry(call.name()).or_default()).push((n as u32, k as u32));
@@ -550,6 +559,7 @@ impl<'s, 't> Graph<'s, 't> {
             }
             for ident in self.idents(n) {
                 next.extend(self.consts_named.get(ident).map_or(NONE, Vec::as_slice));
+                next.extend(self.extractors_of.get(ident).map_or(NONE, Vec::as_slice));
             }
             for m in next {
                 selected[m] = true;

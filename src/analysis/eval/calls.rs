@@ -195,6 +195,9 @@ impl Evaluator<'_> {
         if name != "Err" {
             self.write_out_params(&name, &[], &args, &arg_exprs);
         }
+        // A file's content parsed is stored data (a settings file), not a
+        // request.
+        let of_file = args.iter().any(|a| a.stored);
         let mut value = self.library_call(func, &name, &segments, args, expr);
         if name != "Err" {
             self.unresolved_call(&name, inputs, &mut value);
@@ -204,7 +207,7 @@ impl Evaluator<'_> {
         // The record deserialised out of bytes is the request by flow, even
         // where the bytes were a payload by their name only.
         let by_name = (value.payload.as_ref()).is_none_or(|p| p.by_name);
-        if deserialised && by_name && value.client_key.is_none() {
+        if deserialised && by_name && value.client_key.is_none() && !of_file {
             // Bytes of no known source are request data by this use only:
             // what the record's fields are named says no more than before.
             let parsed = value.payload.is_none();

@@ -166,6 +166,11 @@ impl Evaluator<'_> {
     }
 
     fn add_fallback(value: &mut Value, origin: Origin, sentinel: (String, bool)) {
+        Self::add_fallback_of(value, origin, sentinel, false);
+    }
+
+    /// [`Self::add_fallback`]; `initial`: see [`Fallback::initial`].
+    fn add_fallback_of(value: &mut Value, origin: Origin, sentinel: (String, bool), initial: bool) {
         // `unwrap_or(String::new())`: one default, reported at the outer call.
         value.fallbacks.retain(|f| {
             f.component.is_some()
@@ -178,6 +183,7 @@ impl Evaluator<'_> {
             origin,
             sentinel: sentinel.0,
             empty: sentinel.1,
+            initial,
         };
         if value.fallbacks.len() < 8 && !value.fallbacks.contains(&fallback) {
             value.fallbacks.push(fallback);
@@ -347,7 +353,7 @@ impl Evaluator<'_> {
         if self.is_default_ctor(&name, &path) {
             let origin = self.origin(expr);
             let text = origin.text.clone();
-            Self::add_fallback(&mut value, origin, (text, true));
+            Self::add_fallback_of(&mut value, origin, (text, true), true);
         }
         value
     }

@@ -72,7 +72,9 @@ pub use super::value::{KeyEvent, ValueSignature};
 pub use demanded::{Carried, Demanded};
 use names::server_built;
 pub use names::server_fed_params;
-pub use record_fields::{changed_records, field_keys, FieldKeys, ParamFieldWrite};
+pub use record_fields::{
+    changed_records, field_keys, FieldFact, FieldFacts, FieldKeys, ParamFieldWrite,
+};
 
 /// Recursion bound for expressions: deeper code is not followed (never a crash).
 const MAX_DEPTH: usize = 200;
@@ -109,8 +111,8 @@ pub struct Summary {
     pub demands: Vec<(Arc<CallSite>, Demanded)>,
     /// Crate-local calls made here and what each argument may carry.
     pub arg_flows: Vec<(usize, Vec<Demanded>)>,
-    /// Client keys written into records' fields here: (record, field, key).
-    pub field_writes: Vec<(String, String, (Origin, KeySource))>,
+    /// Facts written into records' fields here: (record, field, fact).
+    pub field_writes: Vec<(String, String, FieldFact)>,
     /// Parameters written into records' fields here.
     pub param_field_writes: Vec<ParamFieldWrite>,
     /// The records destructured here (`record_fields`).
@@ -189,10 +191,11 @@ pub struct Evaluator<'a> {
     demands: Vec<(Arc<CallSite>, Demanded)>,
     /// Resolved calls and what their arguments may carry.
     arg_flows: Vec<(usize, Vec<Demanded>)>,
-    /// Client keys other functions write into records' fields.
+    /// Client keys, defaults and strips other functions write into
+    /// records' fields.
     field_keys: &'a FieldKeys,
-    /// Client keys written into records' fields here.
-    field_writes: Vec<(String, String, (Origin, KeySource))>,
+    /// Facts written into records' fields here.
+    field_writes: Vec<(String, String, FieldFact)>,
     /// Parameters written into records' fields here.
     param_field_writes: Vec<ParamFieldWrite>,
     /// The records destructured here.

@@ -227,8 +227,8 @@ impl Evaluator<'_> {
     }
 
     /// The local `expr` names (`body`, `&mut body`) holds the payload from
-    /// `call` on, unless it already carries a key, a digest or a payload
-    /// known by more than its name.
+    /// `call` on, unless it already carries a key, a digest, a payload
+    /// known by more than its name, or a file's content.
     fn payload_into_local(&mut self, expr: &Expr, call: &Expr, parsed: bool) {
         let Some(name) = place_name(expr) else {
             return;
@@ -236,7 +236,9 @@ impl Evaluator<'_> {
         let mut origin = self.fact_origin(call);
         self.update(&name, |value| {
             let by_name = (value.payload.as_ref()).is_none_or(|p| p.by_name);
-            if value.client_key.is_none() && value.digest.is_none() && by_name {
+            // A file's content deserialised is stored data (a settings
+            // file), not a request's payload.
+            if value.client_key.is_none() && value.digest.is_none() && by_name && !value.stored {
                 origin.parsed = parsed && value.payload.is_none();
                 value.payload = Some(origin);
             }

@@ -16,12 +16,38 @@ use std::collections::HashMap;
 use super::{Evaluator, Summary};
 use syn::Expr;
 
-use crate::analysis::value::{KeySource, Origin, Value};
+use crate::analysis::value::{Fallback, KeySource, Origin, Sanitized, Value};
 use crate::model::diagnostic::Confidence;
 
-/// Per (record type or variant, field name or position): where a client key
-/// written into it comes from.
-pub type FieldKeys = HashMap<(String, String), (Origin, KeySource)>;
+/// Per (record type or variant, field name or position): what is written
+/// into it somewhere in the unit.
+pub type FieldKeys = HashMap<(String, String), FieldFacts>;
+
+/// What the unit writes into one field of a record.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FieldFacts {
+    /// Where a client key written into it comes from.
+    pub key: Option<(Origin, KeySource)>,
+    /// Defaults it is given (`tenant_id: claims.org.unwrap_or_default()`
+    /// in an extractor): a key built of the field elsewhere is defaulted.
+    pub fallbacks: Vec<Fallback>,
+    /// Separators stripped from what it is given.
+    pub sanitized: Vec<Sanitized>,
+}
+
+/// One fact a function writes into a record's field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FieldFact {
+    /// The client's key, known by flow.
+    Key((Origin, KeySource)),
+    /// A defaulted value.
+    Defaulted(Fallback),
+    /// A value stripped of a separator.
+    Stripped(Sanitized),
+}
+
+/// A field keeps at most this many defaults and strips.
+const MAX_FIELD_FACTS: usize = 4;
 
 /// A function keeps at most this many field writes in its summary.
 const MAX_WRITES: usize = 32;
@@ -37,9 +63,23 @@ pub type ParamFieldWrite = (String, String, usize);
 pub fn field_keys(summaries: &[Summary]) -> FieldKeys {
     let mut keys = FieldKeys::new();
     for summary in summaries {
-        for (record, field, key) in &summary.field_writes {
-            keys.entry((record.clone(), field.clone()))
-                .or_insert_with(|| key.clone());
+        for (record, field, fact) in &summary.field_writes {
+            let facts = keys.entry((record.clone(), field.clone())).or_default();
+            match fact {
+                FieldFact::Key(key) => {
+                    facts.key.get_or_insert_with(|| key.clone());
+                }
+                FieldFact::Defaulted(f) => {
+                    if facts.fallbacks.len() < MAX_FIELD_FACTS && !facts.fallbacks.contains(f) {
+                        facts.fallbacks.push(f.clone());
+                    }
+                }
+                FieldFact::Stripped(s) => {
+                    if facts.sanitized.len() < MAX_FIELD_FACTS && !facts.sanitized.contains(s) {
+                        facts.sanitized.push(s.clone());
+                    }
+                }
+            }
         }
     }
     keys
@@ -214,28 +254,45 @@ impl Evaluator<'_> {
         true
     }
 
-    /// Notes that `value` is written into `field` of `record` here.
+    /// Notes that `value` is written into `field` of `record` here: the
+    /// client's key, a default or a strip it carries.
     pub(super) fn note_field_write(&mut self, record: &str, field: &str, value: &Value) {
-        let Some(key) = &value.client_key else {
+        // Only a value as it is: a key built of parts is read where it is
+        // built.
+        let raw = value.concat.is_none() && value.construct.is_none() && !value.scoped;
+        let stripped = value.resolved_sanitized().next().is_some();
+        let defaulted = value.fallbacks.iter().any(|f| !f.initial);
+        if !raw || (value.client_key.is_none() && !defaulted && !stripped) {
             return;
-        };
+        }
         // `Self { key, .. }` in an `impl` builds that record.
         let own = (record == "Self").then(|| self.self_ty.clone()).flatten();
         let record = own.as_deref().unwrap_or(record);
-        // Only the client's key itself, known by flow: a key built of parts
-        // is read where it is built, and one known by a name is as good
-        // as the field's own name.
-        let raw = value.concat.is_none() && value.construct.is_none() && !value.scoped;
-        let by_flow = key.1.confidence() == Confidence::Certain && !key.1.is_request_id();
-        if !raw || !by_flow || !self.names_record(record) || self.field_writes.len() >= MAX_WRITES {
+        if !self.names_record(record) {
             return;
         }
-        if std::env::var_os("IDEM_FIELD_DEBUG").is_some() {
-            eprintln!("[field] {record}.{field} <- {:?}", key.0.site);
+        let mut facts: Vec<FieldFact> = Vec::new();
+        // The client's key known by flow: one known by a name is as good as
+        // the field's own name.
+        if let Some(key) = &value.client_key {
+            if key.1.confidence() == Confidence::Certain && !key.1.is_request_id() {
+                facts.push(FieldFact::Key(key.clone()));
+            }
         }
-        let write = (record.to_string(), field.to_string(), key.clone());
-        if !self.field_writes.contains(&write) {
-            self.field_writes.push(write);
+        // A default or strip of the value itself, not of an identity that
+        // is already a tenant or principal elsewhere (those attach where
+        // the value is read as one).
+        let defaulted = value.fallbacks.iter().filter(|f| !f.initial);
+        facts.extend(defaulted.cloned().map(FieldFact::Defaulted));
+        facts.extend(value.resolved_sanitized().cloned().map(FieldFact::Stripped));
+        for fact in facts {
+            if self.field_writes.len() >= MAX_WRITES {
+                return;
+            }
+            let write = (record.to_string(), field.to_string(), fact);
+            if !self.field_writes.contains(&write) {
+                self.field_writes.push(write);
+            }
         }
     }
 
@@ -248,6 +305,23 @@ impl Evaluator<'_> {
         if !self.field_reads.iter().any(|r| r == record) {
             self.field_reads.push(record.to_string());
         }
+        let Some(facts) = self
+            .field_keys
+            .get(&(record.to_string(), field.to_string()))
+        else {
+            return;
+        };
+        // What the field was given elsewhere is in what is read out of it.
+        for f in &facts.fallbacks {
+            if value.fallbacks.len() < MAX_FIELD_FACTS && !value.fallbacks.contains(f) {
+                value.fallbacks.push(f.clone());
+            }
+        }
+        for s in &facts.sanitized {
+            if value.sanitized.len() < MAX_FIELD_FACTS && !value.sanitized.contains(s) {
+                value.sanitized.push(s.clone());
+            }
+        }
         // A key the field's name alone gave gives way to the one written
         // there by flow.
         let by_name = (value.client_key.as_ref())
@@ -255,10 +329,7 @@ impl Evaluator<'_> {
         if value.client_key.is_some() && !by_name {
             return;
         }
-        if let Some(key) = self
-            .field_keys
-            .get(&(record.to_string(), field.to_string()))
-        {
+        if let Some(key) = &facts.key {
             if value.client_key.is_none() || key.1.confidence() == Confidence::Certain {
                 value.client_key = Some(key.clone());
             }

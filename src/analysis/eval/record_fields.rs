@@ -1,13 +1,15 @@
-//! Client keys carried in the fields of records across functions: a
-//! command, message or event built with the key in one function and
-//! destructured in another (`Cmd::Refund { idem_key: key, .. }` sent on a
-//! channel, matched in the loop that stores it). Struct fields and tuple
+//! Client keys, defaults and strips carried in the fields of records
+//! across functions: a command, message or event built with the key in one
+//! function and destructured in another (`Cmd::Refund { idem_key: key, .. }`
+//! sent on a channel, matched in the loop that stores it); an extractor's
+//! `AuthCtx { tenant_id: org.unwrap_or_default(), .. }` read by a handler
+//! as `ctx.tenant_id`. Struct fields and tuple
 //! elements are flow steps (rules.md, "Evidence and confidence"); a field
 //! is followed by the record's type or variant name, which is how the code
 //! that builds and the code that takes the record apart both name it.
 //!
-//! Each function's summary lists the fields it writes a client key into
-//! and the records it destructures; the fixpoint (`analysis::fixpoint`)
+//! Each function's summary lists the fields it writes a client key, a
+//! default or a strip into and the records it destructures; the fixpoint (`analysis::fixpoint`)
 //! gathers the writes of the unit into [`FieldKeys`] and evaluates again
 //! the functions that read a record whose fields changed.
 
@@ -279,9 +281,9 @@ impl Evaluator<'_> {
                 facts.push(FieldFact::Key(key.clone()));
             }
         }
-        // A default or strip of the value itself, not of an identity that
-        // is already a tenant or principal elsewhere (those attach where
-        // the value is read as one).
+        // Its defaults (not a default constructor's initial value, which a
+        // setter overwrites) and strips: they attach to the tenant or
+        // principal the field is read as.
         let defaulted = value.fallbacks.iter().filter(|f| !f.initial);
         facts.extend(defaulted.cloned().map(FieldFact::Defaulted));
         facts.extend(value.resolved_sanitized().cloned().map(FieldFact::Stripped));

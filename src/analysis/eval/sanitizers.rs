@@ -267,8 +267,6 @@ impl Evaluator<'_> {
         }
     }
 
-    /// Sanitisers of the arguments of a key constructor
-    /// (`idem_scope::scoped(tenant, principal, route, key)`) become the key's.
     /// `scoped(..)` builds the key tuple: a component stripped of a
     /// separator or defaulted on its way in is built into a key there,
     /// whether or not the store the key reaches is visible (a helper that
@@ -298,6 +296,8 @@ impl Evaluator<'_> {
         self.key_position(built, self.site(expr), true, true);
     }
 
+    /// Sanitisers of the arguments of a key constructor
+    /// (`idem_scope::scoped(tenant, principal, route, key)`) become the key's.
     pub(super) fn constructor_sanitizers(args: &[Value], value: &mut Value) {
         for (i, arg) in args.iter().enumerate() {
             // The route (argument 2) is the server's own name: trimmed at

@@ -268,23 +268,11 @@ impl<'a> CrateIndex<'a> {
     /// that type, so a method call on it may be the type's own method.
     pub fn wraps_own_type(&self, ty: &syn::Type) -> bool {
         const POINTERS: &[&str] = &["Arc", "Rc", "Box"];
-        let Some(path) = super::syntax::type_path_within(ty, POINTERS) else {
-            return false;
-        };
-        let Some(syn::PathArguments::AngleBracketed(args)) =
-            path.segments.last().map(|s| &s.arguments)
-        else {
-            return false;
-        };
-        let mut types = args.args.iter().filter_map(|a| match a {
-            syn::GenericArgument::Type(t) => Some(t),
-            _ => None,
-        });
-        match (types.next(), types.next()) {
-            (Some(inner), None) => super::syntax::type_name_within(inner, POINTERS)
-                .is_some_and(|name| self.types.contains_key(&name)),
-            _ => false,
-        }
+        (super::syntax::type_path_within(ty, POINTERS))
+            .and_then(|path| path.segments.last())
+            .and_then(super::syntax::only_type_argument)
+            .and_then(|inner| super::syntax::type_name_within(inner, POINTERS))
+            .is_some_and(|name| self.types.contains_key(&name))
     }
 
     /// Whether `file` brings a hashing trait into scope: a local fed by

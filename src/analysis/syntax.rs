@@ -376,6 +376,22 @@ pub fn type_name_within(ty: &syn::Type, wrappers: &[&str]) -> Option<String> {
     path.segments.last().map(|s| s.ident.to_string())
 }
 
+/// The one type argument of a path segment (`T` of `Vec<T>`,
+/// `web::Data<T>`), if it has exactly one.
+pub fn only_type_argument(segment: &syn::PathSegment) -> Option<&syn::Type> {
+    let syn::PathArguments::AngleBracketed(args) = &segment.arguments else {
+        return None;
+    };
+    let mut types = args.args.iter().filter_map(|a| match a {
+        syn::GenericArgument::Type(t) => Some(t),
+        _ => None,
+    });
+    match (types.next(), types.next()) {
+        (Some(only), None) => Some(only),
+        _ => None,
+    }
+}
+
 /// [`type_name_within`]'s type as its path (`http::HeaderMap` of
 /// `&Arc<http::HeaderMap>`), for asking where it comes from.
 pub fn type_path_within<'t>(ty: &'t syn::Type, wrappers: &[&str]) -> Option<&'t syn::Path> {

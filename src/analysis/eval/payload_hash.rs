@@ -98,17 +98,10 @@ impl Evaluator<'_> {
     /// generic type whose one type argument derives `Deserialize`. The
     /// handler's context (`RequestContext<Api>`) derives nothing.
     fn deserialized_in_wrapper(&self, ty: &syn::Type) -> bool {
-        let Some(last) = syntax::type_path_within(ty, &[]).and_then(|p| p.segments.last()) else {
-            return false;
-        };
-        let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
-            return false;
-        };
-        let mut types = args.args.iter().filter_map(|a| match a {
-            syn::GenericArgument::Type(t) => Some(t),
-            _ => None,
-        });
-        let (Some(inner), None) = (types.next(), types.next()) else {
+        let Some(inner) = (syntax::type_path_within(ty, &[]))
+            .and_then(|p| p.segments.last())
+            .and_then(syntax::only_type_argument)
+        else {
             return false;
         };
         self.index.is_foreign_type(ty, self.file)

@@ -361,18 +361,7 @@ fn element_record_of(ty: &syn::Type) -> Option<String> {
     match ty {
         syn::Type::Reference(r) => element_record_of(&r.elem),
         syn::Type::Path(p) if p.qself.is_none() => {
-            let syn::PathArguments::AngleBracketed(args) = &p.path.segments.last()?.arguments
-            else {
-                return None;
-            };
-            let mut types = args.args.iter().filter_map(|a| match a {
-                syn::GenericArgument::Type(t) => Some(t),
-                _ => None,
-            });
-            match (types.next(), types.next()) {
-                (Some(only), None) => record_of(only),
-                _ => None,
-            }
+            crate::analysis::syntax::only_type_argument(p.path.segments.last()?).and_then(record_of)
         }
         _ => None,
     }

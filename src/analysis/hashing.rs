@@ -257,6 +257,13 @@ pub fn is_hash_protocol_trait(name: &str) -> bool {
     HASH_TRAITS.contains(&name) || matches!(name, "Mac" | "ExtendableOutput" | "VariableOutput")
 }
 
+/// Associated functions of RustCrypto's `Digest` trait that only a hash
+/// has: `AnyType::digest(b)` in a file importing the trait is the trait's
+/// (`Gost94CryptoPro::digest(raw)`), as the compiler resolves it.
+pub fn is_trait_digest_fn(name: &str) -> bool {
+    matches!(name, "digest" | "new_with_prefix")
+}
+
 /// Methods that hash or make a hasher on any receiver (see `hash_method`).
 const HASHING_METHODS: &[&str] = &["hash_one", "build_hasher"];
 

@@ -367,8 +367,9 @@ impl<'t> Scanner<'_, 't> {
             {
                 self.for_open(|item| item.clues.insert(Clue::FeedsHasher));
             }
-            Token::Ident("digest" | "new_with_prefix")
-                if self.before(i, 1) == Some(Token::Punct(":"))
+            Token::Ident(t)
+                if hashing::is_trait_digest_fn(t)
+                    && self.before(i, 1) == Some(Token::Punct(":"))
                     && self.before(i, 2) == Some(Token::Punct(":"))
                     && matches!(self.before(i, 3), Some(Token::Ident(t)) if t.starts_with(|c: char| c.is_ascii_uppercase()))
                     && self.tokens.get(i + 1) == Some(&Token::Open(b'(')) =>

@@ -17,7 +17,7 @@ use crate::analysis::syntax::{
 };
 use crate::analysis::value::Site;
 use crate::analysis::vocab::{
-    words, PREPARED_EXECUTE_METHODS, RESPONSE_WORDS, RESPONSE_WRITE_METHODS,
+    words, writes_with_options, PREPARED_EXECUTE_METHODS, RESPONSE_WORDS, RESPONSE_WRITE_METHODS,
 };
 
 /// What a call does to the claim of its key.
@@ -252,8 +252,7 @@ impl Walker<'_> {
         let handle_parts: BTreeSet<usize> =
             (args.iter()).filter_map(|a| self.handle_part(a)).collect();
         // The configured vocabulary extends the built-in verbs.
-        let write = RESPONSE_WRITE_METHODS.contains(&name)
-            || crate::analysis::vocab::writes_with_options(name);
+        let write = RESPONSE_WRITE_METHODS.contains(&name) || writes_with_options(name);
         // `set_options(&key, v, SetOptions::default().conditional_set(ExistenceCheck::NX))`,
         // fred's `set(&key, v, None, Some(SetOptions::NX), false)`.
         let nx = write

@@ -312,15 +312,16 @@ impl Walker<'_> {
             Expr::Unary(u) => self.expr(&u.expr),
             Expr::Cast(c) => self.expr(&c.expr),
             Expr::Field(f) => self.expr(&f.base),
-            Expr::Await(a) => match &*a.base {
-                // A block bound earlier and awaited here runs here.
-                Expr::Path(_) if self.awaited_local_block(expr).is_some() => {
-                    let name = self.awaited_local_block(expr).unwrap_or_default();
-                    match self.local_blocks.remove(&name) {
-                        Some(block) => self.awaited_block(&block),
-                        None => none,
-                    }
+            // A block bound earlier and awaited here runs here.
+            Expr::Await(_) if self.awaits_local_block(expr) => {
+                let block = (self.awaited_local_block(expr))
+                    .and_then(|name| self.local_blocks.remove(&name));
+                match block {
+                    Some(block) => self.awaited_block(&block),
+                    None => none,
                 }
+            }
+            Expr::Await(a) => match &*a.base {
                 // Awaited right here: its panics are the function's, and its
                 // `?`s and `return`s too when the block's result is
                 // propagated at once (`async { .. }.await?`).

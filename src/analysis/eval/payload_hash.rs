@@ -738,7 +738,7 @@ impl Evaluator<'_> {
         // `Gost94CryptoPro::digest(raw)` where the file imports `Digest`:
         // the trait's associated function, whatever hash the type is (the
         // compiler resolves it through the trait in scope).
-        let trait_fn = matches!(rest, [f] if f == "digest" || f == "new_with_prefix");
+        let trait_fn = matches!(rest, [f] if hashing::is_trait_digest_fn(f));
         if trait_fn
             && head.starts_with(|c: char| c.is_ascii_uppercase())
             && self.index.brings_hash_trait(self.file)

@@ -68,7 +68,7 @@ const HASH_MODULES: &[&str] = &[
 /// Whether a path segment names a hashing crate or module: one of the
 /// list, or a family's name glued to `hash` (`farmhash`, `t1ha`,
 /// `cityhasher`, `metrohash`) as [`is_digest_fn_name`] reads a function.
-fn is_hash_module(name: &str) -> bool {
+pub fn is_hash_module(name: &str) -> bool {
     HASH_MODULES.contains(&name)
         || is_digest_fn_name(name)
         // A crate named for what it hashes with (`ascon_hash`, `belt_hash`,
@@ -244,6 +244,51 @@ pub fn is_digest_fn_name(name: &str) -> bool {
     const NOT: &[&str] = &["hasher", "hashmap", "hashset", "verify", "compare", "check"];
     (glued_hash || FAMILIES.iter().any(|f| name.contains(f)))
         && !NOT.iter().any(|n| name.contains(n))
+}
+
+/// Whether a string literal names a hash algorithm (`"SHA-256"`,
+/// `"sha3-512"`, `"BLAKE2b(256)"`, `"RIPEMD-160"`, `"MD5"`): a
+/// constructor given one (`HashFunction::new("SHA-256")`, botan; a
+/// `MessageDigest` by name) makes a hasher whatever its type is called.
+/// A family's name and then its width or variant, nothing else
+/// (`"shared"`, `"md"`, `"crc error"` are not).
+pub fn names_hash_algorithm(literal: &str) -> bool {
+    if literal.len() > 24 {
+        return false;
+    }
+    let norm: String = literal
+        .chars()
+        .filter(|c| !matches!(c, '-' | '_' | '(' | ')' | '/' | ' '))
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    if !norm.chars().all(|c| c.is_ascii_alphanumeric()) {
+        return false;
+    }
+    // Families whose name alone is an algorithm, and families that need a
+    // width or version after it.
+    const ALONE: &[&str] = &[
+        "keccak",
+        "whirlpool",
+        "sm3",
+        "streebog",
+        "skein",
+        "tiger",
+        "groestl",
+    ];
+    const WIDTH: &[&str] = &[
+        "sha", "md", "blake", "ripemd", "crc", "xxh", "shake", "keccak", "skein", "streebog",
+        "gost",
+    ];
+    let tail_is_width = |tail: &str| {
+        tail.starts_with(|c: char| c.is_ascii_digit())
+            && tail
+                .chars()
+                .all(|c| c.is_ascii_digit() || matches!(c, 'b' | 's' | 'c' | 'x'))
+    };
+    ALONE.contains(&norm.as_str())
+        || WIDTH
+            .iter()
+            .any(|f| norm.strip_prefix(f).is_some_and(tail_is_width))
 }
 
 /// Traits whose associated functions `classify_call` reads as hash calls
@@ -451,11 +496,23 @@ pub fn classify_call(segments: &[String], nargs: usize) -> Option<HashCall> {
     // hasher's own protocol (`Sha256::update(&mut h, b)`), which the
     // arms above read.
     let protocol = is_feed_method(last) || is_finalize_method(last) || last == "new_with_prefix";
+    // A type's associated function there too (`crc16::State::<XMODEM>::
+    // calculate(&b)`, dryoc's `GenericHash::hash_with_defaults_to_vec(&b,
+    // None)`), but what makes a hasher or a key, or converts a value that
+    // already is a hash (`Hash::from_hex(s)`, `Hash::new(&bytes)`).
+    let of_type = prev.is_some_and(|p| p.starts_with(|c: char| c.is_ascii_uppercase()));
+    let converts = [
+        "from", "try_", "to_", "as_", "into", "parse", "clone", "verify", "compare",
+    ]
+    .iter()
+    .any(|w| last.starts_with(w))
+        || is_hasher_constructor_name(last)
+        || matches!(last, "eq" | "cmp" | "generate" | "random");
     if in_hash_module
         && nargs > 0
         && !protocol
         && last.starts_with(|c: char| c.is_ascii_lowercase())
-        && prev.is_none_or(|p| !p.starts_with(|c: char| c.is_ascii_uppercase()))
+        && (!of_type || !converts)
     {
         return Some(HashCall::Digest);
     }
@@ -726,6 +783,16 @@ pub fn namespace_path(path: &syn::Path, value: &mut Value) {
         [.., ns, variant] if ns == "Namespace" && variant == "Server" => value.server_ns = true,
         [.., ns, variant] if ns == "Namespace" && variant == "Client" => value.client_ns = true,
         _ => {}
+    }
+}
+
+/// A builder's method given only a namespace (`.namespace(Namespace::Server)`)
+/// puts what the builder builds into it.
+pub fn namespace_args(args: &[Value], value: &mut Value) {
+    let only_namespace = |a: &&Value| a.server_id.is_none() && !a.scoped && a.client_key.is_none();
+    for arg in args.iter().filter(only_namespace) {
+        value.server_ns |= arg.server_ns;
+        value.client_ns |= arg.client_ns;
     }
 }
 

@@ -644,6 +644,14 @@ impl Value {
             || other.server_alone
             || (self.server_without_key() && other.carries_key())
             || (other.server_without_key() && self.carries_key());
+        // A server id scoped into the client namespace on its own path
+        // became a key at that `scoped(..)` (IDEM007 points there).
+        let scoped_server_id = |v: &Value| {
+            let lone = v.server_id.is_some() && v.client_key.is_none() && v.scoped;
+            v.server_concat
+                .or(v.construct.filter(|_| lone).map(|c| c.site))
+        };
+        let server_concat = scoped_server_id(&self).or_else(|| scoped_server_id(other));
         let prefix = (self.prefix == other.prefix)
             .then(|| self.prefix.take())
             .flatten();
@@ -676,6 +684,9 @@ impl Value {
         }
         self.hash_alone = hash_alone;
         self.server_alone = server_alone;
+        if server_alone && self.server_concat.is_none() {
+            self.server_concat = server_concat;
+        }
         self.prefix = prefix;
         self.server_ns = server_ns;
         self
@@ -686,9 +697,11 @@ impl Value {
         self.payload_hash.is_some() && !self.carries_key()
     }
 
-    /// A server id with no client key beside it.
+    /// A server id with no client key beside it, scoped or not: a `match`
+    /// arm giving `scoped(.., &job_id.to_string())` beside one giving
+    /// `scoped(.., client_key)` is a server key on its own path.
     fn server_without_key(&self) -> bool {
-        self.server_id.is_some() && !self.carries_key()
+        self.server_id.is_some() && self.client_key.is_none()
     }
 
     /// Whether the client's key is in this value (raw, or scoped into the

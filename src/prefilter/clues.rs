@@ -1,5 +1,8 @@
 //! Clues: evidence toward a fact of an item that one token does not prove
-//! alone, combined when the item closes (see `scan`).
+//! alone, combined when the item closes (see `scan`), and what a file's
+//! `use` declarations make of later tokens.
+
+use crate::analysis::hashing;
 
 /// Evidence toward a fact that one token does not prove alone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,5 +50,42 @@ impl Clues {
 
     pub(super) fn has(self, clue: Clue) -> bool {
         self.0 & (1 << clue as u8) != 0
+    }
+}
+
+/// What a file's `use` declarations bring into scope that makes later
+/// tokens hash facts.
+#[derive(Debug, Default)]
+pub(super) struct HashImports<'t> {
+    /// A hashing trait (`use k12::digest::Update`): `.update(..)` feeds a
+    /// hasher, `Type::digest(..)` is the trait's.
+    pub(super) hash_trait: bool,
+    /// The `use` being read names a hash crate or module.
+    from_hash_module: bool,
+    /// Types imported from a hash crate or module (`use
+    /// dryoc::generichash::{GenericHash, ..}`): their associated functions
+    /// may digest (`hashing::classify_call` on the imported path).
+    types: Vec<&'t str>,
+}
+
+impl<'t> HashImports<'t> {
+    /// A name inside a `use` declaration; `path_head` when `::` follows it.
+    pub(super) fn use_ident(&mut self, name: &'t str, path_head: bool) {
+        self.hash_trait |= hashing::is_hash_protocol_trait(name);
+        if path_head {
+            self.from_hash_module |= hashing::is_hash_module(name);
+        } else if self.from_hash_module && name.starts_with(|c: char| c.is_ascii_uppercase()) {
+            self.types.push(name);
+        }
+    }
+
+    /// The end of a `use` declaration.
+    pub(super) fn end_use(&mut self) {
+        self.from_hash_module = false;
+    }
+
+    /// Whether `name` is a type imported from a hash crate or module.
+    pub(super) fn is_hash_type(&self, name: &str) -> bool {
+        self.types.contains(&name)
     }
 }

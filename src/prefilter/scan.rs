@@ -19,7 +19,7 @@ use crate::analysis::hashing;
 use crate::analysis::vocab::{is_dynamo_key_attribute, names_strong_store, DYNAMO_STORE};
 use crate::lex::{self, Token};
 
-use super::clues::{Clue, Clues};
+use super::clues::{Clue, Clues, HashImports};
 use super::holders;
 use super::test_attrs;
 use super::triggers::{
@@ -265,8 +265,8 @@ struct Scanner<'p, 't> {
     header: Option<(Owner<'t>, usize)>,
     /// Inside a `use` declaration (until its `;`).
     in_use: bool,
-    /// A `use` brought a hashing trait into scope (`use k12::digest::Update`).
-    hash_trait: bool,
+    /// What `use` declarations brought into scope (a hashing trait, hash types).
+    imports: HashImports<'t>,
     /// The bracket depth of a test attribute waiting for its item.
     test_attr: Option<usize>,
     /// A test `mod`/`impl` waiting for its `{`: the depth of its keyword.
@@ -319,7 +319,7 @@ impl Prefilter {
             blocks: Vec::new(),
             header: None,
             in_use: false,
-            hash_trait: false,
+            imports: HashImports::default(),
             test_attr: None,
             test_header: None,
             test_regions: Vec::new(),
@@ -356,10 +356,21 @@ impl<'t> Scanner<'_, 't> {
         let token = self.tokens[i];
         match token {
             Token::Ident("use") => self.in_use = true,
-            Token::Punct(";") => self.in_use = false,
+            Token::Punct(";") => {
+                self.in_use = false;
+                self.imports.end_use();
+            }
             Token::Ident("as") if self.in_use && self.open.is_empty() => self.rename(i),
-            Token::Ident(t) if self.in_use && hashing::is_hash_protocol_trait(t) => {
-                self.hash_trait = true
+            Token::Ident(t) if self.in_use => {
+                let head = self.tokens.get(i + 1) == Some(&Token::Punct(":"));
+                self.imports.use_ident(t, head);
+            }
+            Token::Ident(t)
+                if self.imports.is_hash_type(t)
+                    && self.tokens.get(i + 1) == Some(&Token::Punct(":"))
+                    && self.prefilter.needs(Fact::HashCalls) =>
+            {
+                self.for_open(|item| item.found.insert(Fact::HashCalls));
             }
             Token::Ident("update" | "chain_update" | "input")
                 if self.before(i, 1) == Some(Token::Punct("."))
@@ -702,6 +713,10 @@ impl<'t> Scanner<'_, 't> {
         if prefilter.needs(Fact::Claims) && crate::analysis::claims::is_claim_literal(literal) {
             self.for_open(|item| item.clues.insert(Clue::ClaimLiteral));
         }
+        // `HashFunction::new("SHA-256")`: a hasher made by its algorithm's name.
+        if hashing::names_hash_algorithm(literal) {
+            self.for_open(|item| item.clues.insert(Clue::MakesHasher));
+        }
     }
 
     /// A key-header literal or a constant's name initialising a field or
@@ -844,7 +859,7 @@ impl<'t> Scanner<'_, 't> {
                 }
             }
         }
-        let hash_trait = self.hash_trait;
+        let hash_trait = self.imports.hash_trait;
         let mut scan = self.out;
         // A function finishing its hasher parameter makes a digest: it and
         // the items around it hold a hash fact.

@@ -7,6 +7,7 @@
 
 use super::{Evaluator, MethodCall};
 use crate::analysis::value::Value;
+use crate::analysis::vocab::Component;
 use syn::Expr;
 
 impl Evaluator<'_> {
@@ -29,7 +30,31 @@ impl Evaluator<'_> {
             let builder = (def.self_ty.as_deref()).is_some_and(|t| t.ends_with("Builder"));
             builder && def.sig.receiver().is_some_and(|r| r.reference.is_none())
         };
-        if on_self || ids.is_empty() || !ids.iter().all(consumes) {
+        if on_self || ids.is_empty() {
+            return value;
+        }
+        if !ids.iter().all(consumes) {
+            // `principal.id()`, `tenant.as_str()`: a crate method asked of
+            // a scope component, given nothing else, answers with that
+            // component (its summary cannot say so: `self` is no parameter).
+            if call.args.is_empty() && !value.has_component() && value.client_key.is_none() {
+                // One of the answers, not the literal a sentinel arm gives.
+                if recv.has_component() && recv.literal.is_none() {
+                    value.literal = None;
+                }
+                for component in Component::ALL {
+                    if let Some(origin) = recv.component(component) {
+                        value.add_component(component, origin.clone());
+                    }
+                }
+                // Where the receiver was defaulted (`None => Principal::Guest`),
+                // the method's sentinel arm (`Guest => "guest"`) only renders
+                // that default.
+                if !recv.fallbacks.is_empty() {
+                    value.fallbacks.clone_from(&recv.fallbacks);
+                    value.attach_fallbacks();
+                }
+            }
             return value;
         }
         // The defaults a constructor starts the value with
@@ -38,6 +63,12 @@ impl Evaluator<'_> {
         let mut recv = recv;
         if matches!(&*call.m.receiver, Expr::Call(_)) {
             recv.fallbacks.clear();
+        }
+        // A builder's `scoped(..)` given a server id is changed where the
+        // chain that gives it is built (see `server_keys::substitute_server_facts`).
+        let scoped_inside = value.scoped && value.construct.is_some() && value.server_id.is_none();
+        if scoped_inside && recv.server_id.is_some() && value.server_concat.is_none() {
+            value.server_concat = Some(self.site(call.expr));
         }
         value.join_as_part(&recv);
         for arg in &call.args {

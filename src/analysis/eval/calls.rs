@@ -12,7 +12,9 @@ use std::sync::Arc;
 use crate::analysis::value::{CallSite, Via};
 
 use super::sinks::is_self;
-use super::{bits, payload_hash, server_built, server_keys, Demanded, Evaluator, MethodCall};
+use super::{
+    bits, names, payload_hash, server_built, server_keys, Demanded, Evaluator, MethodCall,
+};
 use crate::analysis::hashing;
 use crate::analysis::syntax::{last_ident, path_segments, path_string, place_name};
 use crate::analysis::value::{
@@ -170,7 +172,10 @@ impl Evaluator<'_> {
         // its body, which shows what it hashes.
         let by_body = !ids.is_empty() && hashing::is_digest_fn_name(&name);
         let resolved = self.foreign_call_path(&segments, !ids.is_empty());
-        if let Some(call) = hashing::classify_call(&resolved, args.len()).filter(|_| !by_body) {
+        if let Some(call) = self
+            .classify_hash_call(&resolved, &arg_exprs)
+            .filter(|_| !by_body)
+        {
             return self.hash_call(call, &args, &arg_exprs, expr);
         }
         // Crate-local functions: apply their summaries.
@@ -865,7 +870,7 @@ impl Evaluator<'_> {
             // their receiver on.
             let mut value = recv;
             if SETTER_ACCESSORS.contains(&method) {
-                for arg in call.args.iter().filter(|a| passes_on(a)) {
+                for arg in call.args.iter().filter(|a| sets_as_key(method, a)) {
                     value.join_as_part(arg);
                 }
             }
@@ -911,6 +916,7 @@ impl Evaluator<'_> {
             for arg in call.args.iter().filter(|a| passes_on(a)) {
                 value.join_as_part(arg);
             }
+            hashing::namespace_args(&call.args, &mut value);
         }
         // A setter named like the key (`.key(&order_digest)`) sets what it
         // is given: its name says what that is only where the value does not.
@@ -938,6 +944,12 @@ fn passes_on(arg: &Value) -> bool {
     arg.client_key.is_some() || arg.payload_hash.is_some() || !arg.sanitized.is_empty()
 }
 
+/// What a builder's setter passes on ([`passes_on`]); a server id only
+/// where it is set as the key (`.key(&event_id)`).
+fn sets_as_key(method: &str, arg: &Value) -> bool {
+    passes_on(arg) || (arg.server_id.is_some() && !matches!(method, "value" | "inner"))
+}
+
 /// idem-scope's accessor of a key its constructor made is transparent; the
 /// same name on a value no key constructor made is the crate's own method
 /// on a record of its own (a `storage_key(&self)` that packs the fields by
@@ -948,16 +960,6 @@ fn own_accessor(method: &str, recv: &Value) -> bool {
 
 /// Replaces the parameters of a callee's value with the caller's arguments.
 /// Returns the value and the site of the key expression at the caller.
-/// Whether every argument in `params` visibly carries no client key: a
-/// server-built value, a literal, or a struct literal whose fields are known.
-fn args_show_no_key(params: u64, args: &[Value]) -> bool {
-    bits(params).all(|p| {
-        args.get(p).is_some_and(|a| {
-            a.client_key.is_none()
-                && (super::names::server_built(a) || a.fields.is_some() || a.literal.is_some())
-        })
-    })
-}
 
 /// What a callee's value is at its call: what it returns, or a key it
 /// stores (a pending key event).
@@ -1006,7 +1008,7 @@ fn substitute(
     out.params = 0;
     // Before the arguments join: their own pending sanitisers are the caller's.
     resolve_sanitized_params(&mut out, args);
-    if value.key_by_name && args_show_no_key(value.params, args) {
+    if value.key_by_name && names::args_show_no_key(value.params, args) {
         // Only a name inside the callee made this a client key; the
         // caller's arguments show where the value comes from.
         out.client_key = None;

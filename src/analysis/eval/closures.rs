@@ -93,13 +93,18 @@ impl Evaluator<'_> {
         })
     }
 
-    /// A crate function of one parameter handed by its path to an adapter
+    /// A local closure or a crate function of one parameter handed by its path to an adapter
     /// (`.map(strip_attempt_suffix)`): its summary applied to the value it
     /// receives, as for `.map(|k| strip_attempt_suffix(k))`.
     fn local_fn_applied(&mut self, func: &Expr, input: &Value) -> Option<Value> {
         let Expr::Path(p) = func else {
             return None;
         };
+        // A closure held in a binding (`let mk = |k| format!(..);` ..
+        // `.map(mk)`) runs there as where it is called by name.
+        if let Some(v) = self.local_closure_call(p, std::slice::from_ref(input)) {
+            return Some(v);
+        }
         let segments = crate::analysis::syntax::path_segments(&p.path);
         let ids = (self.index).resolve_path(&segments, self.self_ty.as_deref(), Some(self.file));
         if ids.is_empty() {

@@ -156,10 +156,19 @@ impl Evaluator<'_> {
             return Value::empty();
         };
         let v = self.eval_format(rest, site);
+        // `for b in digest { write!(s, "{b:02x}") }`: one value encoded
+        // piece by piece into a buffer holding nothing else is that value
+        // encoded (a `to_hex` helper), not a key built here.
+        let encodes = matches!(rest, [Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(f), .. }), ..]
+            if rest.len() <= 2 && is_one_placeholder(&f.value()));
         if let Some(var) = place_name(dst) {
             self.update(&var, |d| {
                 let had_key = d.client_key.is_some();
+                let only_this = encodes && holds_only_facts_of(d, &v);
                 d.join_as_part(&v);
+                if only_this {
+                    return;
+                }
                 d.mark_concat(&[&v], site);
                 if had_key && d.concat.is_none() {
                     d.concat = Some(site);
@@ -280,4 +289,28 @@ impl Evaluator<'_> {
             }
         }
     }
+}
+
+/// Whether a format string is one placeholder and nothing else (`"{b:02x}"`).
+fn is_one_placeholder(fmt: &str) -> bool {
+    fmt.starts_with('{')
+        && fmt.ends_with('}')
+        && fmt.matches('{').count() == 1
+        && fmt.matches('}').count() == 1
+}
+
+/// Whether `buffer` carries nothing that `piece` does not: the parameters,
+/// digest and payload hash an encoding of `piece` appended to it brought.
+fn holds_only_facts_of(buffer: &Value, piece: &Value) -> bool {
+    let mut rest = buffer.clone();
+    rest.params &= !piece.params;
+    rest.hashed_params &= !piece.hashed_params;
+    if piece.digest.is_some() {
+        rest.digest = None;
+    }
+    if piece.payload_hash.is_some() {
+        rest.payload_hash = None;
+    }
+    rest.construct = None;
+    rest.is_empty()
 }

@@ -11,6 +11,7 @@ use syn::spanned::Spanned;
 use super::Evaluator;
 use crate::analysis::index::EXTRACTOR_FNS;
 use crate::analysis::value::Value;
+use crate::analysis::vocab::Vocabulary;
 
 /// Wrappers a handler may put around an extractor type: still the extractor.
 const EXTRACTOR_WRAPPERS: &[&str] = &["Option", "Result"];
@@ -61,4 +62,40 @@ impl Evaluator<'_> {
             }
         }
     }
+}
+
+/// Whether a type is a request extractor of a client key
+/// (`TypedHeader<IdempotencyKey>`, `Header<XIdempotencyKey>`, `IdempotencyKeyHeader`).
+/// A plain `&IdempotencyKey` parameter is a value handed in by a caller, not
+/// a read of the request: callers decide what it is.
+pub(super) fn type_mentions_client_key(ty: &syn::Type, vocab: &Vocabulary) -> bool {
+    let text = quote::ToTokens::to_token_stream(ty).to_string();
+    let words: Vec<&str> = text
+        .split(|c: char| !c.is_alphanumeric() && c != '_')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let key_type = words
+        .iter()
+        .any(|word| word.ends_with("Key") && vocab.is_client_key_name(word));
+    let extractor = words.iter().any(|w| {
+        matches!(
+            *w,
+            "TypedHeader" | "Header" | "Extension" | "Headers" | "ReqData"
+        ) || (w.ends_with("Header") && vocab.is_client_key_name(w.trim_end_matches("Header")))
+    });
+    key_type && extractor
+        || words.iter().any(|w| {
+            w.ends_with("KeyHeader") && vocab.is_client_key_name(w.trim_end_matches("Header"))
+        })
+}
+
+/// Whether a parameter's attributes document it as the client's idempotency
+/// key (`#[graphql(desc = "The client's idempotency key")]`, a rename to
+/// the key header): a source by documentation.
+pub(super) fn documented_as_client_key(attrs: &[syn::Attribute], vocab: &Vocabulary) -> bool {
+    use quote::ToTokens;
+    attrs.iter().any(|attr| {
+        let text = attr.meta.to_token_stream().to_string();
+        crate::analysis::vocab::attribute_documents_client_key(&text, vocab)
+    })
 }

@@ -204,6 +204,8 @@ pub struct Evaluator<'a> {
     record_bindings: HashMap<String, String>,
     /// Locals holding records of the unit (`rx: Receiver<Notify>`): the record.
     element_bindings: HashMap<String, String>,
+    /// Bindings the function parses into a record somewhere (`payload_hash::parsed_names`).
+    parsed_later: Vec<String>,
 }
 
 /// The field keys of an evaluation that reads none.
@@ -229,31 +231,6 @@ struct MethodCall<'c> {
 
 fn bits(mask: u64) -> impl Iterator<Item = usize> {
     (0..64).filter(move |i| mask & (1u64 << i) != 0)
-}
-
-/// Whether a type is a request extractor of a client key
-/// (`TypedHeader<IdempotencyKey>`, `Header<XIdempotencyKey>`, `IdempotencyKeyHeader`).
-/// A plain `&IdempotencyKey` parameter is a value handed in by a caller, not
-/// a read of the request: callers decide what it is.
-fn type_mentions_client_key(ty: &syn::Type, vocab: &Vocabulary) -> bool {
-    let text = quote::ToTokens::to_token_stream(ty).to_string();
-    let words: Vec<&str> = text
-        .split(|c: char| !c.is_alphanumeric() && c != '_')
-        .filter(|w| !w.is_empty())
-        .collect();
-    let key_type = words
-        .iter()
-        .any(|word| word.ends_with("Key") && vocab.is_client_key_name(word));
-    let extractor = words.iter().any(|w| {
-        matches!(
-            *w,
-            "TypedHeader" | "Header" | "Extension" | "Headers" | "ReqData"
-        ) || (w.ends_with("Header") && vocab.is_client_key_name(w.trim_end_matches("Header")))
-    });
-    key_type && extractor
-        || words.iter().any(|w| {
-            w.ends_with("KeyHeader") && vocab.is_client_key_name(w.trim_end_matches("Header"))
-        })
 }
 
 impl<'a> Evaluator<'a> {
@@ -307,6 +284,7 @@ impl<'a> Evaluator<'a> {
             field_reads: Vec::new(),
             record_bindings: HashMap::new(),
             element_bindings: HashMap::new(),
+            parsed_later: Vec::new(),
         }
     }
 
@@ -332,6 +310,7 @@ impl<'a> Evaluator<'a> {
         let documented_params = names::documented_params(def.attrs);
         let entry_point = hashing::is_entry_point(def.attrs);
         let mut index = 0usize;
+        self.parsed_later = payload_hash::parsed_names(def.block);
         for input in &def.sig.inputs {
             let syn::FnArg::Typed(pat_type) = input else {
                 continue;
@@ -340,8 +319,8 @@ impl<'a> Evaluator<'a> {
             if index < 64 {
                 value.params = 1u64 << index;
             }
-            if type_mentions_client_key(&pat_type.ty, self.vocab)
-                || documented_as_client_key(&pat_type.attrs, self.vocab)
+            if extractors::type_mentions_client_key(&pat_type.ty, self.vocab)
+                || extractors::documented_as_client_key(&pat_type.attrs, self.vocab)
                 || documented_params
                     .iter()
                     .any(|p| names::names_param(&pat_type.pat, p))
@@ -380,6 +359,7 @@ impl<'a> Evaluator<'a> {
             self.note_record_binding(&pat_type.pat, &pat_type.ty);
             self.note_element_binding(&pat_type.pat, &pat_type.ty);
             self.bind_pat(&pat_type.pat, value, None);
+            self.parsed_later(&pat_type.pat);
             self.unname_binding(&pat_type.pat, &pat_type.ty, had_key);
             if index < 64 {
                 self.unname_server_fed_param(&pat_type.pat, index, had_key);
@@ -602,7 +582,9 @@ impl<'a> Evaluator<'a> {
             Pat::Paren(p) => self.bind_pat(&p.pat, value, hint),
             Pat::Type(pt) => {
                 let mut value = value;
-                if value.client_key.is_none() && type_mentions_client_key(&pt.ty, self.vocab) {
+                if value.client_key.is_none()
+                    && extractors::type_mentions_client_key(&pt.ty, self.vocab)
+                {
                     value.client_key = Some((self.origin(&*pt.pat), KeySource::IdempotencyKey));
                 }
                 let had_key = value.client_key.is_some();
@@ -727,6 +709,7 @@ impl<'a> Evaluator<'a> {
         }
         self.bind_received(&local.pat, &init.expr, false);
         self.bind_pat(&local.pat, value, None);
+        self.parsed_later(&local.pat);
     }
 
     // ---- expressions ------------------------------------------------------
@@ -1185,15 +1168,4 @@ fn pat_ident(pat: &Pat) -> Option<String> {
         Pat::Type(pt) => pat_ident(&pt.pat),
         _ => None,
     }
-}
-
-/// Whether a parameter's attributes document it as the client's idempotency
-/// key (`#[graphql(desc = "The client's idempotency key")]`, a rename to
-/// the key header): a source by documentation.
-fn documented_as_client_key(attrs: &[syn::Attribute], vocab: &Vocabulary) -> bool {
-    use quote::ToTokens;
-    attrs.iter().any(|attr| {
-        let text = attr.meta.to_token_stream().to_string();
-        super::vocab::attribute_documents_client_key(&text, vocab)
-    })
 }

@@ -10,7 +10,7 @@
 
 use syn::Expr;
 
-use super::Evaluator;
+use super::{bits, Evaluator};
 use crate::analysis::index::{CrateIndex, LocalType};
 use crate::analysis::syntax::place_name;
 use crate::analysis::value::Value;
@@ -226,4 +226,14 @@ impl Evaluator<'_> {
             }
         }
     }
+}
+
+/// Whether every argument in `params` visibly carries no client key: a
+/// server-built value, a literal, or a struct literal whose fields are known.
+pub(super) fn args_show_no_key(params: u64, args: &[Value]) -> bool {
+    bits(params).all(|p| {
+        args.get(p).is_some_and(|a| {
+            a.client_key.is_none() && (server_built(a) || a.fields.is_some() || a.literal.is_some())
+        })
+    })
 }

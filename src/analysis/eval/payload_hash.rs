@@ -13,7 +13,7 @@ use syn::Expr;
 use super::sinks::receiver_name;
 use super::{bits, Evaluator, MethodCall};
 use crate::analysis::hashing::{self, HashCall};
-use crate::analysis::syntax::{self, access_levels, place_name};
+use crate::analysis::syntax::{self, access_levels, path_segments, place_name};
 use crate::analysis::value::{Origin, PayloadHash, Site, Value};
 use crate::analysis::vocab::words;
 
@@ -193,21 +193,7 @@ impl Evaluator<'_> {
         exprs: &[&Expr],
         call: &Expr,
     ) -> bool {
-        let Some(function) = segments.last() else {
-            return false;
-        };
-        let deserialises = function != "from_str" && hashing::is_deserialise_fn(function);
-        // A format's own functions, or one imported bare (`use
-        // quick_xml::de::from_str;` .. `from_str(xml)`): a crate's own
-        // function of that name resolves before this is asked.
-        let format_fn = match segments {
-            [_] => deserialises || function == "from_str",
-            [format, ..] => {
-                FORMATS.contains(&format.as_str()) && (deserialises || function == "from_str")
-            }
-            [] => false,
-        };
-        if !format_fn || exprs.len() != 1 {
+        if !parses_input(segments) || exprs.len() != 1 {
             return false;
         }
         match exprs.first() {
@@ -234,6 +220,26 @@ impl Evaluator<'_> {
             if value.client_key.is_none() && value.digest.is_none() && by_name && !value.stored {
                 origin.parsed = parsed && value.payload.is_none();
                 value.payload = Some(origin);
+            }
+        });
+    }
+
+    /// A binding this function parses into a record later
+    /// ([`parsed_names`]) holds the input by flow, not by its name alone:
+    /// `let body = ctx.body.bytes().collect()?` hashed before
+    /// `serde_json::from_slice(&body)`.
+    pub(super) fn parsed_later(&mut self, pat: &syn::Pat) {
+        let Some(name) = super::pat_ident(pat) else {
+            return;
+        };
+        if !self.parsed_later.contains(&name) {
+            return;
+        }
+        self.update(&name, |value| {
+            if let Some(origin) = value.payload.as_mut() {
+                if value.client_key.is_none() && value.digest.is_none() && !value.stored {
+                    origin.by_name = false;
+                }
             }
         });
     }
@@ -313,6 +319,29 @@ impl Evaluator<'_> {
         out.digest = Some(self.fact_origin(node));
         out.hashed_params = input.params | input.hashed_params;
         out
+    }
+
+    /// What hash call a path call is, by its resolved path and, for a
+    /// type's constructor given a hash algorithm's name (botan's
+    /// `HashFunction::new("SHA-256")`), by that name: it makes a hasher.
+    pub(super) fn classify_hash_call(
+        &self,
+        resolved: &[String],
+        exprs: &[&Expr],
+    ) -> Option<HashCall> {
+        let by_path = hashing::classify_call(resolved, exprs.len());
+        if by_path.is_some() {
+            return by_path;
+        }
+        let [.., ty, _] = resolved else {
+            return None;
+        };
+        let names_algorithm = exprs.iter().any(|e| {
+            matches!(e, Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. })
+                if hashing::names_hash_algorithm(&s.value()))
+        });
+        (names_algorithm && ty.starts_with(|c: char| c.is_ascii_uppercase()))
+            .then_some(HashCall::NewHasher { feeds_args: false })
     }
 
     /// Applies a recognised hash or id call.
@@ -577,6 +606,43 @@ fn holds_content(v: &Value, hash: &PayloadHash, hashed_params: u64) -> bool {
         .is_some_and(|p| p.site == hash.payload.site);
     let same_param = v.params & hashed_params != 0;
     v.payload_hash.is_none() && (same_payload || same_param)
+}
+
+/// Whether a path call parses a record out of its input: a format's own
+/// functions, or one imported bare (`use quick_xml::de::from_str;` ..
+/// `from_str(xml)`); a crate's own function of that name resolves before
+/// this is asked.
+fn parses_input(segments: &[String]) -> bool {
+    let Some(function) = segments.last() else {
+        return false;
+    };
+    let parses = function == "from_str" || hashing::is_deserialise_fn(function);
+    match segments {
+        [_] => parses,
+        [format, ..] => FORMATS.contains(&format.as_str()) && parses,
+        [] => false,
+    }
+}
+
+/// The locals and parameters a body parses into a record anywhere
+/// (`serde_json::from_slice(&body)`, one argument): bytes a function parses
+/// are its input from where they are bound, also where a digest of them is
+/// taken before the parse (`Evaluator::parsed_later`).
+pub(super) fn parsed_names(block: &syn::Block) -> Vec<String> {
+    struct Parses(Vec<String>);
+    impl<'ast> syn::visit::Visit<'ast> for Parses {
+        fn visit_expr_call(&mut self, c: &'ast syn::ExprCall) {
+            if let (Expr::Path(p), 1) = (&*c.func, c.args.len()) {
+                if parses_input(&path_segments(&p.path)) {
+                    self.0.extend(c.args.first().and_then(place_name));
+                }
+            }
+            syn::visit::visit_expr_call(self, c);
+        }
+    }
+    let mut found = Parses(Vec::new());
+    syn::visit::Visit::visit_block(&mut found, block);
+    found.0
 }
 
 /// Serde formats whose `from_*` functions parse a record out of bytes or text.

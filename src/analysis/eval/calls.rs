@@ -21,9 +21,9 @@ use crate::analysis::value::{
     Construct, ConstructKind, KeyEvent, KeySource, Placeholder, Site, Value,
 };
 use crate::analysis::vocab::{
-    is_claim_api_method, is_file_read, Component, ELEMENT_METHODS, MINTING_CONSTRUCTORS,
-    NO_TEXT_FLOW, OPAQUE_GETTERS, OWN_ACCESSORS, REMAINDER_METHODS, SETTER_ACCESSORS,
-    TRANSPARENT_METHODS,
+    is_claim_api_method, is_file_read, is_wrapper_call, Component, ELEMENT_METHODS,
+    MINTING_CONSTRUCTORS, NO_TEXT_FLOW, OPAQUE_GETTERS, OWN_ACCESSORS, REMAINDER_METHODS,
+    SETTER_ACCESSORS, TRANSPARENT_METHODS,
 };
 use crate::model::diagnostic::Confidence;
 
@@ -958,9 +958,6 @@ fn own_accessor(method: &str, recv: &Value) -> bool {
     OWN_ACCESSORS.contains(&method) && !recv.scoped
 }
 
-/// Replaces the parameters of a callee's value with the caller's arguments.
-/// Returns the value and the site of the key expression at the caller.
-
 /// What a callee's value is at its call: what it returns, or a key it
 /// stores (a pending key event).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -993,6 +990,8 @@ fn resolve_sanitized_params(out: &mut Value, args: &[Value]) {
     });
 }
 
+/// Replaces the parameters of a callee's value with the caller's arguments.
+/// Returns the value and the site of the key expression at the caller.
 fn substitute(
     value: &Value,
     args: &[Value],
@@ -1142,46 +1141,6 @@ fn brought_by_argument(
         args.get(p).is_some_and(brought) && !value.concat_params.iter().any(|(q, _)| *q == p)
     });
     from_arg.and_then(|p| arg_sites.get(p)).copied()
-}
-
-/// Calls that wrap their argument without changing what it is.
-fn is_wrapper_call(name: &str) -> bool {
-    if name.chars().next().is_some_and(|c| c.is_uppercase()) {
-        // `Some(x)`, `Ok(x)`, `Json(x)`, `CacheKey(x)`, and an enum variant
-        // at any path (`Directive::LoadToCache(key)`): wrapping is
-        // transparent, the key keeps its components.
-        return true;
-    }
-    matches!(
-        name,
-        "new"
-            | "from"
-            | "from_str"
-            | "from_static"
-            | "from_string"
-            | "from_bytes"
-            | "try_from"
-            | "into"
-            | "borrow"
-            | "parse_str"
-            | "to_string"
-            | "to_owned"
-            | "encode"
-            | "encode_upper"
-            | "encode_to_string"
-            | "escape"
-            | "identity"
-            | "Owned"
-            | "Borrowed"
-            | "copy_from_slice"
-            // Serialising a key record keeps what it holds
-            // (`bincode::serialize(&ReplayKey { .. })`, `serde_json::to_vec`).
-            | "serialize"
-            | "to_vec"
-            | "to_allocvec"
-            | "to_stdvec"
-            | "encode_to_vec"
-    )
 }
 
 /// Whether a method reads an element or entry of its receiver (a keyed

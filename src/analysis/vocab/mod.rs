@@ -49,9 +49,9 @@ pub use extension::VocabularyExtension;
 pub use provenance::is_server_entity_word;
 pub use roles::{names_key_header_constant, Component};
 pub use semantics::{
-    is_escape_replacement, is_file_read, ELEMENT_METHODS, KEY_SEPARATORS, MINTING_CONSTRUCTORS,
-    NO_TEXT_FLOW, OPAQUE_GETTERS, OWN_ACCESSORS, POSITIONAL_SQL_METHODS, PREPARED_EXECUTE_METHODS,
-    REMAINDER_METHODS, SETTER_ACCESSORS, TRANSPARENT_METHODS,
+    is_escape_replacement, is_file_read, is_wrapper_call, ELEMENT_METHODS, KEY_SEPARATORS,
+    MINTING_CONSTRUCTORS, NO_TEXT_FLOW, OPAQUE_GETTERS, OWN_ACCESSORS, POSITIONAL_SQL_METHODS,
+    PREPARED_EXECUTE_METHODS, REMAINDER_METHODS, SETTER_ACCESSORS, TRANSPARENT_METHODS,
 };
 pub use sentinels::{is_sentinel_literal, is_sentinel_name};
 pub use stores::{

@@ -199,3 +199,43 @@ pub const KEY_SEPARATORS: &[char] = &['\0', '\u{1e}', ':', '|', '/', '#'];
 pub fn is_escape_replacement(text: &str) -> bool {
     text.chars().count() >= 2 && (text.starts_with('%') || text.starts_with('\\'))
 }
+
+/// Calls that wrap their argument without changing what it is.
+pub fn is_wrapper_call(name: &str) -> bool {
+    if name.chars().next().is_some_and(|c| c.is_uppercase()) {
+        // `Some(x)`, `Ok(x)`, `Json(x)`, `CacheKey(x)`, and an enum variant
+        // at any path (`Directive::LoadToCache(key)`): wrapping is
+        // transparent, the key keeps its components.
+        return true;
+    }
+    matches!(
+        name,
+        "new"
+            | "from"
+            | "from_str"
+            | "from_static"
+            | "from_string"
+            | "from_bytes"
+            | "try_from"
+            | "into"
+            | "borrow"
+            | "parse_str"
+            | "to_string"
+            | "to_owned"
+            | "encode"
+            | "encode_upper"
+            | "encode_to_string"
+            | "escape"
+            | "identity"
+            | "Owned"
+            | "Borrowed"
+            | "copy_from_slice"
+            // Serialising a key record keeps what it holds
+            // (`bincode::serialize(&ReplayKey { .. })`, `serde_json::to_vec`).
+            | "serialize"
+            | "to_vec"
+            | "to_allocvec"
+            | "to_stdvec"
+            | "encode_to_vec"
+    )
+}

@@ -404,7 +404,14 @@ impl Evaluator<'_> {
                 self.update(&var, |v| v.fallbacks.clear());
             }
         }
+        // `match self { Principal::Guest => "guest", .. }` in the enum's own
+        // method renders the variant: its default is where the receiver was
+        // made that variant (a caller's `None => Principal::Guest`).
+        let renders_self = crate::analysis::syntax::place_name(&m.expr).as_deref() == Some("self");
         for arm in &m.arms {
+            if renders_self && self.sentinel_pat(&arm.pat) {
+                continue;
+            }
             if let Some(sentinel) = self.sentinel(&arm.body, 0) {
                 let origin = self.origin(&*arm.body);
                 Self::add_fallback(&mut value, origin, sentinel);

@@ -167,7 +167,9 @@ fn is_hasher_type(name: &str) -> bool {
     // A MAC (`Hmac<Sha256>`, `HmacSha256`) digests what it is fed as a hash
     // does: keyed by a secret, a MAC of the body is still one value per
     // payload (a signature compared with a header is no key position).
-    (name.ends_with("Hasher") && name != "BuildHasher")
+    // `FNV1aHasher64`, `Murmur3Hasher32`: a width after the word too.
+    let hasher = name.trim_end_matches(|c: char| c.is_ascii_digit());
+    (hasher.ends_with("Hasher") && hasher != "BuildHasher")
         || name.starts_with("Hmac")
         || HASHER_TYPES.contains(&name)
         || names_hash_family_type(name)

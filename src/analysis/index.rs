@@ -10,10 +10,16 @@ pub use super::syntax::ConstDef;
 use super::vocab::Vocabulary;
 
 /// The constructor methods of the request-extractor traits (axum's
-/// `from_request_parts`/`from_request`, actix's `from_request`): a type
+/// `from_request_parts`/`from_request`, actix's `from_request`, salvo's
+/// `extract`, `from_parts` of smaller frameworks): a type
 /// whose constructor reads the key header is a client-key extractor.
 /// Shared with the pre-filter, which keeps the handlers using such a type.
-pub const EXTRACTOR_FNS: &[&str] = &["from_request_parts", "from_request"];
+pub const EXTRACTOR_FNS: &[&str] = &[
+    "from_request_parts",
+    "from_request",
+    "from_parts",
+    "extract",
+];
 
 /// A parsed file of the unit.
 pub struct ParsedFile {

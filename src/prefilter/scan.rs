@@ -1021,7 +1021,10 @@ fn call_mention<'t>(
     // name stores keys (`Evaluator::stores_in_summary`).
     let builtin = crate::analysis::vocab::TRANSPARENT_METHODS.contains(&ident)
         && !crate::analysis::vocab::OWN_ACCESSORS.contains(&ident);
-    if method && builtin && !on_self {
+    // But a setter given a value on a crate type's chain (`Evaluator::own_setter`).
+    let setter = crate::analysis::vocab::SETTER_ACCESSORS.contains(&ident)
+        && tokens.get(i + 2).is_some_and(|t| *t != Token::Close(b')'));
+    if method && builtin && !on_self && !(setter && chain_root(tokens, i - 1).is_some()) {
         return None;
     }
     Some(match owner {

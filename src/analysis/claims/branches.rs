@@ -216,8 +216,13 @@ impl Walker<'_> {
         // `Err` mean "not claimed" or "nothing there" depending on the API.
         if tested.is_some() && m.arms.iter().any(|a| !only_leaves(&a.body)) {
             for (class, arm) in classes.iter_mut().zip(&m.arms) {
-                // The arm that goes on holds the claim (`Ok(None) => {}`).
-                *class = Some(names_unclaimed_outcome(&arm.pat) || only_leaves(&arm.body));
+                // The arm that goes on holds the claim (`Ok(None) => {}`);
+                // a claim's `false` is "not claimed" whatever the arm does
+                // (`false => Ok(Reply::in_progress())` as the function's value).
+                *class = Some(match pat_bool(&arm.pat) {
+                    Some(claimed) => !claimed,
+                    None => names_unclaimed_outcome(&arm.pat) || only_leaves(&arm.body),
+                });
             }
         }
         let any_success = classes.contains(&Some(false));
@@ -324,6 +329,21 @@ fn names_unclaimed_outcome(pat: &Pat) -> bool {
     let mut named = Named(false);
     named.visit_pat(pat);
     named.0
+}
+
+/// The boolean a pattern matches (`false`, `Ok(true)`), if it is one.
+fn pat_bool(pat: &Pat) -> Option<bool> {
+    match pat {
+        Pat::Lit(l) => match &l.lit {
+            syn::Lit::Bool(b) => Some(b.value),
+            _ => None,
+        },
+        Pat::TupleStruct(ts) if ts.path.is_ident("Ok") && ts.elems.len() == 1 => {
+            ts.elems.first().and_then(pat_bool)
+        }
+        Pat::Paren(p) => pat_bool(&p.pat),
+        _ => None,
+    }
 }
 
 fn pat_not_claimed(pat: &Pat) -> bool {

@@ -7,10 +7,22 @@
 
 use super::{Evaluator, MethodCall};
 use crate::analysis::value::Value;
-use crate::analysis::vocab::Component;
+use crate::analysis::vocab::{Component, SETTER_ACCESSORS};
 use syn::Expr;
 
 impl Evaluator<'_> {
+    /// A setter named like an accessor (`.key(k)`) on a chain of one of
+    /// the crate's own types that defines it (`SlotBuilder::default()
+    /// ..key(k)`): the crate's method, which writes the field its `build`
+    /// reads, not the transparent accessor of another crate's type.
+    pub(super) fn own_setter(&self, call: &MethodCall<'_>) -> bool {
+        SETTER_ACCESSORS.contains(&call.method.as_str())
+            && !call.args.is_empty()
+            && self
+                .chain_type(&call.m.receiver)
+                .is_some_and(|ty| !self.index.methods_of(&call.method, &ty).is_empty())
+    }
+
     /// `value`, the result of the crate-local methods `ids` called on a
     /// receiver holding `recv`, with what a consuming method hands on.
     pub(super) fn consumed_receiver(

@@ -724,6 +724,7 @@ impl Evaluator<'_> {
         if on_self
             || !builtin
             || own_accessor(method, &recv)
+            || self.own_setter(call)
             || self.stores_in_summary(method, &call.m.receiver)
         {
             let mut ids = self
@@ -789,7 +790,7 @@ impl Evaluator<'_> {
     /// type that give it back (`-> Self`), through `?`. The pre-filter
     /// links the same chains by tokens (`prefilter::scan`, `chain_root`);
     /// a turbofish or generic arguments end both.
-    fn chain_type(&self, expr: &Expr) -> Option<String> {
+    pub(super) fn chain_type(&self, expr: &Expr) -> Option<String> {
         let named = |segment: &syn::PathSegment| {
             let ty = segment.ident.to_string();
             let local = segment.arguments.is_none()
@@ -841,7 +842,13 @@ impl Evaluator<'_> {
         // A transparent method of another value is not resolved even where
         // one of the crate has its name (`crate_method`), but for an
         // accessor the crate may define on its own records.
-        if is_self(&call.m.receiver) || !TRANSPARENT_METHODS.contains(&method) || own_accessor {
+        // So is a setter of that name given a value (`.key(k)`, `own_setter`).
+        let setter = SETTER_ACCESSORS.contains(&method) && !call.args.is_empty();
+        if is_self(&call.m.receiver)
+            || !TRANSPARENT_METHODS.contains(&method)
+            || own_accessor
+            || setter
+        {
             self.unresolved_call(method, inputs, &mut value);
         }
         value
@@ -862,6 +869,10 @@ impl Evaluator<'_> {
             self.server_id_by_name(&mut recv, method, call.expr);
             let field = if method == "key" { "id" } else { method };
             self.entity_id_field(&mut recv, &call.m.receiver, field, call.expr);
+        }
+        // `cond.then_some(v)`: `v`, or nothing.
+        if let ("then_some", [arg]) = (method, call.args.as_slice()) {
+            return arg.clone();
         }
         if TRANSPARENT_METHODS.contains(&method) {
             // An accessor's name given an argument is a builder's setter

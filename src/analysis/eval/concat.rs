@@ -278,7 +278,7 @@ fn literal_prefix(fmt: &str, first: Option<&Value>) -> Option<String> {
 impl Evaluator<'_> {
     /// A string literal given to a format as an argument names the route
     /// as one in the format string does (`r = "claims.status"`).
-    fn literal_route(&self, value: &mut Value, arg: &Expr) {
+    pub(super) fn literal_route(&self, value: &mut Value, arg: &Expr) {
         if let Expr::Lit(syn::ExprLit {
             lit: syn::Lit::Str(s),
             ..

@@ -750,14 +750,37 @@ impl<'a> Evaluator<'a> {
             Expr::TryBlock(t) => self.eval_block(&t.block),
             Expr::Const(c) => self.eval_block(&c.block),
             Expr::Array(a) => {
-                let elems: Vec<Value> = a.elems.iter().map(|e| self.eval(e)).collect();
+                // `[tenant, user, "fx.lock", key]`: a literal naming an
+                // operation is the key's route, as in a `format!`.
+                let elems: Vec<Value> = (a.elems.iter())
+                    .map(|e| {
+                        let mut v = self.eval(e);
+                        self.literal_route(&mut v, e);
+                        v
+                    })
+                    .collect();
                 self.array_value(elems, expr)
             }
             Expr::Repeat(r) => self.eval(&r.expr),
             Expr::Tuple(t) => {
-                let elems: Vec<Value> = t.elems.iter().map(|e| self.eval(e)).collect();
+                let mut elems: Vec<Value> = t.elems.iter().map(|e| self.eval(e)).collect();
                 if elems.len() < 2 {
                     return elems.into_iter().next().unwrap_or_default();
+                }
+                // A payload hash, or a helper's digest of its parameter, put in
+                // a key tuple (two scope components beside it) became part of a
+                // key here, also where the tuple is taken apart later (`let
+                // (t, c, route, k) = slot(..)`); not in `(hash, item)`.
+                let site = self.site(expr);
+                let scope =
+                    |v: &Value| (v.tenant.is_some() || v.principal.is_some()) && v.digest.is_none();
+                let key_tuple = elems.iter().filter(|v| scope(v)).count() >= 2;
+                for elem in elems.iter_mut().filter(|_| key_tuple) {
+                    let digest = elem.payload_hash.is_some()
+                        || elem.digest.is_some() && elem.hashed_params != 0;
+                    if digest && elem.hash_keyed.is_none() {
+                        elem.hash_keyed = Some(site);
+                    }
                 }
                 let mut value = Value::derived(elems.iter());
                 value.concat = None;

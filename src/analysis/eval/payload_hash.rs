@@ -355,7 +355,16 @@ impl Evaluator<'_> {
         match call {
             HashCall::Digest => {
                 let input = Value::derived(args.iter());
-                self.digest_value(&input, expr)
+                let digest = self.digest_value(&input, expr);
+                // `Md::hash(MdType::Sha256, raw, &mut out)`: the digest is
+                // also written into the buffer it is given.
+                for out in exprs.iter().filter_map(|e| match e {
+                    Expr::Reference(r) if r.mutability.is_some() => place_name(&r.expr),
+                    _ => None,
+                }) {
+                    self.update(&out, |v| *v = digest.clone());
+                }
+                digest
             }
             HashCall::NewHasher { feeds_args } => {
                 let mut v = if feeds_args {
@@ -714,6 +723,18 @@ pub(super) fn substitute_payload_facts(value: &Value, args: &[Value], out: &mut 
                 }));
             }
         }
+    }
+    // A digest of a parameter the callee takes for the payload by its name
+    // only (`fn fnv64(bytes: &[u8])`) is no payload hash where the caller's
+    // argument carries no payload (`fnv64(auth.session_id.as_bytes())`).
+    let by_name = out.payload_hash.as_ref().is_some_and(|h| h.payload.by_name);
+    let no_payload_given = bits(value.hashed_params).all(|p| {
+        args.get(p)
+            .is_some_and(|a| a.payload.is_none() && a.payload_hash.is_none())
+    });
+    if by_name && value.hashed_params != 0 && no_payload_given {
+        out.payload_hash = None;
+        out.hash_keyed = None;
     }
     out.hashed_params = hashed;
     for (p, concat) in &value.concat_params {

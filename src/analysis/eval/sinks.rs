@@ -377,7 +377,11 @@ impl Evaluator<'_> {
             let elems = arg.elems.as_deref()?;
             let (first, rest) = elems.split_first()?;
             let table = first.literal.as_deref()?;
-            if rest.is_empty() || !self.vocab.is_idempotency_table(table) {
+            // A header's name and value (`("X-Upstream-Idempotency-Key", k)`
+            // pushed onto an outgoing request) is no table's record.
+            let header = self.vocab.is_key_header(table)
+                || table.get(..2).is_some_and(|p| p.eq_ignore_ascii_case("x-"));
+            if rest.is_empty() || header || !self.vocab.is_idempotency_table(table) {
                 return None;
             }
             let key = match rest {
@@ -836,7 +840,10 @@ fn request_record_key(arg: &Value) -> Value {
 /// place holding nothing the analysis knows, given before the key and a
 /// stored value.
 fn opaque_handle(arg: &Value, expr: &Expr) -> bool {
-    arg.is_empty() && matches!(strip_ref(expr), Expr::Path(_) | Expr::Field(_))
+    // Or options made in place (leveldb's `db.get(ReadOptions::new(), key)`).
+    let options = |e: &Expr| matches!(e, Expr::Call(c) if c.args.is_empty() && matches!(&*c.func, Expr::Path(p) if p.path.segments.len() == 2));
+    arg.is_empty()
+        && (matches!(strip_ref(expr), Expr::Path(_) | Expr::Field(_)) || options(strip_ref(expr)))
 }
 
 /// How many stored values a storage verb takes after its key: none for a

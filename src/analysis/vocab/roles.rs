@@ -572,15 +572,19 @@ fn is_dotted_operation(text: &str) -> bool {
         "rs",
     ];
     let segments: Vec<&str> = text.split('.').collect();
+    // A two-letter resource (`fx.lock`, `id.verify`) is one too; `lock` as
+    // the action (`seats.lock`) is a verb, not the `lock` namespace.
+    let last = segments.len().saturating_sub(1);
     segments.len() >= 2
         && segments.iter().all(|s| {
-            s.len() >= 3
+            s.len() >= 2
                 && s.starts_with(|c: char| c.is_ascii_lowercase())
                 && s.chars()
                     .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
                 && !is_version_word(s)
         })
-        && !segments.iter().any(|s| NAMESPACE_WORDS.contains(s))
+        && !(segments.iter().enumerate())
+            .any(|(i, s)| NAMESPACE_WORDS.contains(s) && !(i == last && *s == "lock"))
 }
 
 #[cfg(test)]

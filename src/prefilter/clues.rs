@@ -3,6 +3,7 @@
 //! `use` declarations make of later tokens.
 
 use crate::analysis::hashing;
+use crate::lex::Token;
 
 /// Evidence toward a fact that one token does not prove alone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,32 +61,107 @@ pub(super) struct HashImports<'t> {
     /// A hashing trait (`use k12::digest::Update`): `.update(..)` feeds a
     /// hasher, `Type::digest(..)` is the trait's.
     pub(super) hash_trait: bool,
-    /// The `use` being read names a hash crate or module.
-    from_hash_module: bool,
+    /// Inside the `use` being read, the brace depths of the groups a hash
+    /// crate or module opens (`dryoc::generichash::{..}`), and the depth now.
+    groups: Vec<usize>,
+    depth: usize,
+    /// The last name was a hash crate or module followed by `::`.
+    after_module: bool,
     /// Types imported from a hash crate or module (`use
-    /// dryoc::generichash::{GenericHash, ..}`): their associated functions
-    /// may digest (`hashing::classify_call` on the imported path).
+    /// dryoc::generichash::{GenericHash, ..}`, `use crc16::State`): their
+    /// associated functions may digest (`hashing::classify_call` on the
+    /// imported path).
     types: Vec<&'t str>,
 }
 
 impl<'t> HashImports<'t> {
-    /// A name inside a `use` declaration; `path_head` when `::` follows it.
-    pub(super) fn use_ident(&mut self, name: &'t str, path_head: bool) {
-        self.hash_trait |= hashing::is_hash_protocol_trait(name);
-        if path_head {
-            self.from_hash_module |= hashing::is_hash_module(name);
-        } else if self.from_hash_module && name.starts_with(|c: char| c.is_ascii_uppercase()) {
-            self.types.push(name);
+    /// The token at `i` inside a `use` declaration.
+    pub(super) fn use_token(&mut self, tokens: &[Token<'t>], i: usize) {
+        match tokens[i] {
+            Token::Open(b'{') => {
+                self.depth += 1;
+                if std::mem::take(&mut self.after_module) {
+                    self.groups.push(self.depth);
+                }
+            }
+            Token::Close(b'}') => {
+                self.groups.retain(|&d| d < self.depth);
+                self.depth = self.depth.saturating_sub(1);
+            }
+            Token::Ident(name) => {
+                self.hash_trait |= hashing::is_hash_protocol_trait(name);
+                let head = path_head(tokens, i);
+                let imported = !head && (self.after_module || !self.groups.is_empty());
+                if imported && name.starts_with(|c: char| c.is_ascii_uppercase()) {
+                    self.types.push(name);
+                }
+                if head {
+                    self.after_module = hashing::is_hash_module(name);
+                } else {
+                    self.after_module = false;
+                }
+            }
+            _ => {}
         }
     }
 
     /// The end of a `use` declaration.
     pub(super) fn end_use(&mut self) {
-        self.from_hash_module = false;
+        self.groups.clear();
+        self.depth = 0;
+        self.after_module = false;
     }
 
     /// Whether `name` is a type imported from a hash crate or module.
     pub(super) fn is_hash_type(&self, name: &str) -> bool {
         self.types.contains(&name)
+    }
+}
+
+/// Whether the name at `i` heads a path (`::` follows it).
+pub(super) fn path_head(tokens: &[Token<'_>], i: usize) -> bool {
+    tokens.get(i + 1) == Some(&Token::Punct(":")) && tokens.get(i + 2) == Some(&Token::Punct(":"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The imports of `text`, read as the scan reads a `use` declaration.
+    fn imports(text: &str) -> HashImports<'_> {
+        let tokens: Vec<Token<'_>> = crate::lex::tokens(text).collect();
+        let mut imports = HashImports::default();
+        for i in 0..tokens.len() {
+            match tokens[i] {
+                Token::Ident("use") => {}
+                Token::Punct(";") => imports.end_use(),
+                _ => imports.use_token(&tokens, i),
+            }
+        }
+        imports
+    }
+
+    #[test]
+    fn types_from_hash_modules_only() {
+        let found = imports(
+            "use dryoc::generichash::{GenericHash, Key}; use crc16::State; \
+             use crate::{hash::Fnv, http::{HttpClient, Retry}}; use sha2::Digest;",
+        );
+        for name in ["GenericHash", "Key", "State", "Fnv", "Digest"] {
+            assert!(found.is_hash_type(name), "{name}");
+        }
+        for name in ["HttpClient", "Retry"] {
+            assert!(!found.is_hash_type(name), "{name}");
+        }
+        assert!(found.hash_trait);
+    }
+
+    #[test]
+    fn a_constant_declaration_heads_no_path() {
+        let tokens: Vec<Token<'_>> =
+            crate::lex::tokens("const RETRY: u64 = 3; State::new()").collect();
+        assert!(!path_head(&tokens, 1));
+        let state = tokens.iter().position(|t| *t == Token::Ident("State"));
+        assert!(state.is_some_and(|i| path_head(&tokens, i)));
     }
 }

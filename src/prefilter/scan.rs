@@ -19,7 +19,7 @@ use crate::analysis::hashing;
 use crate::analysis::vocab::{is_dynamo_key_attribute, names_strong_store, DYNAMO_STORE};
 use crate::lex::{self, Token};
 
-use super::clues::{Clue, Clues, HashImports};
+use super::clues::{self, Clue, Clues, HashImports};
 use super::holders;
 use super::test_attrs;
 use super::triggers::{
@@ -361,13 +361,10 @@ impl<'t> Scanner<'_, 't> {
                 self.imports.end_use();
             }
             Token::Ident("as") if self.in_use && self.open.is_empty() => self.rename(i),
-            Token::Ident(t) if self.in_use => {
-                let head = self.tokens.get(i + 1) == Some(&Token::Punct(":"));
-                self.imports.use_ident(t, head);
-            }
+            _ if self.in_use => self.imports.use_token(self.tokens, i),
             Token::Ident(t)
                 if self.imports.is_hash_type(t)
-                    && self.tokens.get(i + 1) == Some(&Token::Punct(":"))
+                    && clues::path_head(self.tokens, i)
                     && self.prefilter.needs(Fact::HashCalls) =>
             {
                 self.for_open(|item| item.found.insert(Fact::HashCalls));

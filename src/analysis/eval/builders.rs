@@ -1,9 +1,11 @@
-//! Values built by consuming methods of the crate's own builders: a
-//! `fn principal(mut self, v) -> Self` and `fn build(self) -> Slot`. The
-//! summary of such a method cannot say what the result holds, as `self` is
-//! no parameter of it; the value it consumed and the arguments it was given
-//! are what the result is built from (rules.md, "Evidence and confidence":
-//! builder chains are a step).
+//! What a crate method called on a value hands on from that value, which
+//! its summary cannot say (`self` is no parameter of it): a consuming
+//! method of the crate's own builders (`fn principal(mut self, v) -> Self`,
+//! `fn build(self) -> Slot`) hands on what the builder was built from and
+//! what it is given (rules.md, "Evidence and confidence": builder chains
+//! are a step), and a builder's own `.key(k)` setter is its method, not an
+//! accessor; a method asked of a scope component (`principal.id()`)
+//! answers with that component and where it was defaulted.
 
 use super::{Evaluator, MethodCall};
 use crate::analysis::value::Value;

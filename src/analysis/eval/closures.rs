@@ -93,9 +93,9 @@ impl Evaluator<'_> {
         })
     }
 
-    /// A local closure or a crate function of one parameter handed by its path to an adapter
-    /// (`.map(strip_attempt_suffix)`): its summary applied to the value it
-    /// receives, as for `.map(|k| strip_attempt_suffix(k))`.
+    /// A local closure or a crate function of one parameter handed by its
+    /// path to an adapter (`.map(mk)`, `.map(strip_attempt_suffix)`): run
+    /// on the value it receives, as for `.map(|k| strip_attempt_suffix(k))`.
     fn local_fn_applied(&mut self, func: &Expr, input: &Value) -> Option<Value> {
         let Expr::Path(p) = func else {
             return None;

@@ -293,10 +293,8 @@ impl Evaluator<'_> {
 
 /// Whether a format string is one placeholder and nothing else (`"{b:02x}"`).
 fn is_one_placeholder(fmt: &str) -> bool {
-    fmt.starts_with('{')
-        && fmt.ends_with('}')
-        && fmt.matches('{').count() == 1
-        && fmt.matches('}').count() == 1
+    let parsed = format_string::parse(fmt);
+    parsed.args.len() == 1 && parsed.literals.iter().all(String::is_empty)
 }
 
 /// Whether `buffer` carries nothing that `piece` does not: the parameters,

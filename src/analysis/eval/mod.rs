@@ -204,8 +204,11 @@ pub struct Evaluator<'a> {
     record_bindings: HashMap<String, String>,
     /// Locals holding records of the unit (`rx: Receiver<Notify>`): the record.
     element_bindings: HashMap<String, String>,
-    /// Bindings the function parses into a record somewhere (`payload_hash::parsed_names`).
-    parsed_later: Vec<String>,
+    /// The function's body.
+    body: &'a syn::Block,
+    /// Bindings the function parses into a record somewhere
+    /// (`payload_hash::parsed_names`), found when first asked.
+    parsed_later: Option<Vec<String>>,
 }
 
 /// The field keys of an evaluation that reads none.
@@ -239,9 +242,10 @@ impl<'a> Evaluator<'a> {
         index: &'a CrateIndex<'a>,
         vocab: &'a Vocabulary,
         summaries: &'a [Summary],
-        def: &FnDef<'_>,
+        def: &FnDef<'a>,
     ) -> Self {
         Evaluator {
+            body: def.block,
             index,
             vocab,
             summaries,
@@ -284,7 +288,7 @@ impl<'a> Evaluator<'a> {
             field_reads: Vec::new(),
             record_bindings: HashMap::new(),
             element_bindings: HashMap::new(),
-            parsed_later: Vec::new(),
+            parsed_later: None,
         }
     }
 
@@ -310,7 +314,6 @@ impl<'a> Evaluator<'a> {
         let documented_params = names::documented_params(def.attrs);
         let entry_point = hashing::is_entry_point(def.attrs);
         let mut index = 0usize;
-        self.parsed_later = payload_hash::parsed_names(def.block);
         for input in &def.sig.inputs {
             let syn::FnArg::Typed(pat_type) = input else {
                 continue;

@@ -232,7 +232,15 @@ impl Evaluator<'_> {
         let Some(name) = super::pat_ident(pat) else {
             return;
         };
-        if !self.parsed_later.contains(&name) {
+        // Only a payload known by its name alone asks (rare): the body is
+        // walked for its parses then, once.
+        let by_name = |v: &Value| v.payload.as_ref().is_some_and(|p| p.by_name);
+        if !self.lookup(&name).is_some_and(by_name) {
+            return;
+        }
+        let body = self.body;
+        let parsed = self.parsed_later.get_or_insert_with(|| parsed_names(body));
+        if !parsed.contains(&name) {
             return;
         }
         self.update(&name, |value| {

@@ -510,7 +510,17 @@ impl<'t> FileFit<'t> {
             // Labels without room leave, and so do those drawn before the
             // primary span's when it has none (miette puts its bar after
             // theirs); the bars of the others can only move left.
-            let mut kept: Vec<usize> = marks.clone();
+            // A span the cut left out entirely (it maps to no text) has
+            // nothing to draw its label under: it is named in a note.
+            let cut_off = |i: usize| {
+                let m = &snippet.marks[i];
+                spans[i].0 == spans[i].1 && m.span.start != m.span.end
+            };
+            let mut kept: Vec<usize> = marks
+                .iter()
+                .copied()
+                .filter(|&i| i == 0 || !cut_off(i))
+                .collect();
             loop {
                 let spans: Vec<(usize, usize)> = kept.iter().map(|&i| columns(i)).collect();
                 let fits = |bar: usize, i: usize| {

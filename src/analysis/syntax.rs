@@ -73,6 +73,15 @@ pub fn strip_ref(expr: &Expr) -> &Expr {
     }
 }
 
+/// The local variable a `&mut place` argument lends out (`&mut out`): a
+/// buffer the call may write into.
+pub fn lent_mut_place(expr: &Expr) -> Option<String> {
+    match expr {
+        Expr::Reference(r) if r.mutability.is_some() => place_name(&r.expr),
+        _ => None,
+    }
+}
+
 /// The local variable an expression names (`s`, `&mut s`, `(*s)`).
 pub fn place_name(expr: &Expr) -> Option<String> {
     match expr {

@@ -10,7 +10,7 @@
 use syn::Expr;
 
 use super::Evaluator;
-use crate::analysis::syntax::place_name;
+use crate::analysis::syntax;
 use crate::analysis::value::Value;
 use crate::analysis::vocab::words;
 
@@ -29,8 +29,7 @@ impl Evaluator<'_> {
             return;
         }
         for (n, expr) in exprs.iter().enumerate() {
-            let Expr::Reference(r) = expr else { continue };
-            let (Some(_), Some(var)) = (r.mutability, place_name(&r.expr)) else {
+            let Some(var) = syntax::lent_mut_place(expr) else {
                 continue;
             };
             let inputs = (others.iter().copied()).chain(

@@ -366,10 +366,7 @@ impl Evaluator<'_> {
                 let digest = self.digest_value(&input, expr);
                 // `Md::hash(MdType::Sha256, raw, &mut out)`: the digest is
                 // also written into the buffer it is given.
-                for out in exprs.iter().filter_map(|e| match e {
-                    Expr::Reference(r) if r.mutability.is_some() => place_name(&r.expr),
-                    _ => None,
-                }) {
+                for out in exprs.iter().filter_map(|e| syntax::lent_mut_place(e)) {
                     self.update(&out, |v| *v = digest.clone());
                 }
                 digest
@@ -466,12 +463,10 @@ impl Evaluator<'_> {
             && args.len() == 1
             && hashing::is_finalize_method(method.trim_end_matches("_into"))
         {
-            if let Some(Expr::Reference(r)) = arg_exprs.first() {
-                if let (Some(_), Some(out)) = (r.mutability, place_name(&r.expr)) {
-                    let digest = self.digest_value(recv, expr);
-                    self.update(&out, |v| *v = digest);
-                    return Some(Value::empty());
-                }
+            if let Some(out) = arg_exprs.first().and_then(|e| syntax::lent_mut_place(e)) {
+                let digest = self.digest_value(recv, expr);
+                self.update(&out, |v| *v = digest);
+                return Some(Value::empty());
             }
         }
         // `CASTAGNOLI.checksum(&payload)`: a hasher object's one-shot digest.

@@ -417,6 +417,7 @@ pub fn is_hash_token(ident: &str, place: TokenPlace, next: Option<&str>) -> bool
     match place {
         TokenPlace::PathHead => {
             is_hash_module(ident)
+                || next.is_some_and(|f| is_foreign_digest(&[ident, f]))
                 || ((is_hasher_type(ident) || HASH_TRAITS.contains(&ident))
                     && next.is_none_or(is_hash_path_fn))
         }
@@ -425,6 +426,24 @@ pub fn is_hash_token(ident: &str, place: TokenPlace, next: Option<&str>) -> bool
         TokenPlace::ParamType => is_hasher_type(ident) || ident == "Digest" || ident == "DynDigest",
         TokenPlace::Other => false,
     }
+}
+
+/// Whether a call of a function outside the crate is a one-shot digest
+/// by its path alone: a module's `hash`/`hash64`/`digest`/`checksum`
+/// (`museair::hash(&bytes, 7)`, `seahash::hash(b)`), whatever the crate
+/// is called. The value's flow says what it digests; a crate-local
+/// function of that name is read by its body instead.
+pub fn is_foreign_digest<S: AsRef<str>>(segments: &[S]) -> bool {
+    let [head, .., last] = segments else {
+        return false;
+    };
+    let (head, last) = (head.as_ref(), last.as_ref());
+    DIGEST_FNS.contains(&last)
+        && head.starts_with(|c: char| c.is_ascii_lowercase())
+        && !matches!(head, "crate" | "self" | "super" | "std" | "core" | "alloc")
+        && segments[1..segments.len() - 1]
+            .iter()
+            .all(|s| s.as_ref().starts_with(|c: char| c.is_ascii_lowercase()))
 }
 
 /// Classifies a call by its path segments (`["sha2", "Sha256", "digest"]`).
@@ -472,7 +491,12 @@ pub fn classify_call(segments: &[String], nargs: usize) -> Option<HashCall> {
         _ => {}
     }
     if let Some(ty) = prev {
-        let qualified_context = ty == "Context" && in_hash_module;
+        // `ring::digest::Context::new(..)`, and any type of a hash crate
+        // made from nothing (`hmac_sha512::Hash::new()`): what such a
+        // crate's type is before it is fed is a hasher.
+        let qualified_context = in_hash_module
+            && (ty == "Context"
+                || (nargs == 0 && ty.starts_with(|c: char| c.is_ascii_uppercase())));
         if is_hasher_type(ty) || qualified_context {
             if is_hasher_constructor_name(last) {
                 return Some(HashCall::NewHasher { feeds_args: false });
@@ -574,10 +598,22 @@ pub fn is_finalize_method(method: &str) -> bool {
             | "sum32"
             | "sum64"
             | "hexdigest"
-    ) || with_form_suffix(
-        method,
-        &["finalize", "finish", "digest", "result", "compute"],
-    )
+    ) || with_width_suffix(method, &["finish", "finalize", "digest", "sum"])
+        || with_form_suffix(
+            method,
+            &["finalize", "finish", "digest", "result", "compute"],
+        )
+}
+
+/// `finish32`, `digest128`, `sum64`: a finishing verb and the digest's
+/// width.
+fn with_width_suffix(method: &str, verbs: &[&str]) -> bool {
+    verbs.iter().any(|v| {
+        method.strip_prefix(v).is_some_and(|w| {
+            let w = w.strip_prefix('_').unwrap_or(w);
+            !w.is_empty() && w.chars().all(|c| c.is_ascii_digit())
+        })
+    })
 }
 
 /// Methods of encoders (`BASE64_STANDARD.encode(&digest)`) whose result is
@@ -838,6 +874,27 @@ mod tests {
 
     fn segs(path: &str) -> Vec<String> {
         path.split("::").map(str::to_string).collect()
+    }
+
+    #[test]
+    fn foreign_one_shot_digests() {
+        assert!(is_foreign_digest(&["museair", "hash"]));
+        assert!(is_foreign_digest(&["seahash", "v2", "checksum"]));
+        // The crate's own and the standard library's are not.
+        for path in [
+            &["crate", "hash"][..],
+            &["std", "hash"],
+            &["self", "digest"],
+        ] {
+            assert!(!is_foreign_digest(path), "{path:?}");
+        }
+        // A type's function, or another verb.
+        assert!(!is_foreign_digest(&["museair", "Hasher", "hash"]));
+        assert!(!is_foreign_digest(&["museair", "encode"]));
+        assert!(is_finalize_method("finish32"));
+        assert!(is_finalize_method("digest_128"));
+        assert!(!is_finalize_method("finished"));
+        assert!(!is_finalize_method("sum"));
     }
 
     #[test]

@@ -28,7 +28,7 @@ use super::vocab::{is_namespace_column, is_scope_version_column, Component, Voca
 mod statements;
 mod tolerant;
 
-use statements::{hash_comments, split_statements, without_index_kind};
+use statements::{hash_comments, past_guard, split_statements, without_index_kind};
 
 /// Which kind of uniqueness a constraint declares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -328,6 +328,7 @@ pub fn analyze_text(text: &str, vocab: &Vocabulary) -> TextAnalysis {
         return out;
     };
     for statement in split_statements(&tokens) {
+        let statement = past_guard(statement);
         let Some(first) = statement.iter().find(|t| !is_trivia(&t.token)) else {
             continue;
         };
@@ -521,6 +522,15 @@ fn ddl_head(words: &[String]) -> Option<DdlHead> {
                 "OR" | "REPLACE" | "TEMP" | "TEMPORARY" | "UNLOGGED" | "GLOBAL" | "LOCAL"
             ) {
                 i += 1;
+            }
+            // A dialect's kind of table before the word (HSQLDB's `CREATE
+            // CACHED TABLE`, SAP HANA's `COLUMN`, Teradata's `MULTISET`),
+            // never another object's.
+            let kinds = (i..i + 2)
+                .take_while(|&k| !matches!(at(k), "TABLE" | "UNIQUE" | "INDEX" | "VIEW" | ""))
+                .count();
+            if at(i + kinds) == "TABLE" {
+                i += kinds;
             }
             match at(i) {
                 "TABLE" => name_after(i + 1).map(|table| DdlHead {

@@ -85,8 +85,16 @@ impl Evaluator<'_> {
             value.server_concat = Some(self.site(call.expr));
         }
         value.join_as_part(&recv);
+        // A setter named for a component (`.tenant(hdr(..).unwrap_or(""))`)
+        // says what its argument is, as a parameter's name would: a default
+        // given it is that component's.
+        let component = self.vocab.component_of_name(&call.method);
         for arg in &call.args {
-            value.join_as_part(arg);
+            let mut arg = arg.clone();
+            if let Some(component) = component {
+                arg.attach_fallbacks_to(&[component]);
+            }
+            value.join_as_part(&arg);
         }
         value
     }

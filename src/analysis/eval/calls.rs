@@ -15,7 +15,7 @@ use super::sinks::is_self;
 use super::{
     bits, names, payload_hash, server_built, server_keys, Demanded, Evaluator, MethodCall,
 };
-use crate::analysis::hashing;
+use crate::analysis::hashing::{self, HashCall};
 use crate::analysis::syntax::{last_ident, path_segments, path_string, place_name};
 use crate::analysis::value::{
     Construct, ConstructKind, KeyEvent, KeySource, Placeholder, Site, Value,
@@ -103,7 +103,7 @@ impl Evaluator<'_> {
         let Expr::Path(func) = &*c.func else {
             let f = self.eval(&c.func);
             let args: Vec<Value> = c.args.iter().map(|a| self.eval(a)).collect();
-            if let Some(value) = self.field_closure_call(&c.func, &args) {
+            if let Some(value) = self.field_closure_call(c, &args) {
                 return value;
             }
             let mut v = Value::derived(args.iter());
@@ -172,9 +172,12 @@ impl Evaluator<'_> {
         // its body, which shows what it hashes.
         let by_body = !ids.is_empty() && hashing::is_digest_fn_name(&name);
         let resolved = self.foreign_call_path(&segments, !ids.is_empty());
-        if let Some(call) = self
-            .classify_hash_call(&resolved, &arg_exprs)
+        let foreign_digest = (ids.is_empty() && !arg_exprs.is_empty())
+            .then_some(HashCall::Digest)
+            .filter(|_| hashing::is_foreign_digest(&resolved));
+        if let Some(call) = (self.classify_hash_call(&resolved, &arg_exprs))
             .filter(|_| !by_body)
+            .or(foreign_digest)
         {
             return self.hash_call(call, &args, &arg_exprs, expr);
         }
@@ -1037,6 +1040,19 @@ fn substitute(
                 key_arg_site = arg_sites.get(p).copied();
             }
             out.join(arg);
+        }
+    }
+    // The parameter itself used as the key (`self.attempts.put(slot, ..)`)
+    // is the argument's text: it starts with the argument's prefix.
+    let mut params = bits(value.params);
+    if let (Some(p), None, None, None) = (
+        params.next(),
+        params.next(),
+        &value.prefix,
+        &value.construct,
+    ) {
+        if value.concat.is_none() {
+            out.prefix = args.get(p).and_then(|a| a.prefix.clone());
         }
     }
     if let Some(elems) = &value.elems {

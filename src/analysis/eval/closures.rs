@@ -6,7 +6,7 @@
 use syn::Expr;
 
 use super::{Evaluator, MAX_CLOSURE_NESTING};
-use crate::analysis::value::Value;
+use crate::analysis::value::{Site, Value};
 
 impl Evaluator<'_> {
     /// `key_for(&client_key)` where `let key_for = |k| format!(..)`: the
@@ -26,8 +26,9 @@ impl Evaluator<'_> {
             return Some(args.iter().fold(Value::empty(), |all, arg| all.union(arg)));
         }
         self.closure_calls.push(name);
-        let value = self.call_closure(&closure, args);
+        let mut value = self.call_closure(&closure, args);
         self.closure_calls.pop();
+        scoped_server_id_at_call(&mut value, args, self.site(func));
         Some(value)
     }
 
@@ -48,7 +49,12 @@ impl Evaluator<'_> {
     /// `(keyer.derive)(who, key)`: the closures held in fields named
     /// `derive` in this file (`analysis::field_closures`), each with its
     /// parameters bound to the arguments; what any of them returns.
-    pub(super) fn field_closure_call(&mut self, func: &Expr, args: &[Value]) -> Option<Value> {
+    pub(super) fn field_closure_call(
+        &mut self,
+        call: &syn::ExprCall,
+        args: &[Value],
+    ) -> Option<Value> {
+        let func = &*call.func;
         let Expr::Field(field) = crate::analysis::syntax::strip_parens(func) else {
             return None;
         };
@@ -77,6 +83,7 @@ impl Evaluator<'_> {
             value = value.union(&returned);
         }
         self.closure_calls.pop();
+        scoped_server_id_at_call(&mut value, args, self.site(call));
         Some(value)
     }
 
@@ -179,5 +186,17 @@ impl Evaluator<'_> {
             result = recv.union(&result);
         }
         result
+    }
+}
+
+/// A closure's `scoped(..)` given a server id by the call (`(self.make_key)
+/// (&account, principal, &event_id)`): the closure is shared with callers
+/// giving it client keys, so the key is changed where the server id is
+/// given, as a helper function's is (`server_keys::substitute_server_facts`).
+fn scoped_server_id_at_call(value: &mut Value, args: &[Value], call_site: Site) {
+    let scoped_inside = value.scoped && value.construct.is_some_and(|c| c.site != call_site);
+    if scoped_inside && value.server_concat.is_none() && args.iter().any(|a| a.server_id.is_some())
+    {
+        value.server_concat = Some(call_site);
     }
 }

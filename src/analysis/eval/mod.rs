@@ -170,6 +170,8 @@ pub struct Evaluator<'a> {
     /// (`let mut s = self.shipments.write().unwrap();`): a store wrapper's
     /// own map, as the field itself is (see `sinks::field_of_self`).
     self_field_locals: HashMap<String, String>,
+    /// Parameters lent as `&mut` maps (`seen: &mut HashMap<..>`): stores.
+    lent_stores: Vec<String>,
     /// `QueryBuilder` locals and the statement each holds so far.
     sql_builders: HashMap<String, sql_builder::SqlBuilder>,
     /// The columns this function's statements look each idempotency table
@@ -275,6 +277,7 @@ impl<'a> Evaluator<'a> {
             calls: Vec::new(),
             receiver_aliases: HashMap::new(),
             self_field_locals: Default::default(),
+            lent_stores: Vec::new(),
             sql_builders: HashMap::new(),
             table_keys: Default::default(),
             local_closures: HashMap::new(),

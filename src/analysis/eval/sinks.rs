@@ -856,10 +856,20 @@ fn stored_values(method: &str) -> usize {
     ))
 }
 
-/// Whether an argument names a database transaction (`&mut wtxn`, `&txn`).
+/// Whether an argument names a database transaction (`&mut wtxn`, `&txn`)
+/// or the call context some stores take first (wasmCloud's
+/// `kv.get(ctx, &key)`).
 fn names_transaction(expr: &Expr) -> bool {
+    let context = |name: &str| {
+        words(name)
+            .iter()
+            .any(|w| matches!(w.as_str(), "ctx" | "cx" | "context"))
+    };
     match strip_ref(expr) {
-        Expr::Path(p) => names_transaction_handle(&last_ident(&p.path)),
+        Expr::Path(p) => {
+            let name = last_ident(&p.path);
+            names_transaction_handle(&name) || context(&name)
+        }
         // A handle held in a field: `deps.storage`, `ctx.txn`.
         Expr::Field(f) => {
             matches!(&f.member, syn::Member::Named(name) if names_transaction_handle(&name.to_string()))
@@ -937,6 +947,18 @@ impl Evaluator<'_> {
     pub(super) fn note_store_typed_param(&mut self, pat: &syn::Pat, ty: &syn::Type) {
         const HANDLES: &[&str] = &["Data", "State", "Extension", "Arc", "Rc", "Box"];
         let syn::Pat::Ident(pi) = pat else { return };
+        if let syn::Type::Reference(r) = ty {
+            let collection = |w: &str| matches!(w, "map" | "set" | "cache" | "store");
+            let last = match &*r.elem {
+                syn::Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+                _ => None,
+            };
+            if r.mutability.is_some()
+                && last.is_some_and(|t| words(&t).iter().any(|w| collection(w)))
+            {
+                self.lent_stores.push(pi.ident.to_string());
+            }
+        }
         // A parameter its own name makes a store keeps that name.
         if self.vocab.is_strong_store_receiver(&pi.ident.to_string()) {
             return;
@@ -1017,9 +1039,12 @@ pub(super) fn field_of_self(expr: &Expr) -> Option<String> {
 impl Evaluator<'_> {
     /// [`field_of_self`], or a local holding one's guard or handle.
     fn holds_field_of_self(&self, receiver: &Expr) -> bool {
+        let local = |i: &syn::Ident| {
+            let name = i.to_string();
+            self.self_field_locals.contains_key(&name) || self.lent_stores.contains(&name)
+        };
         field_of_self(receiver).is_some()
-            || matches!(store_place(receiver), Expr::Path(p)
-                if p.path.get_ident().is_some_and(|i| self.self_field_locals.contains_key(&i.to_string())))
+            || matches!(store_place(receiver), Expr::Path(p) if p.path.get_ident().is_some_and(local))
     }
 }
 

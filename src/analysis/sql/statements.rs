@@ -1,5 +1,6 @@
 //! Statements of a SQL text: where they end (`;`, SQL Server's `GO`
-//! lines, MySQL's `#` comments) and the SQL Server words no dialect parses.
+//! lines, MySQL's `#` comments), where their DDL starts behind a guard,
+//! and the SQL Server words no dialect parses.
 
 use sqlparser::tokenizer::{Token, TokenWithSpan, Whitespace};
 
@@ -78,4 +79,54 @@ fn is_batch_separator(tokens: &[TokenWithSpan], i: usize) -> bool {
     let before = tokens[..i].iter().rev().find(|t| !blank(t));
     let after = tokens[i + 1..].iter().find(|t| !blank(t));
     before.is_none_or(ends_line) && after.is_none_or(ends_line)
+}
+
+/// A batch whose DDL runs under a guard (Sybase ASE's and SQL Server's
+/// `if object_id('t') is null begin create table .. end`): the statement
+/// from its `CREATE`, which the guard's `end` trails harmlessly (the
+/// tolerant reading stops at the column list).
+pub(super) fn past_guard(statement: &[TokenWithSpan]) -> &[TokenWithSpan] {
+    let word = |t: &TokenWithSpan, w: &str| matches!(&t.token, Token::Word(word) if word.quote_style.is_none() && word.value.eq_ignore_ascii_case(w));
+    let guarded = statement
+        .iter()
+        .find(|t| !is_trivia(&t.token))
+        .is_some_and(|t| word(t, "if") || word(t, "begin"));
+    if !guarded {
+        return statement;
+    }
+    let begin = statement.iter().position(|t| word(t, "begin"));
+    let create = begin.and_then(|b| (b..statement.len()).find(|&i| word(&statement[i], "create")));
+    create.map_or(statement, |i| &statement[i..])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sqlparser::dialect::MsSqlDialect;
+    use sqlparser::tokenizer::Tokenizer;
+
+    fn from_guard(sql: &str) -> String {
+        let tokens = Tokenizer::new(&MsSqlDialect {}, sql)
+            .tokenize_with_location()
+            .unwrap_or_default();
+        past_guard(&tokens)
+            .iter()
+            .map(|t| t.token.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn a_guarded_batch_starts_at_its_create() {
+        let guarded = "if object_id('t') is null\nbegin\n create table t (k int)\nend";
+        assert_eq!(from_guard(guarded), "create table t (k int)\nend");
+        // Unguarded statements, and guards without DDL, stay whole.
+        assert_eq!(
+            from_guard("create table t (k int)"),
+            "create table t (k int)"
+        );
+        assert_eq!(
+            from_guard("if 1 = 1 begin select 1 end"),
+            "if 1 = 1 begin select 1 end"
+        );
+    }
 }

@@ -84,7 +84,8 @@ impl Statement_<'_> {
             }
         }
         // Cloud Spanner's and ClickHouse's key comes after the column list:
-        // `) PRIMARY KEY (tenant_id, idem_key)`.
+        // `) PRIMARY KEY (tenant_id, idem_key)`; so does Doris's and
+        // StarRocks' unique key model, `) UNIQUE KEY (idem_key)`.
         if let Some(candidate) = self.trailing_primary_key(close) {
             candidates.push(candidate);
         }
@@ -93,18 +94,25 @@ impl Statement_<'_> {
         understood
     }
 
-    /// `PRIMARY KEY (..)` outside the column list that ends at `close`.
+    /// `PRIMARY KEY (..)` or `UNIQUE KEY (..)` outside the column list
+    /// that ends at `close`. Not Doris's `DUPLICATE KEY` or `AGGREGATE
+    /// KEY`, which are sort keys.
     fn trailing_primary_key(&self, close: usize) -> Option<Candidate> {
         let mut depth = 0usize;
         for i in close + 1..self.tokens.len() {
-            match self.tokens[i].token {
-                Token::LParen => depth += 1,
-                Token::RParen => depth = depth.saturating_sub(1),
-                _ if depth == 0 && self.keyword(i) == Some(Keyword::PRIMARY) => {
+            let kind = match self.keyword(i) {
+                Some(Keyword::PRIMARY) => Some(ConstraintKind::PrimaryKey),
+                Some(Keyword::UNIQUE) => Some(ConstraintKind::Unique),
+                _ => None,
+            };
+            match (&self.tokens[i].token, kind) {
+                (Token::LParen, _) => depth += 1,
+                (Token::RParen, _) => depth = depth.saturating_sub(1),
+                (_, Some(kind)) if depth == 0 => {
                     let key =
                         (i + 1..self.tokens.len()).find(|&j| !is_trivia(&self.tokens[j].token));
                     if key.is_some_and(|j| self.keyword(j) == Some(Keyword::KEY)) {
-                        return self.tolerant_table_constraint(i, i, ConstraintKind::PrimaryKey);
+                        return self.tolerant_table_constraint(i, i, kind);
                     }
                 }
                 _ => {}

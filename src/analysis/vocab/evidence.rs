@@ -52,7 +52,38 @@ impl Evidence {
         let mut regions = None;
         self.find(text, |at| {
             !(regions.get_or_insert_with(|| crate::lex::regions(text))).in_comment(at)
-        })
+        }) || self.scoping_chain(text)
+    }
+
+    /// Whether `text` calls setters of all three scope components and a
+    /// `.key(..)` (`KeyBuilder::new().tenant(t).principal(p).route(r)
+    /// .key(k)`): a scoping constructor of the crate's own, which rules.md
+    /// counts as one (it "combines tenant, principal, route and the key
+    /// into one value"), called where no other word shows idempotency.
+    fn scoping_chain(&self, text: &str) -> bool {
+        if !text.contains(".key(") {
+            return false;
+        }
+        let bytes = text.as_bytes();
+        let mut seen = [false; 3];
+        let regions = crate::lex::regions(text);
+        for dot in memchr::memchr_iter(b'.', bytes) {
+            let span = ident_span(bytes, dot + 1);
+            if span.start != dot + 1 || span.is_empty() || bytes.get(span.end) != Some(&b'(') {
+                continue;
+            }
+            let Some(component) = text.get(span).and_then(|m| self.vocab.component_of_name(m))
+            else {
+                continue;
+            };
+            if !regions.in_comment(dot) {
+                seen[component as usize] = true;
+                if seen.iter().all(|s| *s) {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// Whether SQL `text` holds evidence anywhere.
@@ -243,5 +274,17 @@ mod tests {
         assert!(!holds("/// session-scoped advisory locks"));
         assert!(!holds("let h: ScopedJoinHandle = s.spawn(f);"));
         assert!(!holds("fn my_scoped(x: u8) {} my_scoped(1);"));
+    }
+
+    #[test]
+    fn a_scoping_chain_counts() {
+        assert!(holds(
+            "KeyBuilder::new().tenant(&c.org).principal(&c.user_id).route(\"r\").key(&k).build()"
+        ));
+        // Not without a principal, nor in a comment.
+        assert!(!holds("PathBuilder::new().tenant(&t).route(\"r\").key(&k)"));
+        assert!(!holds(
+            "// b.tenant(t).principal(p).route(r).key(k)\nfn f() { x.key(1); }"
+        ));
     }
 }

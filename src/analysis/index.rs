@@ -98,6 +98,10 @@ pub struct CrateIndex<'a> {
     deserialized: HashSet<String>,
     /// The unit's `macro_rules!` helpers by name (`None`: defined twice).
     pub macro_rules: HashMap<String, Option<super::macro_rules::MacroRules>>,
+    /// Trait methods declared without a body, by name: the names of their
+    /// parameters, per declaration (`fn store(&self, tenant: &str, ..,
+    /// key: &str, value: Vec<u8>)` of a `KeyedBackend`).
+    pub abstract_methods: HashMap<String, Vec<Vec<String>>>,
 }
 
 /// What a local type item is, as far as holding a key goes.
@@ -611,6 +615,20 @@ impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
                 block,
                 attrs: &item.attrs,
             });
+        } else {
+            let params = (item.sig.inputs.iter())
+                .filter_map(|input| match input {
+                    syn::FnArg::Typed(t) => match &*t.pat {
+                        syn::Pat::Ident(pi) => Some(pi.ident.to_string()),
+                        _ => Some(String::new()),
+                    },
+                    syn::FnArg::Receiver(_) => None,
+                })
+                .collect();
+            (self.index.abstract_methods)
+                .entry(item.sig.ident.to_string())
+                .or_default()
+                .push(params);
         }
         self.in_fn += 1;
         syn::visit::visit_trait_item_fn(self, item);

@@ -664,6 +664,18 @@ impl Value {
         } else {
             self.server_ns || other.server_ns
         };
+        // The alternative that does not is where the key is changed
+        // (`"adjustment" => format!("s:{}..", id), _ => scoped(.., &id)`).
+        let unnamespaced = |v: &Value| {
+            (v.server_id.is_some() && !v.server_ns)
+                .then(|| v.server_concat.or(v.construct.map(|c| c.site)))
+                .flatten()
+        };
+        let unnamespaced_site = match (namespaced(&self), namespaced(other)) {
+            (true, false) if self.server_id.is_some() => unnamespaced(other),
+            (false, true) if other.server_id.is_some() => unnamespaced(&self),
+            _ => None,
+        };
         // Alternatives of one shape keep it, element by element
         // (`Member { org, user } => (org, user), Anonymous => ("anon", "anon")`).
         let elems = match (self.elems.take(), &other.elems) {
@@ -686,6 +698,9 @@ impl Value {
         self.server_alone = server_alone;
         if server_alone && self.server_concat.is_none() {
             self.server_concat = server_concat;
+        }
+        if unnamespaced_site.is_some() {
+            self.server_concat = unnamespaced_site;
         }
         self.prefix = prefix;
         self.server_ns = server_ns;

@@ -413,6 +413,12 @@ impl Walker<'_> {
                 _ => break,
             }
         }
+        // A statement started on a connection (`conn.query(SQL).bind(k)
+        // .execute()`, mysql_async's and in-house pools'), not by a function.
+        if let Some((text, binds)) = query_method_chain(&m.receiver) {
+            let text = self.statement_text(text)?;
+            return self.op_on_binds(sql_kind(&text)?, &text, binds);
+        }
         let (root, binds) = command_chain(&m.receiver)?;
         if is_command_constructor(root) {
             return self.redis_command_op(root, binds);
@@ -853,6 +859,31 @@ fn command_chain(mut cur: &Expr) -> Option<(&syn::ExprCall, Vec<&Expr>)> {
                 binds.reverse();
                 return Some((root, binds));
             }
+            _ => return None,
+        }
+    }
+}
+
+/// The statement a chain of binds starts with where a method starts it
+/// (`conn.query(SQL).bind(a).bind(b)`): the statement and the binds.
+fn query_method_chain(mut cur: &Expr) -> Option<(&Expr, Vec<&Expr>)> {
+    let mut binds: Vec<&Expr> = Vec::new();
+    loop {
+        match cur {
+            Expr::MethodCall(inner) => {
+                let method = inner.method.to_string();
+                if matches!(method.as_str(), "query" | "query_as" | "query_scalar") {
+                    binds.reverse();
+                    return Some((inner.args.first()?, binds));
+                }
+                if method == "bind" {
+                    binds.extend(inner.args.iter().rev());
+                }
+                cur = &inner.receiver;
+            }
+            Expr::Paren(p) => cur = &p.expr,
+            Expr::Await(a) => cur = &a.base,
+            Expr::Try(t) => cur = &t.expr,
             _ => return None,
         }
     }

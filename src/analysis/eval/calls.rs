@@ -21,9 +21,8 @@ use crate::analysis::value::{
     Construct, ConstructKind, KeyEvent, KeySource, Placeholder, Site, Value,
 };
 use crate::analysis::vocab::{
-    is_claim_api_method, is_file_read, is_wrapper_call, Component, ELEMENT_METHODS,
-    MINTING_CONSTRUCTORS, NO_TEXT_FLOW, OPAQUE_GETTERS, OWN_ACCESSORS, REMAINDER_METHODS,
-    SETTER_ACCESSORS, TRANSPARENT_METHODS,
+    is_claim_api_method, Component, ELEMENT_METHODS, MINTING_CONSTRUCTORS, NO_TEXT_FLOW,
+    OPAQUE_GETTERS, OWN_ACCESSORS, REMAINDER_METHODS, SETTER_ACCESSORS, TRANSPARENT_METHODS,
 };
 use crate::model::diagnostic::Confidence;
 
@@ -164,7 +163,10 @@ impl Evaluator<'_> {
         if let Some(v) = self.header_read_call(&name, &args, expr) {
             return v;
         }
-        let deserialised = ids.is_empty() && self.deserialised_bytes(&segments, &arg_exprs, expr);
+        // A record's own decoder, the crate's impl or not, reads a message.
+        let decoder = payload_hash::decodes_record(&segments);
+        let deserialised =
+            (ids.is_empty() || decoder) && self.deserialised_bytes(&segments, &arg_exprs, expr);
         if let Some(v) = self.orm_primary_key_fn(&segments, &args, &arg_exprs) {
             return v;
         }
@@ -315,83 +317,6 @@ impl Evaluator<'_> {
         Some(self.header_value(source, expr))
     }
 
-    /// A function outside the crate: wrappers keep their argument, an
-    /// unknown function derives from its inputs without being the key they
-    /// were building, and a tuple-struct constructor of key material makes
-    /// a key (`CacheKey(tenant, key)`).
-    fn library_call(
-        &self,
-        func: &syn::ExprPath,
-        name: &str,
-        segments: &[String],
-        args: Vec<Value>,
-        expr: &Expr,
-    ) -> Value {
-        if name == "Err" {
-            // Error values never become keys; what they mention does not matter.
-            return Value::empty();
-        }
-        if is_file_read(segments) {
-            // A file's content, not its path.
-            return Value {
-                stored: true,
-                ..Value::empty()
-            };
-        }
-        if args.len() == 1 && is_wrapper_call(name) {
-            // `Some(x)`, `Box::new(x)`, `String::from(x)`: the value itself.
-            return args.into_iter().next().unwrap_or_default();
-        }
-        if !segments
-            .iter()
-            .any(|s| s.chars().next().is_some_and(|c| c.is_uppercase()))
-            || args.len() == 1
-        {
-            let mut v = Value::derived(args.iter());
-            // A tuple or record serialised by a function we do not know
-            // (`fdb::tuple::pack(&(tenant, key))`) is that tuple or record
-            // for the scope check (rules.md): its parts are judged there.
-            // Serialisers borrow what they encode; a record moved into a
-            // constructor (`Arc::new_cyclic(|_| Timeline { .. })`) is not
-            // a key.
-            let borrowed = matches!(expr, Expr::Call(c)
-                if matches!(c.args.first(), Some(Expr::Reference(_))));
-            let serialised = args.len() == 1
-                && borrowed
-                && (v.construct).is_some_and(|c| {
-                    matches!(c.kind, ConstructKind::Tuple | ConstructKind::Struct)
-                });
-            if !serialised {
-                v.construct = None;
-            }
-            v.concat = None;
-            v.concat_params.clear();
-            return v;
-        }
-        let mut v = Value::derived(args.iter());
-        let key_type = func.path.segments.iter().rev().nth(1).is_some_and(|s| {
-            let ty = s.ident.to_string();
-            ty.contains("Key") || ty.contains("Scope")
-        });
-        // A record made around a key a constructor already scoped
-        // (`Key::new("ns", "set", scoped.storage_key())`) is that key: its
-        // construction stays the scoping call, where rules judge its parts.
-        if (key_type || name.chars().next().is_some_and(|c| c.is_uppercase()))
-            && v.is_key_material()
-            && !v.scoped
-        {
-            if key_type {
-                self.credential_scope(&mut v, expr);
-            }
-            v.concat = None;
-            v.construct = Some(Construct {
-                kind: ConstructKind::Struct,
-                site: self.site(expr),
-            });
-        }
-        v
-    }
-
     /// `idem_scope::scoped(tenant, principal, route, key)` and friends.
     fn scoped_constructor(
         &mut self,
@@ -410,7 +335,12 @@ impl Evaluator<'_> {
         };
         for (i, component) in Component::ALL.iter().enumerate() {
             let Some(arg) = exprs.get(i) else { continue };
-            let literal = args.get(i).and_then(|a| a.literal.clone());
+            // A literal one path gives a value others give otherwise
+            // (`token_user().unwrap_or_else(|| GUEST.to_owned())`) is a
+            // default, IDEM005's; a placeholder is what every path gives.
+            let literal = (args.get(i))
+                .filter(|a| a.fallbacks.is_empty())
+                .and_then(|a| a.literal.clone());
             match literal {
                 Some(text) if self.vocab.is_placeholder(&text) => {
                     value.placeholders.push(Placeholder {
@@ -736,8 +666,14 @@ impl Evaluator<'_> {
             if !on_self {
                 // A name several types define: the chain's own type decides
                 // (`SlotBuilder::default().client_key(k).build()`).
+                // So does a receiver known to be one of the unit's records
+                // (`token` bound to `ServiceToken(..)`, `req:
+                // Json<ShipmentRequest>`): of a trait's impls for several
+                // types, the call reaches its own.
                 if ids.is_empty() {
-                    if let Some(ty) = self.chain_type(&call.m.receiver) {
+                    let ty = (self.chain_type(&call.m.receiver))
+                        .or_else(|| self.receiver_record(&call.m.receiver));
+                    if let Some(ty) = ty {
                         ids = self.index.methods_of(method, &ty);
                     }
                 }
@@ -748,6 +684,14 @@ impl Evaluator<'_> {
                 // the callee's.
                 ids.retain(|&id| !self.is_current_fn(id));
                 self.drop_own_types_of_foreign(&call.m.receiver, &mut ids);
+                // Another record's impl is never this receiver's (the one
+                // of its own type may be left out of this round).
+                if let Some(ty) = self.receiver_record(&call.m.receiver) {
+                    ids.retain(|&id| {
+                        let own = self.index.fns[id].self_ty.as_deref();
+                        own.is_none_or(|own| own == ty || !self.index.types.contains_key(own))
+                    });
+                }
             }
             if !ids.is_empty() {
                 // A collection verb, not a claim API verb: those keep the

@@ -292,8 +292,14 @@ impl Evaluator<'_> {
 
     /// `Default::default()`, `T::default()`, `String::new()`, `Uuid::nil()`.
     fn is_default_ctor(&self, name: &str, path: &[String]) -> bool {
+        // A decoder's own record starts empty (`let mut msg = Self::default()`
+        // in `fn from_reader`) and is filled from the message: a field the
+        // message lacks is the message's, no identity's default.
+        let decoder = ["from_", "decode", "parse", "read_", "deserialize"]
+            .iter()
+            .any(|p| self.fn_name.starts_with(p));
         match name {
-            "default" => true,
+            "default" => !(decoder && path.first().is_some_and(|s| s == "Self")),
             "new" => path.len() == 2 && path[0] == "String",
             "nil" => true,
             _ => false,

@@ -4,8 +4,7 @@
 //! (a [`KeyEvent`]).
 //!
 //! The environment is a stack of scopes; alternatives (`if`, `match` arms)
-//! run from the same starting environment and their bindings are merged
-//! (`environment`).
+//! run from the same starting environment; their bindings merge (`environment`).
 //! A key position is a storage call, a SQL bind on an idempotency table, a
 //! redis `cmd(..).arg`, or a key-named binding, field, parameter or return
 //! of a key-making function. Crate-local calls apply the callee's
@@ -17,9 +16,9 @@
 //! statements and expressions. The rest of `impl Evaluator` lives in child
 //! modules by concern, each naming on its first line the rules it serves:
 //! `calls` (crate-local calls, summaries and their substitution, method
-//! dispatch), `sinks` (key positions: storage, redis and SQL binds),
-//! `concat` (string building, IDEM001), `macros` (which macros are
-//! evaluated), and the fact producers `fallbacks` (IDEM005), `sanitizers`
+//! dispatch), `library_calls` (functions outside the crate), `sinks` (key
+//! positions: storage, redis and SQL binds), `concat` (string building,
+//! IDEM001), `macros` (which macros are evaluated), and the fact producers `fallbacks` (IDEM005), `sanitizers`
 //! (IDEM006), `payload_hash` (IDEM003) and `server_keys` (IDEM007).
 //! Children reach the evaluator's private state directly and call each
 //! other's methods; their `use` imports go to this module and to `sinks`
@@ -35,6 +34,7 @@ mod environment;
 mod extractors;
 mod fallbacks;
 mod header_entries;
+mod library_calls;
 mod macros;
 mod names;
 mod out_params;

@@ -145,6 +145,13 @@ impl Evaluator<'_> {
     /// humphrey's `request.content`) is the raw payload by where it comes
     /// from, not by its name.
     pub(super) fn request_body_field(&self, value: &mut Value, base: &Expr, field: &str) {
+        // A credential the payload carries (`body.signing_secret`) is a
+        // credential: its hash indexes it (rules.md: "a hash of identity,
+        // credentials, tokens .. is not a payload hash").
+        if value.payload.is_some() && names_credential(field) {
+            value.payload = None;
+            return;
+        }
         let body_field = matches!(
             field,
             "body" | "raw_body" | "body_bytes" | "content" | "payload"
@@ -193,10 +200,14 @@ impl Evaluator<'_> {
         exprs: &[&Expr],
         call: &Expr,
     ) -> bool {
-        if !parses_input(segments) || exprs.len() != 1 {
+        let bytes = if decodes_record(segments) {
+            decoded_bytes(exprs)
+        } else if parses_input(segments) && exprs.len() == 1 {
+            exprs.first().copied()
+        } else {
             return false;
-        }
-        match exprs.first() {
+        };
+        match bytes {
             Some(bytes) => {
                 self.payload_into_local(bytes, call, true);
                 true
@@ -636,6 +647,62 @@ fn parses_input(segments: &[String]) -> bool {
     }
 }
 
+/// Whether a field's name says it holds a credential (`signing_secret`,
+/// `password`, `refresh_token`, `api_key`).
+fn names_credential(field: &str) -> bool {
+    let w = words(field);
+    w.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "secret"
+                | "password"
+                | "passwd"
+                | "passphrase"
+                | "token"
+                | "credential"
+                | "credentials"
+        )
+    }) || w.ends_with(&["api".to_string(), "key".to_string()])
+}
+
+/// Whether a path call is a record type's own decoder (`CreateTicket::
+/// from_reader(&mut r, &frame)`, prost's `Order::decode(&buf[..])`,
+/// rust-protobuf's `parse_from_bytes`), the crate's impl of a decoding
+/// trait or not: what it is given is the message's bytes. Not an
+/// encoding's (`Base64::decode`) or an id's (`Uuid::from_bytes`).
+pub(super) fn decodes_record(segments: &[String]) -> bool {
+    let [.., ty, function] = segments else {
+        return false;
+    };
+    let decoder = matches!(
+        function.as_str(),
+        "from_reader"
+            | "decode"
+            | "decode_length_delimited"
+            | "parse_from_bytes"
+            | "read_from_bytes"
+    );
+    let not_record = |w: &str| {
+        matches!(
+            w,
+            "base64" | "base32" | "base58" | "hex" | "engine" | "uuid" | "ulid" | "hash" | "key"
+        )
+    };
+    decoder
+        && ty.starts_with(|c: char| c.is_ascii_uppercase())
+        && !words(ty).iter().any(|w| not_record(w))
+}
+
+/// The bytes a record's decoder reads: its last argument lent shared or
+/// passed by name (`&frame`, `buf`), not the `&mut` reader before it.
+fn decoded_bytes<'e>(exprs: &[&'e Expr]) -> Option<&'e Expr> {
+    exprs.iter().rev().copied().find(|e| match e {
+        Expr::Reference(r) => r.mutability.is_none(),
+        Expr::Path(_) | Expr::Index(_) | Expr::MethodCall(_) => true,
+        _ => false,
+    })
+}
+
 /// The locals and parameters a body parses into a record anywhere
 /// (`serde_json::from_slice(&body)`, one argument): bytes a function parses
 /// are its input from where they are bound, also where a digest of them is
@@ -644,10 +711,17 @@ pub(super) fn parsed_names(block: &syn::Block) -> Vec<String> {
     struct Parses(Vec<String>);
     impl<'ast> syn::visit::Visit<'ast> for Parses {
         fn visit_expr_call(&mut self, c: &'ast syn::ExprCall) {
-            if let (Expr::Path(p), 1) = (&*c.func, c.args.len()) {
-                if parses_input(&path_segments(&p.path)) {
-                    self.0.extend(c.args.first().and_then(place_name));
-                }
+            if let Expr::Path(p) = &*c.func {
+                let segments = path_segments(&p.path);
+                let args: Vec<&Expr> = c.args.iter().collect();
+                let bytes = if decodes_record(&segments) {
+                    decoded_bytes(&args)
+                } else if parses_input(&segments) && args.len() == 1 {
+                    args.first().copied()
+                } else {
+                    None
+                };
+                self.0.extend(bytes.and_then(place_name));
             }
             syn::visit::visit_expr_call(self, c);
         }

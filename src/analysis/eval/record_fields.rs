@@ -163,9 +163,36 @@ impl Evaluator<'_> {
             received_from(from)
         };
         let record = source.and_then(|s| self.element_bindings.get(&s).cloned());
+        // `let token = ServiceToken(raw)`, `let b = Slot::new(..)`: a record
+        // of the unit made here is of its type.
+        let record = record.or_else(|| (!iterated).then(|| self.made_record(from)).flatten());
         if let Some(record) = record {
             self.record_bindings.insert(name, record);
         }
+    }
+
+    /// The record of the unit an expression makes: a tuple struct's
+    /// constructor (`ServiceToken(raw)`) or a chain of its own type.
+    fn made_record(&self, expr: &Expr) -> Option<String> {
+        if let Expr::Call(c) = expr {
+            if let Expr::Path(p) = &*c.func {
+                if let Some(ty) = p.path.get_ident().map(|i| i.to_string()) {
+                    let local = ty.starts_with(|c: char| c.is_ascii_uppercase())
+                        && self.index.types.contains_key(&ty);
+                    return local.then_some(ty);
+                }
+            }
+        }
+        self.chain_type(expr)
+    }
+
+    /// The record of the unit a method's receiver is, where it is known
+    /// (`token` bound to `ServiceToken(..)`, `req: Json<ShipmentRequest>`):
+    /// of a trait's impls for several types, the call reaches its own.
+    pub(super) fn receiver_record(&self, receiver: &Expr) -> Option<String> {
+        self.place_record(receiver)
+            .filter(|r| r != "Self")
+            .or_else(|| self.made_record(receiver))
     }
 
     /// A field of a binding typed as a record of the unit (`msg: Refund`,
@@ -416,10 +443,38 @@ fn iterated_binding(expr: &Expr) -> Option<String> {
 
 /// The record type a binding's type names, through references.
 fn record_of(ty: &syn::Type) -> Option<String> {
+    // What an extractor or a shared pointer holds is the record
+    // (`req: Json<ShipmentRequest>`, `hub: Arc<ReplayHub>`).
+    const WRAPPERS: &[&str] = &[
+        "Json",
+        "Form",
+        "Query",
+        "Path",
+        "Arc",
+        "Rc",
+        "Box",
+        "Data",
+        "State",
+        "Extension",
+        "Valid",
+        "Validated",
+    ];
     match ty {
         syn::Type::Reference(r) => record_of(&r.elem),
         syn::Type::Path(p) if p.qself.is_none() => {
-            p.path.segments.last().map(|s| s.ident.to_string())
+            let last = p.path.segments.last()?;
+            let inner = match &last.arguments {
+                syn::PathArguments::AngleBracketed(a) if a.args.len() == 1 => a.args.first(),
+                _ => None,
+            };
+            match inner {
+                Some(syn::GenericArgument::Type(inner))
+                    if WRAPPERS.contains(&last.ident.to_string().as_str()) =>
+                {
+                    record_of(inner)
+                }
+                _ => Some(last.ident.to_string()),
+            }
         }
         _ => None,
     }

@@ -286,7 +286,9 @@ impl Evaluator<'_> {
             self.key_position_in(key, site, true, true, Some(table));
             return ControlFlow::Break(Value::empty());
         }
-        let keyed = self.vocab.is_store_method(&call.method) || reads_entry_with(call);
+        let keyed = self.vocab.is_store_method(&call.method)
+            || reads_entry_with(call)
+            || self.store_interface(&call.method);
         if keyed && !args.is_empty() {
             let name = receiver_name(&m.receiver).unwrap_or_default();
             let name = (self.receiver_aliases.get(&name))
@@ -944,6 +946,27 @@ impl Evaluator<'_> {
     /// A parameter whose declared type names an idempotency store
     /// (`window: web::Data<DedupWindow>`) is that store as a receiver,
     /// whatever the parameter is called.
+    /// A trait method declared without a body that takes a key beside a
+    /// scope component (`fn fetch(&self, tenant: &str, principal: &str,
+    /// route: &str, key: &str)`): a store's interface, whatever its verb;
+    /// its implementations are the stores.
+    fn store_interface(&self, method: &str) -> bool {
+        (self
+            .index
+            .abstract_methods
+            .get(method)
+            .into_iter()
+            .flatten())
+        .any(|params| {
+            params
+                .iter()
+                .any(|p| p == "key" || self.vocab.is_client_key_name(p))
+                && params
+                    .iter()
+                    .any(|p| self.vocab.component_of_name(p).is_some())
+        })
+    }
+
     pub(super) fn note_store_typed_param(&mut self, pat: &syn::Pat, ty: &syn::Type) {
         const HANDLES: &[&str] = &["Data", "State", "Extension", "Arc", "Rc", "Box"];
         let syn::Pat::Ident(pi) = pat else { return };

@@ -44,6 +44,7 @@ pub const TRANSPARENT_METHODS: &[&str] = &[
     "with_context",
     "wrap_err",
     "inspect_err",
+    "transpose",
     "iter",
     "into_iter",
     "as_slice",

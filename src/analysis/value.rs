@@ -284,6 +284,10 @@ pub struct Value {
     pub sanitized: Vec<Sanitized>,
     /// Unresolved calls whose results flow here.
     pub via: Via,
+    /// A field of a parameter read as it is (`p.client_key` of `p:
+    /// &PostingCtx`): at a call, the argument's field, not the whole
+    /// record, is what this value is (`eval::calls::substitute`).
+    pub param_field: Option<Box<(usize, String)>>,
 }
 
 /// A value that may be a sentinel default ("nobody in particular").
@@ -476,6 +480,29 @@ impl Value {
         self.tenant.is_some() || self.principal.is_some() || self.route.is_some()
     }
 
+    /// An element bound out of the tuple `whole` (`let (owner, k) =
+    /// journal_coords(&ctx)`) that a helper built, outside the function
+    /// `here`: the client key in it was put into a key where the tuple was
+    /// built, which stays its key expression (rules.md, IDEM002's span:
+    /// "tuple"). A tuple written here only groups what it destructures.
+    pub fn destructured_from(mut self, whole: &Value, here: Site) -> Value {
+        let tuple =
+            (whole.construct).filter(|c| c.kind == ConstructKind::Tuple && !here.covers(c.site));
+        if self.client_key.is_some() && self.construct.is_none() {
+            self.construct = tuple;
+        }
+        self
+    }
+
+    /// Forgets a component.
+    pub fn clear_component(&mut self, component: Component) {
+        match component {
+            Component::Tenant => self.tenant = None,
+            Component::Principal => self.principal = None,
+            Component::Route => self.route = None,
+        }
+    }
+
     /// The origin of a component.
     pub fn component(&self, component: Component) -> Option<&Origin> {
         match component {
@@ -535,6 +562,13 @@ impl Value {
         if self.resource.is_none() {
             self.resource.clone_from(&other.resource);
         }
+        // Still one parameter's field only where nothing else is joined.
+        self.param_field = match (self.params, other.params) {
+            (0, _) => other.param_field.clone(),
+            (_, 0) => self.param_field.take(),
+            _ if self.param_field == other.param_field => self.param_field.take(),
+            _ => None,
+        };
         self.params |= other.params;
         if self.concat.is_none() {
             self.concat = other.concat;

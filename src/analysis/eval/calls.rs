@@ -980,12 +980,19 @@ fn substitute(
     let mut key_arg_site = None;
     for p in bits(value.params) {
         if let Some(arg) = args.get(p) {
+            // A field of the parameter: that field of the argument, where
+            // the argument's fields are known.
+            let field = (value.param_field.as_deref())
+                .filter(|(q, _)| *q == p)
+                .and_then(|(_, f)| arg.field(f));
+            let arg = field.unwrap_or(arg);
             if arg.client_key.is_some() && key_arg_site.is_none() {
                 key_arg_site = arg_sites.get(p).copied();
             }
             out.join(arg);
         }
     }
+    out.param_field = None;
     // The parameter itself used as the key (`self.attempts.put(slot, ..)`)
     // is the argument's text: it starts with the argument's prefix.
     let mut params = bits(value.params);

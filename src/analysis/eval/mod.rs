@@ -619,7 +619,7 @@ impl<'a> Evaluator<'a> {
         match value.elems.clone() {
             Some(elems) if elems.len() == len => {
                 for (pat, v) in pats.zip(elems) {
-                    self.bind_pat(pat, v, None);
+                    self.bind_pat(pat, v.destructured_from(&value, self.fn_site), None);
                 }
             }
             _ => {

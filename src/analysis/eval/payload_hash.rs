@@ -15,7 +15,7 @@ use super::{bits, Evaluator, MethodCall};
 use crate::analysis::hashing::{self, HashCall};
 use crate::analysis::syntax::{self, access_levels, path_segments, place_name};
 use crate::analysis::value::{Origin, PayloadHash, Site, Value};
-use crate::analysis::vocab::words;
+use crate::analysis::vocab::{words, Component};
 
 /// At most this many hasher feeds are kept per function summary.
 const MAX_ABSORBS: usize = 32;
@@ -119,6 +119,14 @@ impl Evaluator<'_> {
     /// (`body.user_id`, `req.idempotency_key`) is that value, not the payload:
     /// its hash keys an identity or a client key.
     pub(super) fn identity_field(&self, value: &mut Value, field: &str) {
+        // A field named for one component (`caller.org_id`) is that
+        // component, not the others its record stood for (`caller`, the
+        // principal): field by field, the record is no longer whole.
+        if let Some(own) = self.vocab.component_of_name(field) {
+            for other in Component::ALL.into_iter().filter(|c| *c != own) {
+                value.clear_component(other);
+            }
+        }
         if value.payload.is_some()
             && (self.vocab.component_of_name(field).is_some()
                 || self.vocab.is_client_key_name(field))

@@ -198,6 +198,19 @@ impl Evaluator<'_> {
     /// A field of a binding typed as a record of the unit (`msg: Refund`,
     /// then `msg.idem_key`).
     pub(super) fn typed_record_field(&mut self, base: &syn::Expr, field: &str, value: &mut Value) {
+        // `p.client_key` of a parameter `p`: that field of what callers pass.
+        let index = value.params.trailing_zeros() as usize;
+        let named = |b: String| {
+            self.param_names
+                .get(index)
+                .is_some_and(|p| p.as_ref() == Some(&b))
+        };
+        if value.params.count_ones() == 1
+            && value.fields.is_none()
+            && crate::analysis::syntax::place_name(base).is_some_and(named)
+        {
+            value.param_field = Some(Box::new((index, field.to_string())));
+        }
         if let Some(record) = self.place_record(base) {
             self.field_key(&record, field, value);
         }

@@ -117,7 +117,8 @@ impl Evaluator<'_> {
 
     /// A field of the payload that names an identity or the client key
     /// (`body.user_id`, `req.idempotency_key`) is that value, not the payload:
-    /// its hash keys an identity or a client key.
+    /// its hash keys an identity or a client key. A field named for one
+    /// component is that component only.
     pub(super) fn identity_field(&self, value: &mut Value, field: &str) {
         // A field named for one component (`caller.org_id`) is that
         // component, not the others its record stood for (`caller`, the

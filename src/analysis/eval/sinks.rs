@@ -943,9 +943,6 @@ fn store_place(expr: &Expr) -> &Expr {
 }
 
 impl Evaluator<'_> {
-    /// A parameter whose declared type names an idempotency store
-    /// (`window: web::Data<DedupWindow>`) is that store as a receiver,
-    /// whatever the parameter is called.
     /// A trait method declared without a body that takes a key beside a
     /// scope component (`fn fetch(&self, tenant: &str, principal: &str,
     /// route: &str, key: &str)`): a store's interface, whatever its verb;
@@ -967,6 +964,10 @@ impl Evaluator<'_> {
         })
     }
 
+    /// A parameter whose declared type names an idempotency store
+    /// (`window: web::Data<DedupWindow>`) is that store as a receiver,
+    /// whatever the parameter is called; a map or set lent `&mut` (`seen:
+    /// &mut HashMap<..>`) is the caller's store, written here.
     pub(super) fn note_store_typed_param(&mut self, pat: &syn::Pat, ty: &syn::Type) {
         const HANDLES: &[&str] = &["Data", "State", "Extension", "Arc", "Rc", "Box"];
         let syn::Pat::Ident(pi) = pat else { return };

@@ -64,19 +64,26 @@ impl Evidence {
         if !text.contains(".key(") {
             return false;
         }
+        // Comments are lexed only for a text that has all three calls.
+        self.component_calls(text, |_| true)
+            && self.component_calls(text, {
+                let regions = crate::lex::regions(text);
+                move |at| !regions.in_comment(at)
+            })
+    }
+
+    /// Whether `text` calls a method named for each scope component at
+    /// offsets `counts`.
+    fn component_calls(&self, text: &str, counts: impl Fn(usize) -> bool) -> bool {
         let bytes = text.as_bytes();
         let mut seen = [false; 3];
-        let regions = crate::lex::regions(text);
         for dot in memchr::memchr_iter(b'.', bytes) {
             let span = ident_span(bytes, dot + 1);
             if span.start != dot + 1 || span.is_empty() || bytes.get(span.end) != Some(&b'(') {
                 continue;
             }
-            let Some(component) = text.get(span).and_then(|m| self.vocab.component_of_name(m))
-            else {
-                continue;
-            };
-            if !regions.in_comment(dot) {
+            let component = text.get(span).and_then(|m| self.vocab.component_of_name(m));
+            if let Some(component) = component.filter(|_| counts(dot)) {
                 seen[component as usize] = true;
                 if seen.iter().all(|s| *s) {
                     return true;

@@ -494,6 +494,13 @@ impl Value {
         self
     }
 
+    /// A key that is a digest and nothing else (`sha256(principal, route,
+    /// key)` given to a store): text no client chooses, so it can never be
+    /// made equal to a server's key (IDEM007).
+    pub fn is_key_digest_only(&self) -> bool {
+        self.digest.is_some() && self.concat.is_none() && self.construct.is_none() && !self.scoped
+    }
+
     /// Forgets a component.
     pub fn clear_component(&mut self, component: Component) {
         match component {

@@ -38,17 +38,10 @@ fn disjoint(server: Option<&String>, client: Option<&String>) -> bool {
 /// Reports every server-minted key without a server namespace in a store
 /// that client keys reach somewhere in the crate.
 pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
-    // A client's key that reaches the store only as a digest (`redis
-    // .begin(&sha256(principal, route, key))`) is text no client chooses:
-    // it can never be made equal to a server's key.
-    let digest_only = |e: &KeyEvent| {
-        let v = &e.value;
-        v.digest.is_some() && v.concat.is_none() && v.construct.is_none() && !v.scoped
-    };
     let client_events: Vec<&KeyEvent> = facts
         .key_events
         .iter()
-        .filter(|e| e.writes_client_key() && !digest_only(e))
+        .filter(|e| e.writes_client_key() && !e.value.is_key_digest_only())
         .collect();
     // One server id written to one store in one function is one finding,
     // at its first write (the claim), not again at its completion and release.

@@ -209,14 +209,7 @@ impl Evaluator<'_> {
         exprs: &[&Expr],
         call: &Expr,
     ) -> bool {
-        let bytes = if decodes_record(segments) {
-            decoded_bytes(exprs)
-        } else if parses_input(segments) && exprs.len() == 1 {
-            exprs.first().copied()
-        } else {
-            return false;
-        };
-        match bytes {
+        match parsed_bytes(segments, exprs) {
             Some(bytes) => {
                 self.payload_into_local(bytes, call, true);
                 true
@@ -702,6 +695,19 @@ pub(super) fn decodes_record(segments: &[String]) -> bool {
         && !words(ty).iter().any(|w| not_record(w))
 }
 
+/// The argument a path call parses into a record: a format's one argument
+/// (`serde_json::from_slice(&body)`), or the bytes a record's own decoder
+/// reads ([`decodes_record`]).
+fn parsed_bytes<'e>(segments: &[String], exprs: &[&'e Expr]) -> Option<&'e Expr> {
+    if decodes_record(segments) {
+        decoded_bytes(exprs)
+    } else if parses_input(segments) && exprs.len() == 1 {
+        exprs.first().copied()
+    } else {
+        None
+    }
+}
+
 /// The bytes a record's decoder reads: its last argument lent shared or
 /// passed by name (`&frame`, `buf`), not the `&mut` reader before it.
 fn decoded_bytes<'e>(exprs: &[&'e Expr]) -> Option<&'e Expr> {
@@ -723,14 +729,8 @@ pub(super) fn parsed_names(block: &syn::Block) -> Vec<String> {
             if let Expr::Path(p) = &*c.func {
                 let segments = path_segments(&p.path);
                 let args: Vec<&Expr> = c.args.iter().collect();
-                let bytes = if decodes_record(&segments) {
-                    decoded_bytes(&args)
-                } else if parses_input(&segments) && args.len() == 1 {
-                    args.first().copied()
-                } else {
-                    None
-                };
-                self.0.extend(bytes.and_then(place_name));
+                self.0
+                    .extend(parsed_bytes(&segments, &args).and_then(place_name));
             }
             syn::visit::visit_expr_call(self, c);
         }

@@ -7,7 +7,7 @@ use syn::visit::Visit;
 use super::hashing;
 use super::header_holders::{HeaderHolders, Holder, HolderCollector};
 pub use super::syntax::ConstDef;
-use super::vocab::Vocabulary;
+use super::vocab::{Vocabulary, TRANSPARENT_METHODS};
 
 /// The constructor methods of the request-extractor traits (axum's
 /// `from_request_parts`/`from_request`, actix's `from_request`, salvo's
@@ -37,6 +37,9 @@ pub struct FnDef<'a> {
     pub name: String,
     /// The `impl` type, for methods.
     pub self_ty: Option<String>,
+    /// The trait a method implements (`impl KeyLayout for Flat`), or
+    /// whose default method it is.
+    pub trait_of: Option<String>,
     /// Signature.
     pub sig: &'a syn::Signature,
     /// Body.
@@ -124,6 +127,7 @@ impl<'a> CrateIndex<'a> {
                 index: &mut index,
                 file: file.id,
                 self_ty: Vec::new(),
+                traits: Vec::new(),
                 in_fn: 0,
             };
             collector.visit_file(&file.ast);
@@ -346,11 +350,15 @@ impl<'a> CrateIndex<'a> {
     /// Resolves a method call `recv.f(..)` by [`method_targets`]: on `self`
     /// the current `impl` wins; elsewhere a name shared by several types is
     /// ambiguous and resolves to nothing.
+    /// `union_impls`: a name no other crate's type defines too (see
+    /// [`unions_impls`]), so that one trait's implementations are all it
+    /// can reach.
     pub fn resolve_method(
         &self,
         name: &str,
         on_self: bool,
         current_self: Option<&str>,
+        union_impls: bool,
     ) -> Vec<usize> {
         let Some(ids) = self.fns_by_name.get(name) else {
             return Vec::new();
@@ -370,9 +378,29 @@ impl<'a> CrateIndex<'a> {
                 .filter(|&id| self.fns[id].self_ty.as_deref() == ty)
                 .collect(),
             MethodTargets::All => methods,
+            // Every definition implements one trait (`impl KeyLayout for
+            // Flat`, `.. for Scoped`): a call on a value of that trait
+            // (`self.layout: Box<dyn KeyLayout>`) may reach any of them.
+            MethodTargets::Ambiguous if union_impls && self.one_trait(&methods) => methods,
             MethodTargets::Ambiguous => Vec::new(),
         }
     }
+
+    /// Whether the methods `ids` all implement one trait of the unit (or
+    /// are its default methods).
+    fn one_trait(&self, ids: &[usize]) -> bool {
+        let mut traits = ids.iter().map(|&id| self.fns[id].trait_of.as_deref());
+        let first = traits.next().flatten();
+        first.is_some() && traits.all(|t| t == first)
+    }
+}
+
+/// Whether a call of a method name that several implementations of one
+/// trait define may reach all of them: not a name the standard library's
+/// or a store client's types also define (`insert`, `get`, `clone`), whose
+/// receiver is as likely another crate's value.
+pub fn unions_impls(name: &str, vocab: &Vocabulary) -> bool {
+    !TRANSPARENT_METHODS.contains(&name) && !vocab.is_store_method(name)
 }
 
 /// Which receiver methods of one name a call `recv.name(..)` reaches.
@@ -409,6 +437,8 @@ struct Collector<'i, 'a> {
     index: &'i mut CrateIndex<'a>,
     file: u32,
     self_ty: Vec<Option<String>>,
+    /// The trait of each block in `self_ty` (`None`: an inherent `impl`).
+    traits: Vec<Option<String>>,
     /// Function bodies the visit is in (their `use`s rename nothing outside).
     in_fn: usize,
 }
@@ -558,16 +588,19 @@ impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
             file: self.file,
             name: item.sig.ident.to_string(),
             self_ty: None,
+            trait_of: None,
             sig: &item.sig,
             block: &item.block,
             attrs: &item.attrs,
         });
         // Nested items are functions of their own.
         self.self_ty.push(None);
+        self.traits.push(None);
         self.in_fn += 1;
         syn::visit::visit_item_fn(self, item);
         self.in_fn -= 1;
         self.self_ty.pop();
+        self.traits.pop();
     }
 
     fn visit_item_impl(&mut self, item: &'ast syn::ItemImpl) {
@@ -575,14 +608,19 @@ impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
             return;
         }
         self.self_ty.push(type_name(&item.self_ty));
+        let of_trait = (item.trait_.as_ref()).and_then(|(_, path, _)| path.segments.last());
+        self.traits.push(of_trait.map(|s| s.ident.to_string()));
         syn::visit::visit_item_impl(self, item);
         self.self_ty.pop();
+        self.traits.pop();
     }
 
     fn visit_item_trait(&mut self, item: &'ast syn::ItemTrait) {
         self.self_ty.push(Some(item.ident.to_string()));
+        self.traits.push(Some(item.ident.to_string()));
         syn::visit::visit_item_trait(self, item);
         self.self_ty.pop();
+        self.traits.pop();
     }
 
     fn visit_impl_item_fn(&mut self, item: &'ast syn::ImplItemFn) {
@@ -593,6 +631,7 @@ impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
             file: self.file,
             name: item.sig.ident.to_string(),
             self_ty: self.self_ty.last().cloned().flatten(),
+            trait_of: self.traits.last().cloned().flatten(),
             sig: &item.sig,
             block: &item.block,
             attrs: &item.attrs,
@@ -611,6 +650,7 @@ impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
                 file: self.file,
                 name: item.sig.ident.to_string(),
                 self_ty: self.self_ty.last().cloned().flatten(),
+                trait_of: self.traits.last().cloned().flatten(),
                 sig: &item.sig,
                 block,
                 attrs: &item.attrs,

@@ -287,7 +287,19 @@ pub struct Value {
     /// A field of a parameter read as it is (`p.client_key` of `p:
     /// &PostingCtx`): at a call, the argument's field, not the whole
     /// record, is what this value is (`eval::calls::substitute`).
-    pub param_field: Option<Box<(usize, String)>>,
+    pub param_field: Option<Box<ParamField>>,
+}
+
+/// A field of a parameter read as it is (see [`Value::param_field`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParamField {
+    /// Which parameter.
+    pub param: usize,
+    /// The field's name.
+    pub field: String,
+    /// The scope component the field's name says it is (`caller.org_id`):
+    /// that component only, of an argument whose fields are unknown.
+    pub component: Option<Component>,
 }
 
 /// A value that may be a sentinel default ("nobody in particular").
@@ -324,16 +336,6 @@ pub struct Sanitized {
     pub params: u64,
     /// `split(':').next()` and its kin: truncates at the separator.
     pub truncates: bool,
-}
-
-impl Sanitized {
-    /// Whether the call only trims the ends (`trim_end_matches('/')`): of a
-    /// route, normalisation of a name the server defines, where stripping
-    /// a separator inside (`replace('/', "")`, `retain(|c| c != '/')`)
-    /// makes `/a/bc` and `/ab/c` one route.
-    pub fn trims_ends(&self) -> bool {
-        self.origin.text.starts_with("trim")
-    }
 }
 
 /// Lists of facts stay small: the first few are enough to report.
@@ -696,6 +698,15 @@ impl Value {
         let prefix = (self.prefix == other.prefix)
             .then(|| self.prefix.take())
             .flatten();
+        // Where one alternative carries the client's key and the other
+        // does not (a layout trait with a `write!` impl and a `scoped(..)`
+        // impl), the key was concatenated only on the first: a prefix on
+        // the other's scoped key is no concatenation of the client key.
+        let concat = match (self.client_key.is_some(), other.client_key.is_some()) {
+            (true, false) => Some(self.concat),
+            (false, true) => Some(other.concat),
+            _ => None,
+        };
         // A server id is namespaced only where every alternative that
         // carries one namespaces it (one `match` arm `scoped_server`, the
         // other `scoped` into the client keyspace, is not).
@@ -745,6 +756,9 @@ impl Value {
         }
         self.prefix = prefix;
         self.server_ns = server_ns;
+        if let Some(concat) = concat {
+            self.concat = concat;
+        }
         self
     }
 
@@ -915,14 +929,9 @@ impl Value {
     pub fn resolve_part_facts(&mut self) {
         self.attach_fallbacks();
         self.fallbacks.retain(|f| f.component.is_some());
-        // Routes are excluded: trimming `/` off a path is normalisation of
-        // a server-defined name, not a collision between two callers.
         // A scoped key's sanitisers are its components' (`format!("ns/{}",
         // sk.storage_key())` keeps them).
-        let keyish = self.client_key.is_some()
-            || self.tenant.is_some()
-            || self.principal.is_some()
-            || self.scoped;
+        let keyish = self.client_key.is_some() || self.has_component() || self.scoped;
         if keyish {
             return;
         }
@@ -955,7 +964,12 @@ impl Value {
             if part.server_id.is_some() && self.server_concat.is_none() {
                 self.server_concat = Some(site);
             }
-            for p in (0..64).filter(|i| part.params & (1u64 << i) != 0) {
+            // A parameter inside a key `scoped(..)` built is no text glued
+            // here: a prefix on `sk.storage_key()` in a helper concatenates
+            // no client key its caller passes.
+            let scoped_key = (part.scoped || part.client_ns) && part.client_key.is_none();
+            let params = if scoped_key { 0 } else { part.params };
+            for p in (0..64).filter(|i| params & (1u64 << i) != 0) {
                 if !self.concat_params.iter().any(|(q, _)| *q == p) {
                     self.concat_params.push((p, site));
                 }

@@ -32,6 +32,7 @@
 //! `--no-prefilter`.
 
 mod blank;
+mod block_header;
 mod clues;
 mod demand;
 mod holders;

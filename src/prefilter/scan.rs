@@ -19,6 +19,7 @@ use crate::analysis::hashing;
 use crate::analysis::vocab::{is_dynamo_key_attribute, names_strong_store, DYNAMO_STORE};
 use crate::lex::{self, Token};
 
+use super::block_header::{block_owner, block_trait};
 use super::clues::{self, Clue, Clues, HashImports};
 use super::holders;
 use super::test_attrs;
@@ -79,6 +80,9 @@ pub struct Item<'t> {
     pub is_fn: bool,
     /// Where a function is defined.
     pub owner: Owner<'t>,
+    /// The trait of the block it is defined in (`impl KeyLayout for
+    /// Flat`, `trait KeyLayout`), as the index names it.
+    pub trait_of: Option<&'t str>,
     /// A function whose first parameter is `self` (a method the index
     /// resolves `.name(..)` calls to).
     pub receiver: bool,
@@ -261,6 +265,10 @@ struct Scanner<'p, 't> {
     open: Vec<Open>,
     /// `impl`/`trait` blocks: (owner, depth inside the body).
     blocks: Vec<(Owner<'t>, usize)>,
+    /// The trait of each block of `blocks`.
+    block_traits: Vec<Option<&'t str>>,
+    /// The trait of the block whose header waits for its `{`.
+    header_trait: Option<&'t str>,
     /// A block header waiting for its `{`: (owner, depth of the keyword).
     header: Option<(Owner<'t>, usize)>,
     /// Inside a `use` declaration (until its `;`).
@@ -317,6 +325,8 @@ impl Prefilter {
             item_start: vec![0],
             open: Vec::new(),
             blocks: Vec::new(),
+            block_traits: Vec::new(),
+            header_trait: None,
             header: None,
             in_use: false,
             imports: HashImports::default(),
@@ -495,6 +505,7 @@ impl<'t> Scanner<'_, 't> {
         if b == b'{' && self.header.is_some_and(|(_, d)| d == depth) {
             if let Some((owner, _)) = self.header.take() {
                 self.blocks.push((owner, depth + 1));
+                self.block_traits.push(self.header_trait.take());
             }
         }
         if b == b'{' {
@@ -518,6 +529,7 @@ impl<'t> Scanner<'_, 't> {
         }
         while self.blocks.last().is_some_and(|(_, d)| depth < *d) {
             self.blocks.pop();
+            self.block_traits.pop();
         }
         while self.test_regions.last().is_some_and(|d| depth < *d) {
             self.test_regions.pop();
@@ -598,6 +610,7 @@ impl<'t> Scanner<'_, 't> {
         if (ident == "impl" || ident == "trait") && item_level && self.header.is_none() {
             let owner = block_owner(&self.tokens[i..], ident == "trait");
             self.header = Some((owner, self.depth));
+            self.header_trait = block_trait(&self.tokens[i..], ident == "trait");
         }
         // A test module or `impl` (not a trait: the index reads a test
         // trait's default methods).
@@ -655,9 +668,11 @@ impl<'t> Scanner<'_, 't> {
             .rev()
             .find(|o| o.body)
             .map_or(0, |o| o.depth + 1);
-        let owner = match self.blocks.last() {
-            Some(&(owner, d)) if d == depth && d > in_fn => owner,
-            _ => Owner::Free,
+        let (owner, trait_of) = match self.blocks.last() {
+            Some(&(owner, d)) if d == depth && d > in_fn => {
+                (owner, self.block_traits.last().copied().flatten())
+            }
+            _ => (Owner::Free, None),
         };
         let start = self.item_start.get(depth).copied().unwrap_or(0);
         let parent = self.open.last().map(|o| o.item);
@@ -676,6 +691,7 @@ impl<'t> Scanner<'_, 't> {
             name,
             is_fn,
             owner,
+            trait_of,
             receiver: is_fn && takes_self(&self.tokens[i + 1..]),
             body: false,
             found: FactSet::default(),
@@ -1137,50 +1153,6 @@ fn set_start(starts: &mut Vec<usize>, depth: usize, at: usize) {
         starts.resize(depth + 1, 0);
     }
     starts[depth] = at;
-}
-
-/// The type an `impl` (or the name a `trait`) block at `tokens[0]` is for,
-/// as `CrateIndex` names it: the last segment of a type path, through
-/// references. Anything the scan cannot name is `Unknown`.
-fn block_owner<'t>(tokens: &[Token<'t>], is_trait: bool) -> Owner<'t> {
-    if is_trait {
-        return match tokens.get(1) {
-            Some(Token::Ident(name)) => Owner::Type(name),
-            _ => Owner::Unknown,
-        };
-    }
-    let mut angle = 0usize;
-    let mut last: Option<&'t str> = None;
-    let mut done = false;
-    for (k, token) in tokens.iter().enumerate().skip(1) {
-        match *token {
-            Token::Open(b'{') | Token::Punct(";") => break,
-            Token::Ident("where") if angle == 0 => break,
-            Token::Punct("<") => angle += 1,
-            // `->` inside generics is not a closing angle.
-            Token::Punct(">") if tokens.get(k - 1) != Some(&Token::Punct("-")) => {
-                angle = angle.saturating_sub(1)
-            }
-            Token::Ident("for") if angle == 0 => {
-                last = None;
-                done = false;
-            }
-            Token::Ident("dyn" | "impl" | "fn") if angle == 0 => return Owner::Unknown,
-            Token::Open(b'(' | b'[') if angle == 0 => return Owner::Unknown,
-            Token::Ident(name) if angle == 0 && !done => {
-                last = Some(name);
-                // A lifetime's name (`&'a T`) is followed by the type.
-                if tokens.get(k - 1) == Some(&Token::Punct("'")) {
-                    last = None;
-                }
-            }
-            _ => {}
-        }
-        if angle > 0 && last.is_some() {
-            done = true;
-        }
-    }
-    last.map_or(Owner::Unknown, Owner::Type)
 }
 
 /// Whether a token holding a trigger word may name an idempotency store

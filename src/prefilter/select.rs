@@ -15,7 +15,7 @@ use std::collections::HashSet as StdHashSet;
 use aho_corasick::AhoCorasick;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use crate::analysis::index::{method_targets, MethodTargets, EXTRACTOR_FNS};
+use crate::analysis::index::{method_targets, unions_impls, MethodTargets, EXTRACTOR_FNS};
 use crate::lex;
 
 use super::demand::Follow;
@@ -108,7 +108,8 @@ impl Prefilter {
             .map(|((_, item), exports)| !item.is_fn || exports.callers)
             .collect();
         let to_payload_users = exports.iter().map(|e| e.payload_callers).collect();
-        let mut graph = Graph::new(scans, files, items, to_users, demand);
+        let unions = |name: &str| unions_impls(name, &self.vocab);
+        let mut graph = Graph::new(scans, files, items, to_users, demand, &unions);
         graph.to_payload_users = to_payload_users;
         let mut keyed = seeds.clone();
         for record in demand.key_records() {
@@ -306,11 +307,12 @@ impl<'s, 't> Graph<'s, 't> {
         items: Vec<(usize, &'s Item<'t>)>,
         to_users: Vec<bool>,
         demand: &Demand,
+        unions: &dyn Fn(&str) -> bool,
     ) -> Graph<'s, 't> {
         let mut graph = Graph {
             to_payload_users: vec![false; to_users.len()],
             to_users,
-            methods: Methods::new(items.iter().map(|(_, item)| *item)),
+            methods: Methods::new(items.iter().map(|(_, item)| *item), unions),
             scans,
             files,
             items,
@@ -550,12 +552,16 @@ impl<'s, 't> Graph<'s, 't> {
                 let linked = |&d: &usize| self.methods.links(*call, self.items[d].1);
                 let wanted = |&d: &usize| follow == Follow::All || toward_stores[d];
                 next.extend(defs.iter().copied().filter(linked).filter(wanted));
-                next.extend(
-                    self.methods
-                        .witnesses(*call, defs, &self.items)
-                        .into_iter()
-                        .flatten(),
-                );
+                next.extend(self.methods.witnesses(*call, defs, &self.items));
+            }
+            // A kept method of a name other types define too: the index
+            // must see them as the whole crate does (every implementation
+            // of one trait, which a call reaches alike, or a second owner,
+            // which keeps the name ambiguous).
+            let item = self.items[n].1;
+            if item.is_fn && item.receiver {
+                let defs = self.fns_named.get(item.name).map_or(NONE, Vec::as_slice);
+                next.extend(self.methods.siblings(item, defs, &self.items));
             }
             for ident in self.idents(n) {
                 next.extend(self.consts_named.get(ident).map_or(NONE, Vec::as_slice));
@@ -675,18 +681,33 @@ struct Methods<'t> {
     /// Per name: the known owners of its receiver methods (up to two) and
     /// whether an unnamed owner defines it.
     by_name: HashMap<&'t str, (Vec<Owner<'t>>, bool)>,
+    /// Per name: the trait every receiver method of that name implements,
+    /// if there is one (`Some(None)`: not all the same).
+    traits: HashMap<&'t str, Option<&'t str>>,
 }
 
 impl<'t> Methods<'t> {
-    fn new<'a>(items: impl Iterator<Item = &'a Item<'t>>) -> Methods<'t>
+    /// `unions`: whether a name may reach every implementation of one
+    /// trait (`analysis::index::unions_impls`).
+    fn new<'a>(
+        items: impl Iterator<Item = &'a Item<'t>>,
+        unions: &dyn Fn(&str) -> bool,
+    ) -> Methods<'t>
     where
         't: 'a,
     {
         let mut by_name: HashMap<&'t str, (Vec<Owner<'t>>, bool)> = HashMap::default();
+        let mut traits: HashMap<&'t str, Option<&'t str>> = HashMap::default();
         // Only functions with a body, as in the index: a bodiless trait
         // declaration taken as an owner would make `self.f()` in the
         // trait's default methods link to it alone, and drop the impls.
         for item in items.filter(|i| i.is_fn && i.body) {
+            if item.receiver && unions(item.name) {
+                traits
+                    .entry(item.name)
+                    .and_modify(|t| *t = t.filter(|t| Some(*t) == item.trait_of))
+                    .or_insert(item.trait_of);
+            }
             let entry = by_name.entry(item.name).or_default();
             match item.owner {
                 // A receiver method outside an `impl` is one in an `impl`
@@ -703,7 +724,7 @@ impl<'t> Methods<'t> {
                 _ => {}
             }
         }
-        Methods { by_name }
+        Methods { by_name, traits }
     }
 
     /// What a method call may resolve to; `None` for a path call.
@@ -720,7 +741,14 @@ impl<'t> Methods<'t> {
         if *unknown || on_self == Some(Owner::Unknown) {
             return Some(MethodTargets::All);
         }
-        Some(method_targets(owners, on_self))
+        // Every definition implements one trait: a call may reach any of
+        // them, as the index resolves it (`CrateIndex::resolve_method`).
+        match method_targets(owners, on_self) {
+            MethodTargets::Ambiguous if self.traits.get(name).is_some_and(Option::is_some) => {
+                Some(MethodTargets::All)
+            }
+            targets => Some(targets),
+        }
     }
 
     /// Whether a call may resolve to `def` (a function of the same name).
@@ -738,6 +766,45 @@ impl<'t> Methods<'t> {
         }
     }
 
+    /// Of the receiver methods `defs` named like `item`, those the index
+    /// needs beside it to resolve calls of the name as it would with the
+    /// whole crate: all of them where they implement one trait, else one
+    /// of another owner.
+    fn siblings(
+        &self,
+        item: &Item<'t>,
+        defs: &[usize],
+        items: &[(usize, &Item<'t>)],
+    ) -> Vec<usize> {
+        // A trait's declaration: its implementations are what a call runs
+        // (and, present, make it no store interface of another crate).
+        if !item.body && item.trait_of.is_some() {
+            return (defs.iter().copied())
+                .filter(|&d| items[d].1.receiver && items[d].1.body)
+                .filter(|&d| items[d].1.trait_of == item.trait_of)
+                .collect();
+        }
+        let Some((owners, unknown)) = self.by_name.get(item.name) else {
+            return Vec::new();
+        };
+        if *unknown || owners.len() < 2 {
+            return Vec::new();
+        }
+        let methods = defs.iter().copied().filter(|&d| {
+            let def = items[d].1;
+            def.receiver && def.body && !std::ptr::eq(def, item)
+        });
+        if self.traits.get(item.name).is_some_and(Option::is_some) {
+            return methods.collect();
+        }
+        let mut methods = methods;
+        let other = methods.find(|&d| {
+            let def = items[d].1;
+            def.owner != item.owner && (item.trait_of.is_none() || def.trait_of != item.trait_of)
+        });
+        other.into_iter().collect()
+    }
+
     /// For a call the index finds ambiguous, two receiver methods of
     /// different types among `defs`: kept, the index still finds it so.
     fn witnesses(
@@ -745,14 +812,26 @@ impl<'t> Methods<'t> {
         mention: Mention<'t>,
         defs: &[usize],
         items: &[(usize, &Item<'t>)],
-    ) -> Option<[usize; 2]> {
+    ) -> Vec<usize> {
         if self.targets(mention) != Some(MethodTargets::Ambiguous) {
-            return None;
+            return Vec::new();
         }
         let receivers = || defs.iter().copied().filter(|&d| items[d].1.receiver);
-        let first = receivers().next()?;
-        let second = receivers().find(|&d| items[d].1.owner != items[first].1.owner)?;
-        Some([first, second])
+        let Some(first) = receivers().next() else {
+            return Vec::new();
+        };
+        let Some(second) = receivers().find(|&d| items[d].1.owner != items[first].1.owner) else {
+            return Vec::new();
+        };
+        let mut kept = vec![first, second];
+        // Two of one trait would make the index take every implementation
+        // (`CrateIndex::resolve_method`): a third of another keeps it
+        // ambiguous.
+        let trait_of = |d: usize| items[d].1.trait_of;
+        if trait_of(first).is_some() && trait_of(first) == trait_of(second) {
+            kept.extend(receivers().find(|&d| items[d].1.body && trait_of(d) != trait_of(first)));
+        }
+        kept
     }
 }
 

@@ -660,9 +660,9 @@ impl Evaluator<'_> {
             || self.own_setter(call)
             || self.stores_in_summary(method, &call.m.receiver)
         {
-            let mut ids = self
-                .index
-                .resolve_method(method, on_self, self.self_ty.as_deref());
+            let mut ids =
+                self.index
+                    .resolve_method(method, on_self, self.self_ty.as_deref(), !builtin);
             if !on_self {
                 // A name several types define: the chain's own type decides
                 // (`SlotBuilder::default().client_key(k).build()`).
@@ -760,9 +760,22 @@ impl Evaluator<'_> {
             Expr::Struct(s) => named(s.path.segments.last()?),
             Expr::MethodCall(m) if m.turbofish.is_none() => {
                 let ty = self.chain_type(&m.receiver)?;
-                (self.index)
-                    .returns_own_type(&m.method.to_string(), &ty)
-                    .then_some(ty)
+                let method = m.method.to_string();
+                // An error adapter of a setter's `Result<Self, E>` keeps it
+                // (`.principal(u).map_err(..)?.route(..)`).
+                let adapts = matches!(
+                    method.as_str(),
+                    "map_err"
+                        | "context"
+                        | "with_context"
+                        | "wrap_err"
+                        | "wrap_err_with"
+                        | "change_context"
+                        | "inspect_err"
+                        | "unwrap"
+                        | "expect"
+                );
+                (adapts || self.index.returns_own_type(&method, &ty)).then_some(ty)
             }
             Expr::Try(t) => self.chain_type(&t.expr),
             _ => None,
@@ -982,10 +995,22 @@ fn substitute(
         if let Some(arg) = args.get(p) {
             // A field of the parameter: that field of the argument, where
             // the argument's fields are known.
-            let field = (value.param_field.as_deref())
-                .filter(|(q, _)| *q == p)
-                .and_then(|(_, f)| arg.field(f));
-            let arg = field.unwrap_or(arg);
+            let param_field = (value.param_field.as_deref()).filter(|f| f.param == p);
+            let field = param_field.and_then(|f| arg.field(&f.field));
+            // Of a record whose fields are unknown, a field named for one
+            // component is that component, not the others the record
+            // stands for (`c.merchant_id` of `&caller`, the principal).
+            let narrowed = match (field, param_field.and_then(|f| f.component)) {
+                (None, Some(own)) => {
+                    let mut narrowed = arg.clone();
+                    for other in Component::ALL.into_iter().filter(|c| *c != own) {
+                        narrowed.clear_component(other);
+                    }
+                    Some(narrowed)
+                }
+                _ => None,
+            };
+            let arg = field.or(narrowed.as_ref()).unwrap_or(arg);
             if arg.client_key.is_some() && key_arg_site.is_none() {
                 key_arg_site = arg_sites.get(p).copied();
             }
@@ -1007,12 +1032,19 @@ fn substitute(
         }
     }
     if let Some(elems) = &value.elems {
-        out.elems = Some(
-            elems
-                .iter()
-                .map(|e| substitute(e, args, call_site, arg_sites, own_site, flow).0)
-                .collect(),
-        );
+        let elems: Vec<Value> = elems
+            .iter()
+            .map(|e| substitute(e, args, call_site, arg_sites, own_site, flow).0)
+            .collect();
+        // A tuple's scope is its elements': an element that is one field of
+        // an argument (`c.merchant_id`) brings that field, not the record.
+        for component in Component::ALL {
+            out.clear_component(component);
+            if let Some(origin) = elems.iter().find_map(|e| e.component(component)) {
+                out.add_component(component, origin.clone());
+            }
+        }
+        out.elems = Some(elems);
     }
     if let Some(fields) = &value.fields {
         let fields = fields

@@ -193,6 +193,24 @@ impl Evaluator<'_> {
     ) -> ControlFlow<Value, Value> {
         let (m, args) = (call.m, &call.args);
         match call.method.as_str() {
+            // `self.parts.push(part)`: a part written into a record's field,
+            // read where the field is (a builder's `build` joins it).
+            "push" | "push_str" | "extend_from_slice" if args.len() == 1 => {
+                if let Expr::Field(f) = &*m.receiver {
+                    if let syn::Member::Named(field) = &f.member {
+                        self.note_place_write(&f.base, &field.to_string(), &args[0]);
+                        return ControlFlow::Break(Value::empty());
+                    }
+                }
+                self.buffer_building(call, recv)
+            }
+            _ => self.buffer_building(call, recv),
+        }
+    }
+
+    fn buffer_building(&mut self, call: &MethodCall<'_>, recv: Value) -> ControlFlow<Value, Value> {
+        let (m, args) = (call.m, &call.args);
+        match call.method.as_str() {
             // `bytes::BufMut::put_slice`/`put` and `io::Write::write_all` append bytes.
             // One argument (`insert_str` also takes the index): a store's
             // `put(key, value)` is no buffer.

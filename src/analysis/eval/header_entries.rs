@@ -4,6 +4,7 @@
 //! entry the name was read from (`h`, or the pair's other binding) is
 //! the key header, so what the arm reads of it is the client's key.
 
+use syn::visit::Visit;
 use syn::{BinOp, Expr, Pat};
 
 use super::Evaluator;
@@ -70,12 +71,57 @@ impl Evaluator<'_> {
             return;
         };
         // Only an entry of the function's own (`for h in req.headers()`),
-        // never `self`, and not the bare name of a `(name, value)` pair:
-        // its value is a sibling binding this cannot name.
-        if root == "self" || self.env.lookup(&root).is_none() || matches!(name, Expr::Path(_)) {
+        // never `self`.
+        if root == "self" || self.env.lookup(&root).is_none() {
             return;
         }
         let value = self.header_value(Some(source), at);
+        // The bare name of a `(name, value)` pair: its value is the
+        // binding bound beside it (`for (name, value) in req.headers()`).
+        if matches!(name, Expr::Path(_)) {
+            if let Some(sibling) = pair_sibling(self.body, &root) {
+                if self.env.lookup(&sibling).is_some() {
+                    self.declare(sibling, value);
+                }
+            }
+            return;
+        }
         self.declare(root, value);
     }
+}
+
+/// The other binding of a two-binding tuple pattern in `body` that binds
+/// `name` (`value` of `for (name, value) in ..`, of `|(name, value)|`).
+fn pair_sibling(body: &syn::Block, name: &str) -> Option<String> {
+    struct Finder<'n> {
+        name: &'n str,
+        found: Option<String>,
+    }
+    impl<'ast> Visit<'ast> for Finder<'_> {
+        fn visit_pat_tuple(&mut self, t: &'ast syn::PatTuple) {
+            let idents: Vec<String> = (t.elems.iter())
+                .filter_map(|p| match p {
+                    Pat::Ident(pi) => Some(pi.ident.to_string()),
+                    Pat::Reference(r) => match &*r.pat {
+                        Pat::Ident(pi) => Some(pi.ident.to_string()),
+                        _ => None,
+                    },
+                    _ => None,
+                })
+                .collect();
+            if let [a, b] = idents.as_slice() {
+                if t.elems.len() == 2 && self.found.is_none() {
+                    if a == self.name {
+                        self.found = Some(b.clone());
+                    } else if b == self.name {
+                        self.found = Some(a.clone());
+                    }
+                }
+            }
+            syn::visit::visit_pat_tuple(self, t);
+        }
+    }
+    let mut finder = Finder { name, found: None };
+    finder.visit_block(body);
+    finder.found
 }

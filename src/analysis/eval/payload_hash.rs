@@ -482,8 +482,21 @@ impl Evaluator<'_> {
                 return Some(Value::empty());
             }
         }
-        // `CASTAGNOLI.checksum(&payload)`: a hasher object's one-shot digest.
-        if is_hasher && args.len() == 1 && hashing::is_one_shot_digest_method(method) {
+        // `CASTAGNOLI.checksum(&payload)`: a hasher object's one-shot digest;
+        // so is one another crate names (`Code::Sha2_256.digest(b)` after
+        // `use multihash_codetable::Code`).
+        let foreign_hasher = || match recv_expr {
+            Expr::Path(p) => (p.path.segments.first()).is_some_and(|s| {
+                self.index
+                    .imported_path(self.file, &s.ident.to_string())
+                    .is_some()
+            }),
+            _ => false,
+        };
+        if (is_hasher || (carries_nothing(recv) && foreign_hasher()))
+            && args.len() == 1
+            && hashing::is_one_shot_digest_method(method)
+        {
             return Some(self.digest_value(&args[0], expr));
         }
         if method == "hash" && args.len() == 1 {

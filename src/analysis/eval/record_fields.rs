@@ -18,7 +18,8 @@ use std::collections::HashMap;
 use super::{Evaluator, Summary};
 use syn::Expr;
 
-use crate::analysis::value::{Fallback, KeySource, Origin, Sanitized, Value};
+use crate::analysis::value::{Fallback, KeySource, Origin, ParamField, Sanitized, Value};
+use crate::analysis::vocab::Component;
 use crate::model::diagnostic::Confidence;
 
 /// Per (record type or variant, field name or position): what is written
@@ -35,6 +36,9 @@ pub struct FieldFacts {
     pub fallbacks: Vec<Fallback>,
     /// Separators stripped from what it is given.
     pub sanitized: Vec<Sanitized>,
+    /// Scope components written into a field no component names (a
+    /// builder's `parts` the tenant, principal and route are pushed to).
+    pub components: Vec<(Component, Origin)>,
 }
 
 /// One fact a function writes into a record's field.
@@ -46,6 +50,8 @@ pub enum FieldFact {
     Defaulted(Fallback),
     /// A value stripped of a separator.
     Stripped(Sanitized),
+    /// A scope component.
+    Component(Component, Origin),
 }
 
 /// A field keeps at most this many defaults and strips.
@@ -79,6 +85,11 @@ pub fn field_keys(summaries: &[Summary]) -> FieldKeys {
                 FieldFact::Stripped(s) => {
                     if facts.sanitized.len() < MAX_FIELD_FACTS && !facts.sanitized.contains(s) {
                         facts.sanitized.push(s.clone());
+                    }
+                }
+                FieldFact::Component(c, origin) => {
+                    if !facts.components.iter().any(|(d, _)| d == c) {
+                        facts.components.push((*c, origin.clone()));
                     }
                 }
             }
@@ -209,7 +220,11 @@ impl Evaluator<'_> {
             && value.fields.is_none()
             && crate::analysis::syntax::place_name(base).is_some_and(named)
         {
-            value.param_field = Some(Box::new((index, field.to_string())));
+            value.param_field = Some(Box::new(ParamField {
+                param: index,
+                field: field.to_string(),
+                component: self.vocab.component_of_name(field),
+            }));
         }
         if let Some(record) = self.place_record(base) {
             self.field_key(&record, field, value);
@@ -258,6 +273,9 @@ impl Evaluator<'_> {
         for (record, field, param) in writes {
             if let Some(arg) = args.get(*param) {
                 self.note_field_write(record, field, arg);
+                // A parameter passed on (a setter calling `push_checked(what,
+                // part)`): this function writes its own parameter there.
+                self.note_param_field_write(record, field, arg);
             }
         }
     }
@@ -304,7 +322,10 @@ impl Evaluator<'_> {
         let raw = value.concat.is_none() && value.construct.is_none() && !value.scoped;
         let stripped = value.resolved_sanitized().next().is_some();
         let defaulted = value.fallbacks.iter().any(|f| !f.initial);
-        if !raw || (value.client_key.is_none() && !defaulted && !stripped) {
+        // A component in a field its name does not say is one of (what a
+        // key is built of, pushed into `parts`): it is in what is read out.
+        let component = value.has_component() && self.vocab.component_of_name(field).is_none();
+        if !raw || (value.client_key.is_none() && !defaulted && !stripped && !component) {
             return;
         }
         // `Self { key, .. }` in an `impl` builds that record.
@@ -327,6 +348,13 @@ impl Evaluator<'_> {
         let defaulted = value.fallbacks.iter().filter(|f| !f.initial);
         facts.extend(defaulted.cloned().map(FieldFact::Defaulted));
         facts.extend(value.resolved_sanitized().cloned().map(FieldFact::Stripped));
+        if component {
+            for c in Component::ALL {
+                if let Some(origin) = value.component(c) {
+                    facts.push(FieldFact::Component(c, origin.clone()));
+                }
+            }
+        }
         for fact in facts {
             if self.field_writes.len() >= MAX_WRITES {
                 return;
@@ -363,6 +391,9 @@ impl Evaluator<'_> {
             if value.sanitized.len() < MAX_FIELD_FACTS && !value.sanitized.contains(s) {
                 value.sanitized.push(s.clone());
             }
+        }
+        for (c, origin) in &facts.components {
+            value.add_component(*c, origin.clone());
         }
         // A key the field's name alone gave gives way to the one written
         // there by flow.

@@ -73,6 +73,12 @@ impl Evaluator<'_> {
         let component =
             value.client_key.is_some() || value.tenant.is_some() || value.principal.is_some();
         if truncates && !component && value.params == 0 {
+            // The whole chain parses (`path.trim_start_matches('/')
+            // .split('/').next()`, a path's first segment): a trim at the
+            // separator it splits at is part of that parse.
+            if let Some(separator) = self.sanitiser(m, &method, &args) {
+                value.sanitized.retain(|s| s.separator != separator);
+            }
             return value;
         }
         // A parameter's truncation waits for what its callers pass.
@@ -94,6 +100,13 @@ impl Evaluator<'_> {
                         origin.text
                     );
                 }
+            }
+            // A trim at the separator the chain then splits at is part of
+            // that split (`path.trim_start_matches('/').split('/').next()`).
+            if truncates {
+                value
+                    .sanitized
+                    .retain(|s| s.truncates || s.separator != separator);
             }
             let sanitized = Sanitized {
                 origin,
@@ -299,11 +312,11 @@ impl Evaluator<'_> {
     /// Sanitisers of the arguments of a key constructor
     /// (`idem_scope::scoped(tenant, principal, route, key)`) become the key's.
     pub(super) fn constructor_sanitizers(args: &[Value], value: &mut Value) {
-        for (i, arg) in args.iter().enumerate() {
-            // The route (argument 2) is the server's own name: trimmed at
-            // its ends it is normalised (see `resolve_part_facts`), stripped
-            // inside two routes become one.
-            for s in arg.sanitized.iter().filter(|s| i != 2 || !s.trims_ends()) {
+        for arg in args {
+            // The route too (rules.md lists it among the components): a
+            // trimmed route is as sanitised as a trimmed tenant, where
+            // rejecting it would fail closed.
+            for s in &arg.sanitized {
                 if !value.sanitized.contains(s) {
                     value.sanitized.push(s.clone());
                 }

@@ -9,6 +9,7 @@ use syn::Expr;
 
 use super::sql_binds::{client_key_lookup, key_binds_known, lookup_columns};
 use super::{Demanded, Evaluator, MethodCall};
+use crate::analysis::index::unions_impls;
 use crate::analysis::sql::sql_tables;
 use crate::analysis::sql_literals::looks_like_dml;
 use crate::analysis::syntax::{last_ident, path_string, place_name, strip_ref};
@@ -442,9 +443,12 @@ impl Evaluator<'_> {
             let ty_words = words(ty);
             receiver_words.iter().any(|w| ty_words.contains(w))
         };
-        let mut ids = self
-            .index
-            .resolve_method(method, false, self.self_ty.as_deref());
+        let mut ids = self.index.resolve_method(
+            method,
+            false,
+            self.self_ty.as_deref(),
+            unions_impls(method, self.vocab),
+        );
         ids.retain(|&id| {
             let ty = self.index.fns[id].self_ty.as_deref();
             let own_type = ty.is_some() && ty == self.self_ty.as_deref();
@@ -948,7 +952,12 @@ impl Evaluator<'_> {
     /// route: &str, key: &str)`): a store's interface, whatever its verb;
     /// its implementations are the stores.
     fn store_interface(&self, method: &str) -> bool {
-        (self
+        // Implementations of the unit's own are followed instead: the call
+        // reaches them (`CrateIndex::resolve_method`).
+        let implemented = (self.index.fns_by_name.get(method))
+            .is_some_and(|ids| ids.iter().any(|&id| self.index.fns[id].has_receiver()));
+        !implemented
+            && (self
             .index
             .abstract_methods
             .get(method)

@@ -1,0 +1,89 @@
+//! A struct literal's value: a record whose fields keep what they hold,
+//! and a key only through its key fields (or, with no key of any kind, the
+//! identity it is looked up by).
+
+use syn::Expr;
+
+use super::Evaluator;
+use crate::analysis::hashing;
+use crate::analysis::syntax::last_ident;
+use crate::analysis::value::{Construct, ConstructKind, Placeholder, Value};
+
+impl Evaluator<'_> {
+    pub(super) fn eval_struct(&mut self, s: &syn::ExprStruct, expr: &Expr) -> Value {
+        let mut value = Value::empty();
+        let mut fields = Vec::new();
+        let mut digests = Vec::new();
+        for field in &s.fields {
+            let mut v = self.eval(&field.expr);
+            v = self.finish_sql(v);
+            if let syn::Member::Named(name) = &field.member {
+                let name = name.to_string();
+                if self.vocab.is_key_position_name(&name) {
+                    let site = self.site(&field.expr);
+                    self.key_position(v.clone(), site, false, false);
+                }
+                // `route: "".to_string()` names the component and leaves it
+                // empty: a placeholder, as in a constructor's argument.
+                let component = self.vocab.component_of_name(&name);
+                match (component, v.literal.as_deref()) {
+                    (Some(component), Some(text)) if self.vocab.is_placeholder(text) => {
+                        let origin = self.origin(&field.expr);
+                        value.placeholders.push(Placeholder { component, origin });
+                    }
+                    _ => self.enrich_by_name(&mut v, &name, &field.member),
+                }
+                self.note_field_write(&last_ident(&s.path), &name, &v);
+                self.note_param_field_write(&last_ident(&s.path), &name, &v);
+                // The field keeps what it holds (`entry.slot` read back is
+                // the hash-built key); the record is a key only through its
+                // key fields.
+                let as_part = hashing::struct_field_facts(&v, &name, self.vocab);
+                if as_part.payload_hash.is_none() && v.payload_hash.is_some() {
+                    digests.push(v.clone());
+                }
+                fields.push((name, v));
+                value.join_as_part(&as_part);
+                continue;
+            }
+            value.join_as_part(&v);
+        }
+        // A payload digest beside a key is its fingerprint; in a record
+        // with no key of any kind (`{ tenant, route, digest }`) it is the
+        // identity the record is looked up by.
+        if value.client_key.is_none() && value.server_id.is_none() && !value.key_by_name {
+            for digest in &digests {
+                value.join_as_part(digest);
+            }
+        }
+        let mut rest_known = true;
+        if let Some(rest) = &s.rest {
+            let v = self.eval(rest);
+            rest_known = !v.carries_key() && !v.has_component() && v.params == 0;
+            value.join_as_part(&v);
+        }
+        // With `..rest` the fields not written here are unknown, unless the
+        // rest carries nothing (`..Default::default()`).
+        if rest_known {
+            value.fields = Some(Box::new(fields));
+        }
+        value.concat = None;
+        value.scoped = false;
+        if value.is_key_material() {
+            value.construct = Some(Construct {
+                kind: ConstructKind::Struct,
+                site: self.site(expr),
+            });
+        }
+        // A server id in a struct key became part of it here, as in a
+        // tuple (IDEM007 points at the struct literal); so did a payload
+        // hash in a record with no other key (IDEM003 points there too).
+        if value.server_id.is_some() && value.server_concat.is_none() {
+            value.server_concat = Some(self.site(expr));
+        }
+        if value.payload_hash.is_some() && value.hash_keyed.is_none() {
+            value.hash_keyed = Some(self.site(expr));
+        }
+        value
+    }
+}

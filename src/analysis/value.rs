@@ -929,9 +929,16 @@ impl Value {
     pub fn resolve_part_facts(&mut self) {
         self.attach_fallbacks();
         self.fallbacks.retain(|f| f.component.is_some());
-        // A scoped key's sanitisers are its components' (`format!("ns/{}",
-        // sk.storage_key())` keeps them).
-        let keyish = self.client_key.is_some() || self.has_component() || self.scoped;
+        // A route built into a key by hand is not judged here (IDEM001
+        // reports the concatenation; a path normalised for a record that
+        // is only named like a key is no route); `scoped(..)` judges its
+        // route, `sanitizers::constructor_sanitizers`. A scoped key's sanitisers
+        // are its components' (`format!("ns/{}", sk.storage_key())` keeps
+        // them).
+        let keyish = self.client_key.is_some()
+            || self.tenant.is_some()
+            || self.principal.is_some()
+            || self.scoped;
         if keyish {
             return;
         }

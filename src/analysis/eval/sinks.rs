@@ -954,23 +954,27 @@ impl Evaluator<'_> {
     fn store_interface(&self, method: &str) -> bool {
         // Implementations of the unit's own are followed instead: the call
         // reaches them (`CrateIndex::resolve_method`).
-        let implemented = (self.index.fns_by_name.get(method))
-            .is_some_and(|ids| ids.iter().any(|&id| self.index.fns[id].has_receiver()));
+        let implemented = (self.index.fns_by_name.get(method)).is_some_and(|ids| {
+            (ids.iter()).any(|&id| {
+                let def = &self.index.fns[id];
+                def.has_receiver() && def.trait_of.is_some()
+            })
+        });
         !implemented
             && (self
-            .index
-            .abstract_methods
-            .get(method)
-            .into_iter()
-            .flatten())
-        .any(|params| {
-            params
-                .iter()
-                .any(|p| p == "key" || self.vocab.is_client_key_name(p))
-                && params
+                .index
+                .abstract_methods
+                .get(method)
+                .into_iter()
+                .flatten())
+            .any(|params| {
+                params
                     .iter()
-                    .any(|p| self.vocab.component_of_name(p).is_some())
-        })
+                    .any(|p| p == "key" || self.vocab.is_client_key_name(p))
+                    && params
+                        .iter()
+                        .any(|p| self.vocab.component_of_name(p).is_some())
+            })
     }
 
     /// A parameter whose declared type names an idempotency store

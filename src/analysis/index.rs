@@ -105,6 +105,8 @@ pub struct CrateIndex<'a> {
     /// parameters, per declaration (`fn store(&self, tenant: &str, ..,
     /// key: &str, value: Vec<u8>)` of a `KeyedBackend`).
     pub abstract_methods: HashMap<String, Vec<Vec<String>>>,
+    /// The methods the unit's own traits declare: (trait, method).
+    pub trait_methods: HashSet<(String, String)>,
 }
 
 /// What a local type item is, as far as holding a key goes.
@@ -387,11 +389,19 @@ impl<'a> CrateIndex<'a> {
     }
 
     /// Whether the methods `ids` all implement one trait of the unit (or
-    /// are its default methods).
+    /// are its default methods): one the unit declares with that method,
+    /// not `Display` or `Clone`, whose implementations a call on any value
+    /// could be.
     fn one_trait(&self, ids: &[usize]) -> bool {
         let mut traits = ids.iter().map(|&id| self.fns[id].trait_of.as_deref());
-        let first = traits.next().flatten();
-        first.is_some() && traits.all(|t| t == first)
+        let Some(first) = traits.next().flatten() else {
+            return false;
+        };
+        let name = ids
+            .first()
+            .map(|&id| self.fns[id].name.clone())
+            .unwrap_or_default();
+        traits.all(|t| t == Some(first)) && self.trait_methods.contains(&(first.to_string(), name))
     }
 }
 
@@ -644,6 +654,9 @@ impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
     fn visit_trait_item_fn(&mut self, item: &'ast syn::TraitItemFn) {
         if is_test(&item.attrs) {
             return;
+        }
+        if let Some(Some(own)) = self.traits.last() {
+            (self.index.trait_methods).insert((own.clone(), item.sig.ident.to_string()));
         }
         if let Some(block) = &item.default {
             self.index.fns.push(FnDef {

@@ -698,10 +698,20 @@ impl<'t> Methods<'t> {
     {
         let mut by_name: HashMap<&'t str, (Vec<Owner<'t>>, bool)> = HashMap::default();
         let mut traits: HashMap<&'t str, Option<&'t str>> = HashMap::default();
+        let items: Vec<&'a Item<'t>> = items.collect();
+        // The methods the scanned files' own traits declare (with a body or
+        // not), as the index reads them (`CrateIndex::trait_methods`).
+        let declared: StdHashSet<(&'t str, &'t str)> = (items.iter())
+            .filter(|i| i.is_fn)
+            .filter_map(|i| match (i.owner, i.trait_of) {
+                (Owner::Type(owner), Some(t)) if owner == t => Some((t, i.name)),
+                _ => None,
+            })
+            .collect();
         // Only functions with a body, as in the index: a bodiless trait
         // declaration taken as an owner would make `self.f()` in the
         // trait's default methods link to it alone, and drop the impls.
-        for item in items.filter(|i| i.is_fn && i.body) {
+        for item in items.into_iter().filter(|i| i.is_fn && i.body) {
             if item.receiver && unions(item.name) {
                 traits
                     .entry(item.name)
@@ -724,6 +734,8 @@ impl<'t> Methods<'t> {
                 _ => {}
             }
         }
+        // Only a trait of the scanned files that declares the name.
+        traits.retain(|name, t| t.is_some_and(|t| declared.contains(&(t, *name))));
         Methods { by_name, traits }
     }
 

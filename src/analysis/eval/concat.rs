@@ -198,7 +198,8 @@ impl Evaluator<'_> {
             "push" | "push_str" | "extend_from_slice" if args.len() == 1 => {
                 if let Expr::Field(f) = &*m.receiver {
                     if let syn::Member::Named(field) = &f.member {
-                        self.note_place_write(&f.base, &field.to_string(), &args[0]);
+                        let elements = format!("{field}{}", super::record_fields::ELEMENTS);
+                        self.note_place_write(&f.base, &elements, &args[0]);
                         return ControlFlow::Break(Value::empty());
                     }
                 }

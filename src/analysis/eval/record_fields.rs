@@ -36,8 +36,8 @@ pub struct FieldFacts {
     pub fallbacks: Vec<Fallback>,
     /// Separators stripped from what it is given.
     pub sanitized: Vec<Sanitized>,
-    /// Scope components written into a field no component names (a
-    /// builder's `parts` the tenant, principal and route are pushed to).
+    /// Scope components pushed into a field (a builder's `parts` the
+    /// tenant, principal and route are pushed to, `ELEMENTS`).
     pub components: Vec<(Component, Origin)>,
 }
 
@@ -53,6 +53,11 @@ pub enum FieldFact {
     /// A scope component.
     Component(Component, Origin),
 }
+
+/// Suffix of a field's name for what is pushed into it (`self.parts
+/// .push(part)` writes `parts[]`): a collection's elements, the parts a
+/// builder joins, carry their scope components too.
+pub const ELEMENTS: &str = "[]";
 
 /// A field keeps at most this many defaults and strips.
 const MAX_FIELD_FACTS: usize = 4;
@@ -322,9 +327,9 @@ impl Evaluator<'_> {
         let raw = value.concat.is_none() && value.construct.is_none() && !value.scoped;
         let stripped = value.resolved_sanitized().next().is_some();
         let defaulted = value.fallbacks.iter().any(|f| !f.initial);
-        // A component in a field its name does not say is one of (what a
-        // key is built of, pushed into `parts`): it is in what is read out.
-        let component = value.has_component() && self.vocab.component_of_name(field).is_none();
+        // A component pushed into a field (what a key is built of, pushed
+        // into `parts`) is in what is read out.
+        let component = value.has_component() && field.ends_with(ELEMENTS);
         if !raw || (value.client_key.is_none() && !defaulted && !stripped && !component) {
             return;
         }
@@ -375,12 +380,18 @@ impl Evaluator<'_> {
         if !self.field_reads.iter().any(|r| r == record) {
             self.field_reads.push(record.to_string());
         }
-        let Some(facts) = self
+        // The field as written, and what was pushed into it
+        // (`ELEMENTS`): both are in what is read out of it.
+        let own = self
             .field_keys
-            .get(&(record.to_string(), field.to_string()))
-        else {
-            return;
-        };
+            .get(&(record.to_string(), field.to_string()));
+        let elements = (self.field_keys).get(&(record.to_string(), format!("{field}{ELEMENTS}")));
+        for facts in own.into_iter().chain(elements) {
+            Self::read_field_facts(facts, value);
+        }
+    }
+
+    fn read_field_facts(facts: &FieldFacts, value: &mut Value) {
         // What the field was given elsewhere is in what is read out of it.
         for f in &facts.fallbacks {
             if value.fallbacks.len() < MAX_FIELD_FACTS && !value.fallbacks.contains(f) {

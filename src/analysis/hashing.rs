@@ -70,6 +70,9 @@ const HASH_MODULES: &[&str] = &[
 /// `cityhasher`, `metrohash`) as [`is_digest_fn_name`] reads a function.
 pub fn is_hash_module(name: &str) -> bool {
     HASH_MODULES.contains(&name)
+        // A module named for what its functions do (`sp_core::hashing`,
+        // `bitcoin_hashes`'s crates, `util::hashes`).
+        || matches!(name, "hashing" | "hashes")
         || is_digest_fn_name(name)
         // A crate named for what it hashes with (`ascon_hash`, `belt_hash`,
         // `polymur_hash`, `keccak_hash`).
@@ -312,7 +315,7 @@ pub fn is_trait_digest_fn(name: &str) -> bool {
 }
 
 /// Methods that hash or make a hasher on any receiver (see `hash_method`).
-const HASHING_METHODS: &[&str] = &["hash_one", "build_hasher"];
+const HASHING_METHODS: &[&str] = &["hash_one", "build_hasher", "hasher", "new_hasher"];
 
 /// Case-insensitive substrings of every name the pre-filter's
 /// [`is_hash_token`] accepts: a file without one holds no hash fact.

@@ -461,8 +461,14 @@ impl Evaluator<'_> {
             }
             if let Some(var) = place_name(recv_expr) {
                 self.absorb_into(&var, &args[0]);
+                return Some(Value::empty());
             }
-            return Some(Value::empty());
+            // A hasher fed in a chain (`params.hasher(0).write(body)
+            // .digest()`, umash): the call gives the fed hasher.
+            let mut v = recv.clone();
+            absorb(&mut v, &args[0]);
+            v.hasher = true;
+            return Some(v);
         }
         // `finalize_boxed(32)`, `finalize_xof`-style output lengths.
         let output_length =
@@ -512,7 +518,9 @@ impl Evaluator<'_> {
             // `BuildHasher::hash_one(&state, &body)`: a one-shot digest.
             return Some(self.digest_value(&args[0], expr));
         }
-        if method == "build_hasher" && args.is_empty() {
+        // `BuildHasher::build_hasher()`, umash's `params.hasher(seed)`: a
+        // method named for the hasher it makes.
+        if matches!(method, "build_hasher" | "hasher" | "new_hasher") && args.len() <= 1 {
             return Some(Value {
                 hasher: true,
                 ..Value::default()

@@ -236,7 +236,6 @@ impl Evaluator<'_> {
                         }
                         v.scoped = false;
                     });
-                    self.note_param_absorb(&var, arg);
                 }
                 ControlFlow::Break(Value::empty())
             }

@@ -48,24 +48,13 @@ impl Evaluator<'_> {
 }
 
 /// Whether a call so named fills a buffer it is given: reading into it,
-/// writing, encoding or appending into it, finishing a digest into it
-/// (`read_exact`, `into_writer`, `encode_to_vec`, `finalize_into`,
-/// `append_scope(&mut slot, ..)`).
+/// writing or encoding into it, finishing a digest into it
+/// (`read_exact`, `into_writer`, `encode_to_vec`, `finalize_into`).
 fn fills_buffer(callee: &str) -> bool {
     words(callee).iter().any(|w| {
         matches!(
             w.as_str(),
-            "read"
-                | "write"
-                | "writer"
-                | "fill"
-                | "encode"
-                | "serialize"
-                | "finalize"
-                | "copy"
-                | "append"
-                | "push"
-                | "extend"
+            "read" | "write" | "writer" | "fill" | "encode" | "serialize" | "finalize" | "copy"
         )
     })
 }

@@ -544,16 +544,8 @@ impl Evaluator<'_> {
     /// Feeds `fed` into the hasher held by variable `var`. When `var` is a
     /// parameter, the summary records it so callers feed their own hasher.
     pub(super) fn absorb_into(&mut self, var: &str, fed: &Value) {
-        self.update(var, |d| absorb(d, fed));
-        self.note_param_absorb(var, fed);
-    }
-
-    /// Where `var` is a parameter, records that `fed` went into it, so
-    /// that callers feed their own hasher or buffer (`append_scope(&mut
-    /// slot, tenant, user, route)` pushing the scope into the caller's
-    /// `slot`).
-    pub(super) fn note_param_absorb(&mut self, var: &str, fed: &Value) {
         let is_param = self.env.level_of(var) == Some(0);
+        self.update(var, |d| absorb(d, fed));
         if is_param && self.absorbs.len() < MAX_ABSORBS {
             if let Some(i) = self
                 .param_names

@@ -512,6 +512,14 @@ impl Value {
         }
     }
 
+    /// Keeps `own` and forgets the other components: one field of a record
+    /// that stood for several (`caller.org_id` of `caller`, the principal).
+    pub fn keep_only_component(&mut self, own: Component) {
+        for other in Component::ALL.into_iter().filter(|c| *c != own) {
+            self.clear_component(other);
+        }
+    }
+
     /// The origin of a component.
     pub fn component(&self, component: Component) -> Option<&Origin> {
         match component {

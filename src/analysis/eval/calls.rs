@@ -1003,9 +1003,7 @@ fn substitute(
             let narrowed = match (field, param_field.and_then(|f| f.component)) {
                 (None, Some(own)) => {
                     let mut narrowed = arg.clone();
-                    for other in Component::ALL.into_iter().filter(|c| *c != own) {
-                        narrowed.clear_component(other);
-                    }
+                    narrowed.keep_only_component(own);
                     Some(narrowed)
                 }
                 _ => None,

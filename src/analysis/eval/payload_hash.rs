@@ -15,7 +15,7 @@ use super::{bits, Evaluator, MethodCall};
 use crate::analysis::hashing::{self, HashCall};
 use crate::analysis::syntax::{self, access_levels, path_segments, place_name};
 use crate::analysis::value::{Origin, PayloadHash, Site, Value};
-use crate::analysis::vocab::{words, Component};
+use crate::analysis::vocab::words;
 
 /// At most this many hasher feeds are kept per function summary.
 const MAX_ABSORBS: usize = 32;
@@ -124,9 +124,7 @@ impl Evaluator<'_> {
         // component, not the others its record stood for (`caller`, the
         // principal): field by field, the record is no longer whole.
         if let Some(own) = self.vocab.component_of_name(field) {
-            for other in Component::ALL.into_iter().filter(|c| *c != own) {
-                value.clear_component(other);
-            }
+            value.keep_only_component(own);
         }
         if value.payload.is_some()
             && (self.vocab.component_of_name(field).is_some()

@@ -18,19 +18,50 @@ const MAX_PER_FIELD: usize = 8;
 
 /// The closures `block` writes into struct fields, added to `out`.
 pub fn collect<'a>(file: u32, block: &'a syn::Block, out: &mut FieldClosures<'a>) {
-    let mut collector = Collector { file, out };
+    let mut collector = Collector {
+        file,
+        out,
+        bound: HashMap::new(),
+    };
     collector.visit_block(block);
 }
 
 struct Collector<'o, 'a> {
     file: u32,
     out: &'o mut FieldClosures<'a>,
+    /// Closures bound to names first (`let on_retry: KeyFn = Box::new(|d|
+    /// ..);`), then written into a field by that name (`Self { on_retry }`).
+    bound: HashMap<String, &'a syn::ExprClosure>,
 }
 
 impl<'a> Visit<'a> for Collector<'_, 'a> {
+    fn visit_local(&mut self, local: &'a syn::Local) {
+        let name = match &local.pat {
+            syn::Pat::Ident(p) => Some(&p.ident),
+            syn::Pat::Type(t) => match &*t.pat {
+                syn::Pat::Ident(p) => Some(&p.ident),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let (Some(name), Some(init)) = (name, &local.init) {
+            match held(&init.expr) {
+                Some(closure) => self.bound.insert(name.to_string(), closure),
+                None => self.bound.remove(&name.to_string()),
+            };
+        }
+        syn::visit::visit_local(self, local);
+    }
+
     fn visit_expr_struct(&mut self, s: &'a syn::ExprStruct) {
         for field in &s.fields {
-            if let (syn::Member::Named(name), Some(closure)) = (&field.member, held(&field.expr)) {
+            let closure = held(&field.expr).or_else(|| match &field.expr {
+                Expr::Path(p) => {
+                    (p.path.get_ident()).and_then(|i| self.bound.get(&i.to_string()).copied())
+                }
+                _ => None,
+            });
+            if let (syn::Member::Named(name), Some(closure)) = (&field.member, closure) {
                 let closures = self.out.entry(name.to_string()).or_default();
                 if closures.len() < MAX_PER_FIELD {
                     closures.push((self.file, closure));

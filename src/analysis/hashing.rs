@@ -242,9 +242,9 @@ pub fn is_digest_fn_name(name: &str) -> bool {
         (head_glued && (tail.is_empty() || width)) || (head.is_empty() && width)
     });
     const FAMILIES: &[&str] = &[
-        "xxh", "crc16", "crc32", "crc64", "murmur", "blake2", "blake3", "keccak", "sha1", "sha2",
-        "sha3", "sha5", "md5", "md4", "ripemd", "t1ha", "fnv1", "adler", "fletcher", "gost",
-        "kupyna", "streebog", "groestl", "shabal",
+        "xxh", "crc8", "crc16", "crc24", "crc32", "crc64", "murmur", "blake", "keccak", "sha1",
+        "sha2", "sha3", "sha5", "md5", "md4", "ripemd", "t1ha", "fnv1", "adler", "fletcher",
+        "gost", "kupyna", "streebog", "groestl", "shabal",
     ];
     const NOT: &[&str] = &["hasher", "hashmap", "hashset", "verify", "compare", "check"];
     (glued_hash || FAMILIES.iter().any(|f| name.contains(f)))

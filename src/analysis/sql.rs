@@ -16,7 +16,6 @@ use sqlparser::ast::{
 };
 use sqlparser::dialect::{Dialect, MsSqlDialect, MySqlDialect, PostgreSqlDialect, SQLiteDialect};
 use sqlparser::keywords::Keyword;
-use sqlparser::parser::Parser;
 use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer};
 
 use super::index::ParsedFile;
@@ -28,7 +27,7 @@ use super::vocab::{is_namespace_column, is_scope_version_column, Component, Voca
 mod statements;
 mod tolerant;
 
-use statements::{hash_comments, past_guard, split_statements, without_index_kind};
+use statements::{hash_comments, past_guard, split_statements};
 
 /// Which kind of uniqueness a constraint declares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -274,7 +273,10 @@ impl Lines {
     }
 }
 
-fn dialects() -> [(&'static str, Box<dyn Dialect>); 4] {
+/// The dialects a statement is parsed with, in turn, by name.
+type Dialects = [(&'static str, Box<dyn Dialect>); 4];
+
+fn dialects() -> Dialects {
     [
         ("PostgreSQL", Box::new(PostgreSqlDialect {})),
         ("MySQL", Box::new(MySqlDialect {})),
@@ -353,31 +355,7 @@ pub fn analyze_text(text: &str, vocab: &Vocabulary) -> TextAnalysis {
         if !vocab.is_idempotency_table(&head.table) {
             continue;
         }
-        let mut first_error = None;
-        let mut parsed = None;
-        let parse_text = without_index_kind(statement_text);
-        for (name, dialect) in &dialects {
-            let Ok(tokens) = Tokenizer::new(dialect.as_ref(), &parse_text).tokenize_with_location()
-            else {
-                continue;
-            };
-            match Parser::new(dialect.as_ref())
-                .with_tokens_with_locations(tokens.clone())
-                .parse_statements()
-            {
-                Ok(statements) => {
-                    parsed = Some((statements, tokens));
-                    break;
-                }
-                Err(err) => {
-                    let message = err.to_string();
-                    let at = error_location(&message);
-                    if first_error.as_ref().is_none_or(|(best, _)| at > *best) {
-                        first_error = Some((at, format!("{name}: {}", clean_error(&message))));
-                    }
-                }
-            }
-        }
+        let (parsed, first_error) = statements::parse_statement(&dialects, statement_text);
         let first_token_end = lines.offset(first.span.end).unwrap_or(start);
         match parsed {
             Some((statements, tokens)) => {
@@ -399,7 +377,7 @@ pub fn analyze_text(text: &str, vocab: &Vocabulary) -> TextAnalysis {
                             end: first_token_end,
                         },
                         excerpt: excerpt(statement_text),
-                        error: first_error.map(|(_, e)| e).unwrap_or_default(),
+                        error: first_error,
                     });
                 }
             }
@@ -435,7 +413,7 @@ fn tolerant(
 
 /// `Expected: x, found: y at Line: 3, Column: 5`: the location is relative
 /// to the statement, which would mislead; the diagnostic carries the real one.
-fn clean_error(message: &str) -> String {
+pub(super) fn clean_error(message: &str) -> String {
     let message = message
         .strip_prefix("sql parser error: ")
         .unwrap_or(message);
@@ -458,7 +436,7 @@ fn excerpt(text: &str) -> String {
 
 /// Where a parser error occurred (`.. at Line: 3, Column: 5`), to prefer
 /// the dialect that understood the most of the statement.
-fn error_location(message: &str) -> (u64, u64) {
+pub(super) fn error_location(message: &str) -> (u64, u64) {
     let Some(i) = message.find(" at Line: ") else {
         return (0, 0);
     };

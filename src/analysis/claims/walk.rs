@@ -159,8 +159,12 @@ impl Walker<'_> {
             }
             // `let _guard = locks.lock(&key).await?`: the claim returned a
             // guard that is held (not tested) until the end of the scope.
+            // A name kept alive only by its `_` says so of a lock API's
+            // result; of a claim verb's (`let Ok(Some(_ticket)) =
+            // kv.obtain(..)`) it only silences the unused binding.
+            let lock_api = new.iter().any(|&id| is_lock_verb(&self.claims[id].verb));
             let held = names.iter().any(|n| {
-                n.len() > 1 && n.starts_with('_')
+                (lock_api && n.len() > 1 && n.starts_with('_'))
                     || words(n).iter().any(|w| w == "guard" || w == "permit")
             });
             if held {

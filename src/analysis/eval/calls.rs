@@ -3,6 +3,7 @@
 //! key constructors, header reads, closure adapters, and the dispatch of a
 //! method call through the steps that recognise it.
 
+use std::borrow::Cow;
 use std::ops::ControlFlow;
 
 use syn::Expr;
@@ -14,6 +15,7 @@ use crate::analysis::value::{CallSite, Via};
 use super::sinks::is_self;
 use super::{
     bits, names, payload_hash, server_built, server_keys, Demanded, Evaluator, MethodCall,
+    RECEIVER_PARAM,
 };
 use crate::analysis::hashing::{self, HashCall};
 use crate::analysis::syntax::{last_ident, path_segments, path_string, place_name};
@@ -187,9 +189,14 @@ impl Evaluator<'_> {
         if !ids.is_empty() {
             // `Type::method(receiver, args..)`: the first argument is `self`.
             let skip = usize::from(self.index.fns[ids[0]].has_receiver());
-            let args = args.get(skip..).unwrap_or_default();
             let exprs = arg_exprs.get(skip..).unwrap_or_default();
-            let value = self.apply(&ids, args, exprs, expr);
+            let value = match (skip, args.split_first()) {
+                (1, Some((recv, rest))) => {
+                    let args = self.with_receiver(&ids, rest, recv);
+                    self.apply(&ids, &args, exprs, expr)
+                }
+                _ => self.apply(&ids, &args, exprs, expr),
+            };
             return match named {
                 Some(named) if value.client_key.is_none() => named,
                 _ => value,
@@ -698,12 +705,36 @@ impl Evaluator<'_> {
                 // storing call inside the wrapper (`storing_call_site`).
                 let store_verb =
                     !on_self && self.vocab.is_store_method(method) && !is_claim_api_method(method);
-                let value = self.apply_call(&ids, &call.args, &call.exprs, call.expr, store_verb);
+                let args = self.with_receiver(&ids, &call.args, &recv);
+                let value = self.apply_call(&ids, &args, &call.exprs, call.expr, store_verb);
                 let value = self.consumed_receiver(call, &ids, on_self, recv, value);
                 return ControlFlow::Break(value);
             }
         }
         ControlFlow::Continue(recv)
+    }
+
+    /// The arguments of a call of methods `ids`, with the receiver at
+    /// [`RECEIVER_PARAM`] where a callee's summary knows its `self` there
+    /// (a payload record's method, `Evaluator::bind_payload_receiver`).
+    fn with_receiver<'v>(
+        &self,
+        ids: &[usize],
+        args: &'v [Value],
+        recv: &Value,
+    ) -> Cow<'v, [Value]> {
+        let bit = 1u64 << RECEIVER_PARAM;
+        let reads_self = ids.iter().any(|&id| {
+            (self.summaries.get(id))
+                .is_some_and(|s| (s.ret.params | s.ret.hashed_params) & bit != 0)
+        });
+        if !reads_self || args.len() >= RECEIVER_PARAM {
+            return Cow::Borrowed(args);
+        }
+        let mut all = args.to_vec();
+        all.resize_with(RECEIVER_PARAM, Value::empty);
+        all.push(recv.clone());
+        Cow::Owned(all)
     }
 
     /// Whether `receiver` is a parameter typed by another crate's type.

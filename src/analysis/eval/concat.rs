@@ -252,13 +252,29 @@ impl Evaluator<'_> {
                 ControlFlow::Break(Value::empty())
             }
             "join" | "concat" if args.len() <= 1 => {
+                let prefix = joined_prefix(&recv, args.first());
                 let mut parts = vec![recv];
                 parts.extend(args.iter().cloned());
-                ControlFlow::Break(self.concat_value(&parts, call.expr))
+                let mut value = self.concat_value(&parts, call.expr);
+                if value.prefix.is_none() {
+                    value.prefix = prefix.map(Box::new);
+                }
+                ControlFlow::Break(value)
             }
             _ => ControlFlow::Continue(recv),
         }
     }
+}
+
+/// The literal text a joined array starts with: its first element's, and
+/// the separator after it (`["evt/", key].concat()`, `["req", k].join("/")`).
+fn joined_prefix(parts: &Value, separator: Option<&Value>) -> Option<String> {
+    let first = parts.elems.as_ref()?.first()?.literal.clone()?;
+    let separator = match separator {
+        Some(sep) => sep.literal.as_deref()?,
+        None => "",
+    };
+    Some(first + separator)
 }
 
 /// The literal text a `format!` result starts with: the format string up to

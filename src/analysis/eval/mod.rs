@@ -233,6 +233,11 @@ struct MethodCall<'c> {
     exprs: Vec<&'c Expr>,
 }
 
+/// The parameter bit a payload record's method knows its `self` by (see
+/// [`Evaluator::bind_payload_receiver`]): the last, which no real
+/// parameter list reaches.
+pub(super) const RECEIVER_PARAM: usize = 63;
+
 fn bits(mask: u64) -> impl Iterator<Item = usize> {
     (0..64).filter(move |i| mask & (1u64 << i) != 0)
 }
@@ -372,6 +377,7 @@ impl<'a> Evaluator<'a> {
             index += 1;
         }
         self.param_names.clone_from(&param_names);
+        self.bind_payload_receiver(def);
         let body = self.eval_block(def.block);
         let body = self.note_tail_fallback(def.block, body);
         let ret = self.ret.clone().union(&body);
@@ -398,6 +404,24 @@ impl<'a> Evaluator<'a> {
             field_reads: std::mem::take(&mut self.field_reads),
         };
         (summary, self.events)
+    }
+
+    /// A method of a record the unit deserialises from requests
+    /// (`impl DedupeToken for FxOrder { fn token(&self) .. }`) gets its
+    /// receiver as parameter [`RECEIVER_PARAM`], so its summary says what
+    /// it makes of `self` (a digest of the order), as of any argument.
+    /// Only such records': a service's own `self` holds stores and clients,
+    /// whose methods are read where they are called.
+    fn bind_payload_receiver(&mut self, def: &FnDef<'_>) {
+        let payload_record =
+            (def.self_ty.as_deref()).is_some_and(|t| self.index.is_deserialized(t));
+        if def.has_receiver() && payload_record {
+            let value = Value {
+                params: 1u64 << RECEIVER_PARAM,
+                ..Value::empty()
+            };
+            self.declare("self".to_string(), value);
+        }
     }
 
     fn site(&self, node: &impl Spanned) -> Site {
@@ -828,7 +852,8 @@ impl<'a> Evaluator<'a> {
                         value.sql = None;
                         value.hasher = false;
                         let had_key = value.client_key.is_some();
-                        let of_payload = (value.payload.as_ref()).is_some_and(|p| !p.parsed);
+                        let of_payload =
+                            (value.payload.as_ref()).is_some_and(|p| !p.parsed && !p.by_name);
                         self.enrich_by_name(&mut value, &name.to_string(), f);
                         self.request_body_field(&mut value, &f.base, &name.to_string());
                         // A field of the request's payload named like the

@@ -308,7 +308,7 @@ impl Evaluator<'_> {
     }
 
     /// The digest of `input`, computed at `node`.
-    fn digest_value(&self, input: &Value, node: &impl Spanned) -> Value {
+    pub(super) fn digest_value(&self, input: &Value, node: &impl Spanned) -> Value {
         let mut out = Value::empty();
         // Provenance (client key, components, parameters) flows through the
         // hash as through any unknown call; only the payload becomes a hash.
@@ -342,7 +342,9 @@ impl Evaluator<'_> {
 
     /// What hash call a path call is, by its resolved path and, for a
     /// type's constructor given a hash algorithm's name (botan's
-    /// `HashFunction::new("SHA-256")`), by that name: it makes a hasher.
+    /// `HashFunction::new("SHA-256")`, gcrypt's
+    /// `MessageDigest::new(Algorithm::Sha256)`), by that name: it makes a
+    /// hasher.
     pub(super) fn classify_hash_call(
         &self,
         resolved: &[String],
@@ -355,10 +357,7 @@ impl Evaluator<'_> {
         let [.., ty, _] = resolved else {
             return None;
         };
-        let names_algorithm = exprs.iter().any(|e| {
-            matches!(e, Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. })
-                if hashing::names_hash_algorithm(&s.value()))
-        });
+        let names_algorithm = exprs.iter().any(|e| names_algorithm(e));
         (names_algorithm && ty.starts_with(|c: char| c.is_ascii_uppercase()))
             .then_some(HashCall::NewHasher { feeds_args: false })
     }
@@ -970,4 +969,24 @@ pub(super) fn hash_generics(sig: &syn::Signature) -> Vec<String> {
         }
     }
     out
+}
+
+/// Whether an argument names a hash algorithm: a string (`"SHA-256"`), a
+/// variant or constant (`Algorithm::Sha256`, `&digest::SHA256`) or a
+/// constructor without arguments (`MessageDigest::sha256()`).
+fn names_algorithm(expr: &Expr) -> bool {
+    match expr {
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(s),
+            ..
+        }) => hashing::names_hash_algorithm(&s.value()),
+        Expr::Reference(r) => names_algorithm(&r.expr),
+        Expr::Path(p) => p
+            .path
+            .segments
+            .last()
+            .is_some_and(|s| hashing::names_hash_algorithm(&s.ident.to_string())),
+        Expr::Call(c) if c.args.is_empty() => names_algorithm(&c.func),
+        _ => false,
+    }
 }

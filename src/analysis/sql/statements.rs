@@ -1,8 +1,11 @@
 //! Statements of a SQL text: where they end (`;`, SQL Server's `GO`
 //! lines, MySQL's `#` comments), where their DDL starts behind a guard,
-//! and the SQL Server words no dialect parses.
+//! the SQL Server words no dialect parses, and parsing one in the dialect
+//! that reads it.
 
-use sqlparser::tokenizer::{Token, TokenWithSpan, Whitespace};
+use sqlparser::ast::Statement;
+use sqlparser::parser::Parser;
+use sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer, Whitespace};
 
 use super::is_trivia;
 
@@ -52,6 +55,84 @@ pub(super) fn without_index_kind(text: &str) -> std::borrow::Cow<'_, str> {
         at = end;
     }
     std::borrow::Cow::Owned(out)
+}
+
+/// A statement's syntax trees and the tokens they were parsed from.
+pub(super) type Parsed = (Vec<Statement>, Vec<TokenWithSpan>);
+
+/// A statement parsed by the first dialect (and text, see
+/// [`parse_candidates`]) that reads it, with its tokens; else the error of
+/// the dialect that read the most of it.
+pub(super) fn parse_statement(
+    dialects: &super::Dialects,
+    text: &str,
+) -> (Option<Parsed>, String) {
+    let mut first_error: Option<((u64, u64), String)> = None;
+    let texts = parse_candidates(text);
+    let attempts = texts
+        .iter()
+        .flat_map(|t| dialects.iter().map(move |d| (d, t)));
+    for ((name, dialect), parse_text) in attempts {
+        let Ok(tokens) = Tokenizer::new(dialect.as_ref(), parse_text).tokenize_with_location()
+        else {
+            continue;
+        };
+        match Parser::new(dialect.as_ref())
+            .with_tokens_with_locations(tokens.clone())
+            .parse_statements()
+        {
+            Ok(statements) => return (Some((statements, tokens)), String::new()),
+            Err(err) => {
+                let message = err.to_string();
+                let at = super::error_location(&message);
+                if first_error.as_ref().is_none_or(|(best, _)| at > *best) {
+                    first_error = Some((at, format!("{name}: {}", super::clean_error(&message))));
+                }
+            }
+        }
+    }
+    (None, first_error.map(|(_, e)| e).unwrap_or_default())
+}
+
+/// The texts to parse a statement as, in turn: itself (without SQL
+/// Server's index kinds), then, for `CREATE INDEX`, only up to its column list:
+/// the options after it differ by dialect (OceanBase's `LOCAL`, a
+/// `TABLESPACE`) and say nothing of the key.
+pub(super) fn parse_candidates(text: &str) -> Vec<std::borrow::Cow<'_, str>> {
+    let mut texts = vec![without_index_kind(text)];
+    let head: Vec<String> = (text.split_whitespace().take(3))
+        .map(str::to_ascii_uppercase)
+        .collect();
+    let index = matches!(
+        head.iter().map(String::as_str).collect::<Vec<_>>()[..],
+        ["CREATE", "INDEX", ..] | ["CREATE", "UNIQUE", "INDEX"]
+    );
+    if index {
+        if let Some(columns) = through_first_group(text).filter(|c| c.len() < text.trim_end().len())
+        {
+            texts.push(without_index_kind(columns));
+        }
+    }
+    texts
+}
+
+/// `text` through the parenthesis that closes its first group.
+fn through_first_group(text: &str) -> Option<&str> {
+    let open = text.find('(')?;
+    let mut depth = 0usize;
+    for (i, c) in text[open..].char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(&text[..open + i + 1]);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Whether a line starts with MySQL's `#` comment (no other dialect starts

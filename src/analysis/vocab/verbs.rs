@@ -26,7 +26,7 @@ pub const CLAIM_VERBS: &[&str] = &[
 
 /// Claim verbs of lock APIs, which in Rust conventionally return an RAII
 /// guard: a bound result that is not tested like a flag is held as a guard.
-pub const LOCK_VERBS: &[&str] = &["lock", "try_lock", "acquire", "try_acquire", "obtain"];
+pub const LOCK_VERBS: &[&str] = &["lock", "try_lock", "acquire", "try_acquire"];
 
 /// Names that store the outcome of a claimed request under its key.
 pub const COMPLETE_VERBS: &[&str] = &[

@@ -465,6 +465,10 @@ pub fn classify_call(segments: &[String], nargs: usize) -> Option<HashCall> {
         (Some("Ulid" | "ulid" | "Ksuid" | "KsuidMs" | "Cuid"), "new" | "generate") => {
             return Some(HashCall::FreshId)
         }
+        // A name-based UUID is the SHA-1 (v5) or MD5 (v3) of its name.
+        (Some("Uuid" | "uuid"), "new_v5" | "new_v3") if nargs == 2 => {
+            return Some(HashCall::Digest)
+        }
         // `<Sha256 as Digest>::digest(body)`, `Digest::digest(body)`.
         (Some("Digest" | "DynDigest"), "digest") if nargs == 1 => return Some(HashCall::Digest),
         // The trait's own constructors (`D::new()` where `D: Digest`).

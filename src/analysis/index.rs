@@ -21,6 +21,15 @@ pub const EXTRACTOR_FNS: &[&str] = &[
     "extract",
 ];
 
+/// Whether a type's associated function so named may be an extractor's
+/// constructor: one of [`EXTRACTOR_FNS`], or any other `from_*` a
+/// framework's trait names for what it builds the value from (an in-house
+/// `FromHead::from_head`, `from_metadata`, `from_exchange`). Only a body
+/// that hands the key header's value out makes the type an extractor.
+pub fn is_extractor_fn(name: &str) -> bool {
+    EXTRACTOR_FNS.contains(&name) || (name.starts_with("from_") && name != "from_str")
+}
+
 /// A parsed file of the unit.
 pub struct ParsedFile {
     /// Index in the unit.
@@ -107,6 +116,9 @@ pub struct CrateIndex<'a> {
     pub abstract_methods: HashMap<String, Vec<Vec<String>>>,
     /// The methods the unit's own traits declare: (trait, method).
     pub trait_methods: HashSet<(String, String)>,
+    /// Per type, its trait impls' associated functions that may construct
+    /// it from a request ([`is_extractor_fn`]).
+    pub extractor_fns: HashMap<String, Vec<usize>>,
 }
 
 /// What a local type item is, as far as holding a key goes.
@@ -153,6 +165,13 @@ impl<'a> CrateIndex<'a> {
                 .entry(f.name.clone())
                 .or_default()
                 .push(id);
+            // A `from_*` of a trait's impl (`impl FromHead for ClientKey`),
+            // not a type's own conversions.
+            let constructor = EXTRACTOR_FNS.contains(&f.name.as_str())
+                || (f.trait_of.is_some() && is_extractor_fn(&f.name));
+            if let (Some(ty), false, true) = (&f.self_ty, f.has_receiver(), constructor) {
+                index.extractor_fns.entry(ty.clone()).or_default().push(id);
+            }
         }
         // A free function is called by its `use` aliases too (`pub use
         // payment::find_by_key as find_payment_by_key;`).

@@ -15,7 +15,7 @@ use std::collections::HashSet as StdHashSet;
 use aho_corasick::AhoCorasick;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use crate::analysis::index::{method_targets, unions_impls, MethodTargets, EXTRACTOR_FNS};
+use crate::analysis::index::{is_extractor_fn, method_targets, unions_impls, MethodTargets};
 use crate::lex;
 
 use super::demand::Follow;
@@ -295,7 +295,7 @@ const NONE: &[usize] = &[];
 /// handler naming the type receives the key (`Dedupe(tag): Dedupe`).
 fn extractor_of<'t>(item: &Item<'t>) -> Option<&'t str> {
     match item.owner {
-        Owner::Type(ty) if item.is_fn && EXTRACTOR_FNS.contains(&item.name) => Some(ty),
+        Owner::Type(ty) if item.is_fn && is_extractor_fn(item.name) => Some(ty),
         _ => None,
     }
 }

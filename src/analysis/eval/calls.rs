@@ -3,7 +3,6 @@
 //! key constructors, header reads, closure adapters, and the dispatch of a
 //! method call through the steps that recognise it.
 
-use std::borrow::Cow;
 use std::ops::ControlFlow;
 
 use syn::Expr;
@@ -15,7 +14,6 @@ use crate::analysis::value::{CallSite, Via};
 use super::sinks::is_self;
 use super::{
     bits, names, payload_hash, server_built, server_keys, Demanded, Evaluator, MethodCall,
-    RECEIVER_PARAM,
 };
 use crate::analysis::hashing::{self, HashCall};
 use crate::analysis::syntax::{last_ident, path_segments, path_string, place_name};
@@ -218,6 +216,7 @@ impl Evaluator<'_> {
         let mut value = self.library_call(func, &name, &segments, args, expr);
         if name != "Err" {
             self.unresolved_call(&name, inputs, &mut value);
+            self.lent_through_unresolved(&name, &arg_exprs);
         }
         // `let cmd: TopUp = serde_json::from_slice(raw)?`: the record is
         // the deserialised input, what its bytes are.
@@ -712,29 +711,6 @@ impl Evaluator<'_> {
             }
         }
         ControlFlow::Continue(recv)
-    }
-
-    /// The arguments of a call of methods `ids`, with the receiver at
-    /// [`RECEIVER_PARAM`] where a callee's summary knows its `self` there
-    /// (a payload record's method, `Evaluator::bind_payload_receiver`).
-    fn with_receiver<'v>(
-        &self,
-        ids: &[usize],
-        args: &'v [Value],
-        recv: &Value,
-    ) -> Cow<'v, [Value]> {
-        let bit = 1u64 << RECEIVER_PARAM;
-        let reads_self = ids.iter().any(|&id| {
-            (self.summaries.get(id))
-                .is_some_and(|s| (s.ret.params | s.ret.hashed_params) & bit != 0)
-        });
-        if !reads_self || args.len() >= RECEIVER_PARAM {
-            return Cow::Borrowed(args);
-        }
-        let mut all = args.to_vec();
-        all.resize_with(RECEIVER_PARAM, Value::empty);
-        all.push(recv.clone());
-        Cow::Owned(all)
     }
 
     /// Whether `receiver` is a parameter typed by another crate's type.

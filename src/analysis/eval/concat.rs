@@ -236,6 +236,7 @@ impl Evaluator<'_> {
                         }
                         v.scoped = false;
                     });
+                    self.note_param_absorb(&var, arg);
                 }
                 ControlFlow::Break(Value::empty())
             }

@@ -1,5 +1,6 @@
 //! Custom request extractors, for all rules: a type whose
-//! `FromRequestParts`/`FromRequest` impl (axum, actix) reads the
+//! `FromRequestParts`/`FromRequest` impl (axum, actix), or any trait's
+//! `from_*` constructor (`FromHead::from_head`), reads the
 //! idempotency-key header makes every handler parameter of that type a
 //! client key, whatever the type or the binding is called
 //! (`Dedupe(tag): Dedupe`, `key: Option<IdemKey>`). The impl's body is
@@ -9,7 +10,6 @@
 use syn::spanned::Spanned;
 
 use super::Evaluator;
-use crate::analysis::index::EXTRACTOR_FNS;
 use crate::analysis::value::Value;
 use crate::analysis::vocab::Vocabulary;
 
@@ -39,26 +39,23 @@ impl Evaluator<'_> {
         };
         let index = self.index;
         let summaries = self.summaries;
-        for f in EXTRACTOR_FNS {
-            let ids = index.resolve_path(&[name.clone(), (*f).to_string()], None, None);
-            for id in ids {
-                // Re-evaluated when the extractor's summary changes.
-                self.callees.push(id);
-                let Some(ret) = summaries.get(id).map(|s| &s.ret) else {
-                    continue;
-                };
-                if let Some((_, source)) = &ret.client_key {
-                    value.client_key = Some((self.origin(node), *source));
-                    // What the impl did to the key's text stays done
-                    // (`raw.trim_end_matches(':')`, IDEM006).
-                    value.sanitized.extend(ret.sanitized.iter().cloned());
-                    // And the record it builds is what the handler reads:
-                    // its scope fields, with their defaults (IDEM005).
-                    if value.fields.is_none() {
-                        value.fields.clone_from(&ret.fields);
-                    }
-                    return;
+        for &id in index.extractor_fns.get(&name).into_iter().flatten() {
+            // Re-evaluated when the extractor's summary changes.
+            self.callees.push(id);
+            let Some(ret) = summaries.get(id).map(|s| &s.ret) else {
+                continue;
+            };
+            if let Some((_, source)) = &ret.client_key {
+                value.client_key = Some((self.origin(node), *source));
+                // What the impl did to the key's text stays done
+                // (`raw.trim_end_matches(':')`, IDEM006).
+                value.sanitized.extend(ret.sanitized.iter().cloned());
+                // And the record it builds is what the handler reads:
+                // its scope fields, with their defaults (IDEM005).
+                if value.fields.is_none() {
+                    value.fields.clone_from(&ret.fields);
                 }
+                return;
             }
         }
     }

@@ -47,6 +47,20 @@ impl Evaluator<'_> {
     }
 }
 
+impl Evaluator<'_> {
+    /// A buffer lent to a call this round could not resolve
+    /// (`append_scope(&mut slot, tenant, user, route)`) may be written
+    /// there: where the buffer reaches a key position, the pre-filter's
+    /// next round reads the callee (`analysis::demand`), whose summary
+    /// then says what it appended.
+    pub(super) fn lent_through_unresolved(&mut self, name: &str, exprs: &[&Expr]) {
+        let site = self.call_site(name);
+        for var in exprs.iter().filter_map(|e| syntax::lent_mut_place(e)) {
+            self.update(&var, |v| v.via.push(&site));
+        }
+    }
+}
+
 /// Whether a call so named fills a buffer it is given: reading into it,
 /// writing or encoding into it, finishing a digest into it
 /// (`read_exact`, `into_writer`, `encode_to_vec`, `finalize_into`).

@@ -5,13 +5,14 @@
 //! helper fed a hasher parameter (`fn add(h: &mut Sha256, body: &[u8])`)
 //! records what it fed in `Summary::absorbs`, applied at each call.
 
+use std::borrow::Cow;
 use std::ops::ControlFlow;
 
 use syn::spanned::Spanned;
 use syn::Expr;
 
 use super::sinks::receiver_name;
-use super::{bits, Evaluator, MethodCall};
+use super::{bits, Evaluator, MethodCall, RECEIVER_PARAM};
 use crate::analysis::hashing::{self, HashCall};
 use crate::analysis::syntax::{self, access_levels, path_segments, place_name};
 use crate::analysis::value::{Origin, PayloadHash, Site, Value};
@@ -541,8 +542,16 @@ impl Evaluator<'_> {
     /// Feeds `fed` into the hasher held by variable `var`. When `var` is a
     /// parameter, the summary records it so callers feed their own hasher.
     pub(super) fn absorb_into(&mut self, var: &str, fed: &Value) {
-        let is_param = self.env.level_of(var) == Some(0);
         self.update(var, |d| absorb(d, fed));
+        self.note_param_absorb(var, fed);
+    }
+
+    /// Where `var` is a parameter, records that `fed` went into it, so
+    /// that callers feed their own hasher or buffer (`append_scope(&mut
+    /// slot, tenant, user, route)` pushing the scope into the caller's
+    /// `slot`).
+    pub(super) fn note_param_absorb(&mut self, var: &str, fed: &Value) {
+        let is_param = self.env.level_of(var) == Some(0);
         if is_param && self.absorbs.len() < MAX_ABSORBS {
             if let Some(i) = self
                 .param_names
@@ -572,6 +581,31 @@ impl Evaluator<'_> {
         value.clone()
     }
 
+    /// The arguments of a call of methods `ids`, with the receiver at
+    /// [`RECEIVER_PARAM`] where a callee's summary returns a digest of its
+    /// `self` (a payload record's method, `Evaluator::bind_payload_receiver`).
+    /// Only a digest: a record's getters (a settings record's
+    /// `config.db_url()`) would hand on all the receiver carries, which the
+    /// result of a crate method has never carried.
+    pub(super) fn with_receiver<'v>(
+        &self,
+        ids: &[usize],
+        args: &'v [Value],
+        recv: &Value,
+    ) -> Cow<'v, [Value]> {
+        let bit = 1u64 << RECEIVER_PARAM;
+        let reads_self = ids
+            .iter()
+            .any(|&id| (self.summaries.get(id)).is_some_and(|s| s.ret.hashed_params & bit != 0));
+        if !reads_self || args.len() >= RECEIVER_PARAM {
+            return Cow::Borrowed(args);
+        }
+        let mut all = args.to_vec();
+        all.resize_with(RECEIVER_PARAM, Value::empty);
+        all.push(recv.clone());
+        Cow::Owned(all)
+    }
+
     /// `scoped(&tenant, &user, "route", &body_hash)`: a payload hash in the
     /// client key's place makes the scoped key a payload key (the scope
     /// only narrows it to one caller's identical requests). So does a
@@ -582,7 +616,10 @@ impl Evaluator<'_> {
             return;
         };
         let beside_key = key.client_key.is_some() && !key.hash_alone;
-        if key.payload_hash.is_none() || beside_key || key.client_ns || key.server_ns {
+        // A digest of a parameter (`scoped(t, u, "fx", &token(order))` in
+        // a helper) is one of the payload where a caller passes it.
+        let hashed = key.payload_hash.is_some() || key.hashed_params != 0;
+        if !hashed || beside_key || key.client_ns || key.server_ns {
             return;
         }
         let site = self.site(*expr);

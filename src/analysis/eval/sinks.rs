@@ -357,10 +357,18 @@ impl Evaluator<'_> {
                 // method this is; a SQL table or redis is one store for all.
                 // A field of a binding typed as a record of the unit
                 // (`hub.replays` of `hub: ReplayHub`) is that record's.
+                // So is a field of a local taken from `self`'s field
+                // (`let inner = self.inner.clone(); inner.locker.set_nx(..)`).
                 let owner = owner_field(&m.receiver)
                     .and_then(|field| self.index.field_type_name(&field))
                     .or_else(|| match store_place(&m.receiver) {
-                        Expr::Field(f) if !is_self(&f.base) => self.place_record(&f.base),
+                        Expr::Field(f) if !is_self(&f.base) => {
+                            self.place_record(&f.base).or_else(|| {
+                                let local = place_name(&f.base)?;
+                                let field = self.self_field_locals.get(&local)?;
+                                self.index.field_type_name(field)
+                            })
+                        }
                         _ => None,
                     })
                     .or_else(|| self.self_ty.clone());

@@ -63,10 +63,7 @@ pub(super) type Parsed = (Vec<Statement>, Vec<TokenWithSpan>);
 /// A statement parsed by the first dialect (and text, see
 /// [`parse_candidates`]) that reads it, with its tokens; else the error of
 /// the dialect that read the most of it.
-pub(super) fn parse_statement(
-    dialects: &super::Dialects,
-    text: &str,
-) -> (Option<Parsed>, String) {
+pub(super) fn parse_statement(dialects: &super::Dialects, text: &str) -> (Option<Parsed>, String) {
     let mut first_error: Option<((u64, u64), String)> = None;
     let texts = parse_candidates(text);
     let attempts = texts

@@ -441,12 +441,29 @@ pub fn is_foreign_digest<S: AsRef<str>>(segments: &[S]) -> bool {
         return false;
     };
     let (head, last) = (head.as_ref(), last.as_ref());
-    DIGEST_FNS.contains(&last)
-        && head.starts_with(|c: char| c.is_ascii_lowercase())
-        && !matches!(head, "crate" | "self" | "super" | "std" | "core" | "alloc")
-        && segments[1..segments.len() - 1]
-            .iter()
-            .all(|s| s.as_ref().starts_with(|c: char| c.is_ascii_lowercase()))
+    let lower = |s: &S| s.as_ref().starts_with(|c: char| c.is_ascii_lowercase());
+    let middle = &segments[1..segments.len() - 1];
+    let of_crate = head.starts_with(|c: char| c.is_ascii_lowercase())
+        && !matches!(head, "crate" | "self" | "super" | "std" | "core" | "alloc");
+    // A module's function of a digest's name, or one of any module or
+    // type whose name has the word (`git2::Oid::hash_object(kind, body)`,
+    // `simhash::compute_hash(b)`).
+    of_crate
+        && ((DIGEST_FNS.contains(&last) && middle.iter().all(lower))
+            || (names_digest_word(last) && middle.iter().rev().skip(1).all(lower)))
+}
+
+/// Whether a function's name has a digest's word (`hash_object`,
+/// `compute_digest`, `checksum_of`) and none of a hasher builder's, a
+/// collection's, a comparison's or a conversion's.
+fn names_digest_word(name: &str) -> bool {
+    let words = words(name);
+    let has = |w: &[&str]| words.iter().any(|x| w.contains(&x.as_str()));
+    has(&["hash", "digest", "checksum"])
+        && !has(&[
+            "hasher", "map", "set", "verify", "compare", "eq", "from", "to", "into", "parse", "as",
+            "new", "password",
+        ])
 }
 
 /// Classifies a call by its path segments (`["sha2", "Sha256", "digest"]`).

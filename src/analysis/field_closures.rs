@@ -36,18 +36,11 @@ struct Collector<'o, 'a> {
 
 impl<'a> Visit<'a> for Collector<'_, 'a> {
     fn visit_local(&mut self, local: &'a syn::Local) {
-        let name = match &local.pat {
-            syn::Pat::Ident(p) => Some(&p.ident),
-            syn::Pat::Type(t) => match &*t.pat {
-                syn::Pat::Ident(p) => Some(&p.ident),
-                _ => None,
-            },
-            _ => None,
-        };
+        let name = crate::analysis::syntax::pat_ident(&local.pat);
         if let (Some(name), Some(init)) = (name, &local.init) {
             match held(&init.expr) {
-                Some(closure) => self.bound.insert(name.to_string(), closure),
-                None => self.bound.remove(&name.to_string()),
+                Some(closure) => self.bound.insert(name, closure),
+                None => self.bound.remove(&name),
             };
         }
         syn::visit::visit_local(self, local);

@@ -82,6 +82,15 @@ pub fn lent_mut_place(expr: &Expr) -> Option<String> {
     }
 }
 
+/// The name a pattern binds, through a type ascription (`k`, `k: KeyFn`).
+pub fn pat_ident(pat: &syn::Pat) -> Option<String> {
+    match pat {
+        syn::Pat::Ident(pi) => Some(pi.ident.to_string()),
+        syn::Pat::Type(pt) => pat_ident(&pt.pat),
+        _ => None,
+    }
+}
+
 /// The local variable an expression names (`s`, `&mut s`, `(*s)`).
 pub fn place_name(expr: &Expr) -> Option<String> {
     match expr {

@@ -115,15 +115,15 @@ impl Evaluator<'_> {
         }
         let segments = crate::analysis::syntax::path_segments(&p.path);
         let ids = (self.index).resolve_path(&segments, self.self_ty.as_deref(), Some(self.file));
-        // Another crate's digest handed by its path (`.map(adler2::
-        // adler32_slice)`): what it is given comes out hashed.
-        let resolved = self.foreign_call_path(&segments, !ids.is_empty());
-        let digest = hashing::classify_call(&resolved, 1) == Some(HashCall::Digest)
-            || hashing::is_foreign_digest(&resolved);
-        if ids.is_empty() && digest {
-            return Some(self.digest_value(input, func));
-        }
         if ids.is_empty() {
+            // Another crate's digest handed by its path (`.map(adler2::
+            // adler32_slice)`): what it is given comes out hashed.
+            let resolved = self.foreign_call_path(&segments, false);
+            if hashing::classify_call(&resolved, 1) == Some(HashCall::Digest)
+                || hashing::is_foreign_digest(&resolved)
+            {
+                return Some(self.digest_value(input, func));
+            }
             // Not read yet: a later round reads it where the value it is
             // given carries a fact (the pre-filter links `.map(f)` to `f`).
             if let [name] = segments.as_slice() {

@@ -58,7 +58,7 @@ use syn::{Expr, Pat, Stmt};
 use super::hashing;
 use super::header_holders::Holder;
 use super::index::{CrateIndex, FnDef};
-use super::syntax::{last_ident, short_text};
+use super::syntax::{last_ident, pat_ident, short_text};
 use super::value::{CallSite, Construct, ConstructKind, KeySource, Origin, Site, Value};
 use super::vocab::{names_key_header_constant, Vocabulary};
 
@@ -1139,13 +1139,5 @@ impl<'a> Evaluator<'a> {
             Expr::Match(m) => self.note_match(m, value),
             _ => value,
         }
-    }
-}
-
-fn pat_ident(pat: &Pat) -> Option<String> {
-    match pat {
-        Pat::Ident(pi) => Some(pi.ident.to_string()),
-        Pat::Type(pt) => pat_ident(&pt.pat),
-        _ => None,
     }
 }

@@ -241,7 +241,7 @@ impl Evaluator<'_> {
     /// `let body = ctx.body.bytes().collect()?` hashed before
     /// `serde_json::from_slice(&body)`.
     pub(super) fn parsed_later(&mut self, pat: &syn::Pat) {
-        let Some(name) = super::pat_ident(pat) else {
+        let Some(name) = syntax::pat_ident(pat) else {
             return;
         };
         // Only a payload known by its name alone asks (rare): the body is

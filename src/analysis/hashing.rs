@@ -448,9 +448,13 @@ pub fn is_foreign_digest<S: AsRef<str>>(segments: &[S]) -> bool {
     // A module's function of a digest's name, or one of any module or
     // type whose name has the word (`git2::Oid::hash_object(kind, body)`,
     // `simhash::compute_hash(b)`).
+    // A type's bare `hash` is the `Hash` protocol's feed (`Hasher::hash`),
+    // not a digest.
     of_crate
         && ((DIGEST_FNS.contains(&last) && middle.iter().all(lower))
-            || (names_digest_word(last) && middle.iter().rev().skip(1).all(lower)))
+            || (names_digest_word(last)
+                && !DIGEST_FNS.contains(&last)
+                && middle.iter().rev().skip(1).all(lower)))
 }
 
 /// Whether a function's name has a digest's word (`hash_object`,
@@ -914,6 +918,12 @@ mod tests {
         }
         // A type's function, or another verb.
         assert!(!is_foreign_digest(&["museair", "Hasher", "hash"]));
+        // A function with a digest's word, of a module or of a type.
+        assert!(is_foreign_digest(&["git2", "Oid", "hash_object"]));
+        assert!(is_foreign_digest(&["simhash", "compute_digest"]));
+        assert!(!is_foreign_digest(&["hashbrown", "HashMap", "with_hasher"]));
+        assert!(!is_foreign_digest(&["blake3", "Hash", "from_hex"]));
+        assert!(!is_foreign_digest(&["argon2", "hash_password"]));
         assert!(!is_foreign_digest(&["museair", "encode"]));
         assert!(is_finalize_method("finish32"));
         assert!(is_finalize_method("digest_128"));

@@ -420,7 +420,7 @@ pub fn is_hash_token(ident: &str, place: TokenPlace, next: Option<&str>) -> bool
     match place {
         TokenPlace::PathHead => {
             is_hash_module(ident)
-                || next.is_some_and(|f| is_foreign_digest(&[ident, f]))
+                || next.is_some_and(|f| is_listed_foreign_digest(&[ident, f]))
                 || ((is_hasher_type(ident) || HASH_TRAITS.contains(&ident))
                     && next.is_none_or(is_hash_path_fn))
         }
@@ -437,6 +437,19 @@ pub fn is_hash_token(ident: &str, place: TokenPlace, next: Option<&str>) -> bool
 /// is called. The value's flow says what it digests; a crate-local
 /// function of that name is read by its body instead.
 pub fn is_foreign_digest<S: AsRef<str>>(segments: &[S]) -> bool {
+    foreign_digest(segments, true)
+}
+
+/// [`is_foreign_digest`] without the names read by their words: what the
+/// pre-filter's scan reads as a hash call wherever a path is so named. A
+/// word inside any module path (`http::compute_checksum`) kept a fifth
+/// more of the library corpus; the evaluator still reads such a call
+/// where a kept function makes it.
+fn is_listed_foreign_digest(segments: &[&str]) -> bool {
+    foreign_digest(segments, false)
+}
+
+fn foreign_digest<S: AsRef<str>>(segments: &[S], by_words: bool) -> bool {
     let [head, .., last] = segments else {
         return false;
     };
@@ -452,18 +465,25 @@ pub fn is_foreign_digest<S: AsRef<str>>(segments: &[S]) -> bool {
     // not a digest.
     of_crate
         && ((DIGEST_FNS.contains(&last) && middle.iter().all(lower))
-            || (names_digest_word(last)
+            || (by_words
+                && names_digest_word(last)
                 && !DIGEST_FNS.contains(&last)
                 && middle.iter().rev().skip(1).all(lower)))
 }
 
-/// Whether a function's name has a digest's word (`hash_object`,
-/// `compute_digest`, `checksum_of`) and none of a hasher builder's, a
-/// collection's, a comparison's or a conversion's.
+/// Whether a short function name starts or ends with a digest's word
+/// (`hash_object`, `compute_digest`, `checksum_of`) and has none of a
+/// hasher builder's, a collection's, a comparison's or a conversion's.
+/// Not a long name with the word inside (`wrap_body_in_checksum_body`):
+/// the pre-filter reads every path so named as a hash call.
 fn names_digest_word(name: &str) -> bool {
     let words = words(name);
     let has = |w: &[&str]| words.iter().any(|x| w.contains(&x.as_str()));
-    has(&["hash", "digest", "checksum"])
+    let digest = |w: Option<&String>| {
+        w.is_some_and(|w| matches!(w.as_str(), "hash" | "digest" | "checksum"))
+    };
+    words.len() <= 3
+        && (digest(words.first()) || digest(words.last()))
         && !has(&[
             "hasher", "map", "set", "verify", "compare", "eq", "from", "to", "into", "parse", "as",
             "new", "password",

@@ -26,8 +26,10 @@ pub const EXTRACTOR_FNS: &[&str] = &[
 /// framework's trait names for what it builds the value from (an in-house
 /// `FromHead::from_head`, `from_metadata`, `from_exchange`). Only a body
 /// that hands the key header's value out makes the type an extractor.
-pub fn is_extractor_fn(name: &str) -> bool {
-    EXTRACTOR_FNS.contains(&name) || (name.starts_with("from_") && name != "from_str")
+pub fn is_extractor_fn(name: &str, in_trait_impl: bool, has_receiver: bool) -> bool {
+    !has_receiver
+        && (EXTRACTOR_FNS.contains(&name)
+            || (in_trait_impl && name.starts_with("from_") && name != "from_str"))
 }
 
 /// A parsed file of the unit.
@@ -167,9 +169,8 @@ impl<'a> CrateIndex<'a> {
                 .push(id);
             // A `from_*` of a trait's impl (`impl FromHead for ClientKey`),
             // not a type's own conversions.
-            let constructor = EXTRACTOR_FNS.contains(&f.name.as_str())
-                || (f.trait_of.is_some() && is_extractor_fn(&f.name));
-            if let (Some(ty), false, true) = (&f.self_ty, f.has_receiver(), constructor) {
+            let constructor = is_extractor_fn(&f.name, f.trait_of.is_some(), f.has_receiver());
+            if let (Some(ty), true) = (&f.self_ty, constructor) {
                 index.extractor_fns.entry(ty.clone()).or_default().push(id);
             }
         }

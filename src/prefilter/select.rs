@@ -295,7 +295,11 @@ const NONE: &[usize] = &[];
 /// handler naming the type receives the key (`Dedupe(tag): Dedupe`).
 fn extractor_of<'t>(item: &Item<'t>) -> Option<&'t str> {
     match item.owner {
-        Owner::Type(ty) if item.is_fn && is_extractor_fn(item.name) => Some(ty),
+        Owner::Type(ty)
+            if item.is_fn && is_extractor_fn(item.name, item.trait_of.is_some(), item.receiver) =>
+        {
+            Some(ty)
+        }
         _ => None,
     }
 }

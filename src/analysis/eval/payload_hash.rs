@@ -597,7 +597,9 @@ impl Evaluator<'_> {
         let reads_self = ids
             .iter()
             .any(|&id| (self.summaries.get(id)).is_some_and(|s| s.ret.hashed_params & bit != 0));
-        if !reads_self || args.len() >= RECEIVER_PARAM {
+        // A receiver nothing is known of (a closure's parameter) leaves the
+        // summary's own judgement of `self` (the payload by its type's name).
+        if !reads_self || args.len() >= RECEIVER_PARAM || (carries_nothing(recv) && !recv.stored) {
             return Cow::Borrowed(args);
         }
         let mut all = args.to_vec();

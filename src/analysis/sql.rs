@@ -355,7 +355,16 @@ pub fn analyze_text(text: &str, vocab: &Vocabulary) -> TextAnalysis {
         if !vocab.is_idempotency_table(&head.table) {
             continue;
         }
-        let (parsed, first_error) = statements::parse_statement(&dialects, statement_text);
+        // An index's options after its column list differ by dialect
+        // (OceanBase's `LOCAL`, a `TABLESPACE`) and say nothing of the key.
+        let columns = head
+            .unique_index
+            .then(|| statements::first_group_end(statement))
+            .flatten()
+            .and_then(|end| lines.offset(end))
+            .and_then(|end| byte_of_char.get(end))
+            .and_then(|&end| text.get(start_byte..end));
+        let (parsed, first_error) = statements::parse_statement(&dialects, statement_text, columns);
         let first_token_end = lines.offset(first.span.end).unwrap_or(start);
         match parsed {
             Some((statements, tokens)) => {
@@ -476,6 +485,8 @@ struct DdlHead {
     table: String,
     /// `CREATE TABLE` (not an index or `ALTER TABLE`).
     create_table: bool,
+    /// `CREATE UNIQUE INDEX`.
+    unique_index: bool,
 }
 
 fn ddl_head(words: &[String]) -> Option<DdlHead> {
@@ -514,6 +525,7 @@ fn ddl_head(words: &[String]) -> Option<DdlHead> {
                 "TABLE" => name_after(i + 1).map(|table| DdlHead {
                     table,
                     create_table: true,
+                    unique_index: false,
                 }),
                 "UNIQUE" => {
                     // CREATE UNIQUE INDEX [CONCURRENTLY] [IF NOT EXISTS] [name] ON table
@@ -521,6 +533,7 @@ fn ddl_head(words: &[String]) -> Option<DdlHead> {
                     name_after(on + 1).map(|table| DdlHead {
                         table,
                         create_table: false,
+                        unique_index: true,
                     })
                 }
                 _ => None,
@@ -529,6 +542,7 @@ fn ddl_head(words: &[String]) -> Option<DdlHead> {
         "ALTER" if at(1) == "TABLE" => name_after(2).map(|table| DdlHead {
             table,
             create_table: false,
+            unique_index: false,
         }),
         _ => None,
     }

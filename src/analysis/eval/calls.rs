@@ -215,8 +215,8 @@ impl Evaluator<'_> {
         let of_file = args.iter().any(|a| a.stored);
         let mut value = self.library_call(func, &name, &segments, args, expr);
         if name != "Err" {
-            self.unresolved_call(&name, inputs, &mut value);
-            self.lent_through_unresolved(&name, &arg_exprs);
+            let site = self.unresolved_call(&name, inputs, &mut value);
+            self.lent_through_unresolved(&site, &arg_exprs);
         }
         // `let cmd: TopUp = serde_json::from_slice(raw)?`: the record is
         // the deserialised input, what its bytes are.
@@ -246,10 +246,17 @@ impl Evaluator<'_> {
     /// call is demanded where it is given a value that may carry a fact
     /// into the callee (`prefilter::Demand`; decided after the fixpoint,
     /// which knows what the parameters carry).
-    pub(super) fn unresolved_call(&mut self, name: &str, inputs: Demanded, result: &mut Value) {
+    /// Returns the call's site.
+    pub(super) fn unresolved_call(
+        &mut self,
+        name: &str,
+        inputs: Demanded,
+        result: &mut Value,
+    ) -> Arc<CallSite> {
         let site = self.call_site(name);
         result.via.push(&site);
         self.demand_site(&site, inputs);
+        site
     }
 
     /// A call of `name` made in the evaluated function.

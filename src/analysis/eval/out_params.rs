@@ -7,11 +7,13 @@
 //! into a buffer fill one: a query given `&mut conn` runs on the
 //! connection, which does not become what the query carries.
 
+use std::sync::Arc;
+
 use syn::Expr;
 
 use super::Evaluator;
 use crate::analysis::syntax;
-use crate::analysis::value::Value;
+use crate::analysis::value::{CallSite, Value};
 use crate::analysis::vocab::words;
 
 impl Evaluator<'_> {
@@ -45,18 +47,15 @@ impl Evaluator<'_> {
             self.update(&var, |v| v.join_as_part(&written));
         }
     }
-}
 
-impl Evaluator<'_> {
     /// A buffer lent to a call this round could not resolve
     /// (`append_scope(&mut slot, tenant, user, route)`) may be written
     /// there: where the buffer reaches a key position, the pre-filter's
     /// next round reads the callee (`analysis::demand`), whose summary
     /// then says what it appended.
-    pub(super) fn lent_through_unresolved(&mut self, name: &str, exprs: &[&Expr]) {
-        let site = self.call_site(name);
+    pub(super) fn lent_through_unresolved(&mut self, site: &Arc<CallSite>, exprs: &[&Expr]) {
         for var in exprs.iter().filter_map(|e| syntax::lent_mut_place(e)) {
-            self.update(&var, |v| v.via.push(&site));
+            self.update(&var, |v| v.via.push(site));
         }
     }
 }

@@ -5,7 +5,7 @@
 
 use sqlparser::ast::Statement;
 use sqlparser::parser::Parser;
-use sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer, Whitespace};
+use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer, Whitespace};
 
 use super::is_trivia;
 
@@ -60,12 +60,20 @@ pub(super) fn without_index_kind(text: &str) -> std::borrow::Cow<'_, str> {
 /// A statement's syntax trees and the tokens they were parsed from.
 pub(super) type Parsed = (Vec<Statement>, Vec<TokenWithSpan>);
 
-/// A statement parsed by the first dialect (and text, see
-/// [`parse_candidates`]) that reads it, with its tokens; else the error of
-/// the dialect that read the most of it.
-pub(super) fn parse_statement(dialects: &super::Dialects, text: &str) -> (Option<Parsed>, String) {
+/// A statement parsed by the first dialect that reads it, with its
+/// tokens (tried on the statement, then on `columns`, an index's text
+/// through its column list); else the error of the dialect that read the
+/// most of it.
+pub(super) fn parse_statement(
+    dialects: &super::Dialects,
+    text: &str,
+    columns: Option<&str>,
+) -> (Option<Parsed>, String) {
     let mut first_error: Option<((u64, u64), String)> = None;
-    let texts = parse_candidates(text);
+    let texts: Vec<_> = std::iter::once(text)
+        .chain(columns.filter(|c| c.len() < text.len()))
+        .map(without_index_kind)
+        .collect();
     let attempts = texts
         .iter()
         .flat_map(|t| dialects.iter().map(move |d| (d, t)));
@@ -91,39 +99,18 @@ pub(super) fn parse_statement(dialects: &super::Dialects, text: &str) -> (Option
     (None, first_error.map(|(_, e)| e).unwrap_or_default())
 }
 
-/// The texts to parse a statement as, in turn: itself (without SQL
-/// Server's index kinds), then, for `CREATE INDEX`, only up to its column list:
-/// the options after it differ by dialect (OceanBase's `LOCAL`, a
-/// `TABLESPACE`) and say nothing of the key.
-pub(super) fn parse_candidates(text: &str) -> Vec<std::borrow::Cow<'_, str>> {
-    let mut texts = vec![without_index_kind(text)];
-    let head: Vec<String> = (text.split_whitespace().take(3))
-        .map(str::to_ascii_uppercase)
-        .collect();
-    let index = matches!(
-        head.iter().map(String::as_str).collect::<Vec<_>>()[..],
-        ["CREATE", "INDEX", ..] | ["CREATE", "UNIQUE", "INDEX"]
-    );
-    if index {
-        if let Some(columns) = through_first_group(text).filter(|c| c.len() < text.trim_end().len())
-        {
-            texts.push(without_index_kind(columns));
-        }
-    }
-    texts
-}
-
-/// `text` through the parenthesis that closes its first group.
-fn through_first_group(text: &str) -> Option<&str> {
-    let open = text.find('(')?;
+/// Where a statement's first parenthesised group closes (an index's column
+/// list), by its tokens: a parenthesis in a string or a comment is none.
+pub(super) fn first_group_end(tokens: &[TokenWithSpan]) -> Option<Location> {
+    let open = tokens.iter().position(|t| t.token == Token::LParen)?;
     let mut depth = 0usize;
-    for (i, c) in text[open..].char_indices() {
-        match c {
-            '(' => depth += 1,
-            ')' => {
+    for t in &tokens[open..] {
+        match t.token {
+            Token::LParen => depth += 1,
+            Token::RParen => {
                 depth -= 1;
                 if depth == 0 {
-                    return Some(&text[..open + i + 1]);
+                    return Some(t.span.end);
                 }
             }
             _ => {}

@@ -77,9 +77,11 @@ pub fn is_hash_module(name: &str) -> bool {
         // A crate named for what it hashes with (`ascon_hash`, `belt_hash`,
         // `polymur_hash`, `keccak_hash`).
         || name.strip_suffix("_hash").is_some_and(|head| !head.is_empty())
-        || name
-            .strip_suffix("hasher")
-            .is_some_and(|head| !head.is_empty() && head.chars().all(|c| c.is_ascii_lowercase()))
+        || ["hasher", "hash"].iter().any(|suffix| {
+            // `generichash`, `shorthash` (sodium's modules), `simhash`.
+            name.strip_suffix(suffix)
+                .is_some_and(|head| !head.is_empty() && head.chars().all(|c| c.is_ascii_lowercase()))
+        })
 }
 
 /// Function names of one-shot digests when qualified by a hash module or type.
@@ -420,7 +422,9 @@ pub fn is_hash_token(ident: &str, place: TokenPlace, next: Option<&str>) -> bool
     match place {
         TokenPlace::PathHead => {
             is_hash_module(ident)
-                || next.is_some_and(|f| is_listed_foreign_digest(&[ident, f]))
+                || next.is_some_and(|f| {
+                    is_listed_foreign_digest(&[ident, f]) || is_type_digest_fn(ident, f)
+                })
                 || ((is_hasher_type(ident) || HASH_TRAITS.contains(&ident))
                     && next.is_none_or(is_hash_path_fn))
         }
@@ -447,6 +451,16 @@ pub fn is_foreign_digest<S: AsRef<str>>(segments: &[S]) -> bool {
 /// where a kept function makes it.
 fn is_listed_foreign_digest(segments: &[&str]) -> bool {
     foreign_digest(segments, false)
+}
+
+/// A type's function with a digest word (`Oid::hash_object(kind, body)`):
+/// the evaluator reads it as a digest where the type is imported from
+/// another crate ([`is_foreign_digest`] on the resolved path); the
+/// pre-filter, which does not resolve imports, keeps every such call.
+fn is_type_digest_fn(ident: &str, f: &str) -> bool {
+    ident.starts_with(|c: char| c.is_ascii_uppercase())
+        && names_digest_word(f)
+        && !DIGEST_FNS.contains(&f)
 }
 
 fn foreign_digest<S: AsRef<str>>(segments: &[S], by_words: bool) -> bool {
@@ -539,11 +553,12 @@ pub fn classify_call(segments: &[String], nargs: usize) -> Option<HashCall> {
         _ => {}
     }
     if let Some(ty) = prev {
-        // `ring::digest::Context::new(..)`, and any type of a hash crate
+        // `ring::digest::Context::new(..)`, sodium's `generichash::State::
+        // new(len, key)`, and any type of a hash crate
         // made from nothing (`hmac_sha512::Hash::new()`): what such a
         // crate's type is before it is fed is a hasher.
         let qualified_context = in_hash_module
-            && (ty == "Context"
+            && (matches!(ty, "Context" | "State")
                 || (nargs == 0 && ty.starts_with(|c: char| c.is_ascii_uppercase())));
         if is_hasher_type(ty) || qualified_context {
             if is_hasher_constructor_name(last) {
@@ -625,6 +640,13 @@ fn with_form_suffix(method: &str, verbs: &[&str]) -> bool {
             form,
             "str" | "string" | "hex" | "bytes" | "slice" | "vec" | "array" | "base64" | "b64"
         )
+}
+
+/// Whether a method called on a value known to be a hasher finishes it:
+/// a finishing verb, or flate2's `Crc::sum()` (on anything else `sum` is
+/// an iterator's).
+pub fn finishes_hasher(method: &str) -> bool {
+    is_finalize_method(method) || method == "sum"
 }
 
 /// Methods that finish a hasher and return the digest.
@@ -949,6 +971,22 @@ mod tests {
         assert!(is_finalize_method("digest_128"));
         assert!(!is_finalize_method("finished"));
         assert!(!is_finalize_method("sum"));
+        // On a value known to be a hasher, flate2's `Crc::sum()`.
+        assert!(finishes_hasher("sum") && finishes_hasher("finalize"));
+        // Modules named for a hash: sodium's, not a stash or `hashbrown`.
+        assert!(is_hash_module("generichash") && is_hash_module("shorthash"));
+        assert!(!is_hash_module("stash") && !is_hash_module("hashbrown"));
+        // The pre-filter keeps a type's function with a digest's word.
+        assert!(is_hash_token(
+            "Oid",
+            TokenPlace::PathHead,
+            Some("hash_object")
+        ));
+        assert!(!is_hash_token(
+            "Index",
+            TokenPlace::PathHead,
+            Some("hash_map")
+        ));
     }
 
     #[test]

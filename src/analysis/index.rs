@@ -121,6 +121,22 @@ pub struct CrateIndex<'a> {
     /// Per type, its trait impls' associated functions that may construct
     /// it from a request ([`is_extractor_fn`]).
     pub extractor_fns: HashMap<String, Vec<usize>>,
+    /// Consuming methods that append a parameter to a field of `self`
+    /// (`eval::builders`): the types that have one, and per method the
+    /// parameters and where each is appended. Found on first use.
+    pub text_builders: std::sync::OnceLock<TextBuilders>,
+}
+
+/// The crate's consuming methods that append a parameter to a field of
+/// `self` (`fn attempt(mut self, a: &str) -> Self { write!(self.buf, ..,
+/// a); self }`): builders of a text by what they do, whatever their name.
+#[derive(Debug, Default)]
+pub struct TextBuilders {
+    /// The types that have such a method.
+    pub types: HashSet<String>,
+    /// Per method id, each parameter appended (its index among the
+    /// arguments) and where.
+    pub appends: HashMap<usize, Vec<(usize, crate::diagnostic::Span)>>,
 }
 
 /// What a local type item is, as far as holding a key goes.
@@ -614,6 +630,7 @@ impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
         if is_test(&item.attrs) {
             return;
         }
+        self.note_extracted_types(&item.sig);
         self.index.fns.push(FnDef {
             file: self.file,
             name: item.sig.ident.to_string(),
@@ -657,6 +674,7 @@ impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
         if is_test(&item.attrs) {
             return;
         }
+        self.note_extracted_types(&item.sig);
         self.index.fns.push(FnDef {
             file: self.file,
             name: item.sig.ident.to_string(),
@@ -761,6 +779,38 @@ impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
 
     fn visit_impl_item_const(&mut self, item: &'ast syn::ImplItemConst) {
         self.push_const(&item.ident, &item.expr);
+    }
+}
+
+impl Collector<'_, '_> {
+    /// A local type a handler's parameter extracts from the request body
+    /// (`Json(input): Json<OrderInput>`) is deserialised from requests,
+    /// whatever derive makes it so (an in-house `#[derive(plover::Deser)]`).
+    fn note_extracted_types(&mut self, sig: &syn::Signature) {
+        for input in &sig.inputs {
+            let syn::FnArg::Typed(t) = input else {
+                continue;
+            };
+            let syn::Type::Path(tp) = &*t.ty else {
+                continue;
+            };
+            let Some(last) = tp.path.segments.last() else {
+                continue;
+            };
+            if !super::hashing::is_body_extractor(&last.ident.to_string()) {
+                continue;
+            }
+            let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+                continue;
+            };
+            for arg in &args.args {
+                if let syn::GenericArgument::Type(syn::Type::Path(inner)) = arg {
+                    if let Some(name) = inner.path.segments.last() {
+                        self.index.deserialized.insert(name.ident.to_string());
+                    }
+                }
+            }
+        }
     }
 }
 

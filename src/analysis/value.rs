@@ -1105,6 +1105,10 @@ pub struct KeyEvent {
     /// The body of the function the event is in (where a callee's pending
     /// position was applied, the caller's).
     pub function: Site,
+    /// That function reads a tenant somewhere (`who.tenant_id` handed to
+    /// the business call): a key there without one lacks it by flow, not
+    /// only where a principal might imply one.
+    pub tenant_at_hand: bool,
 }
 
 impl KeyEvent {

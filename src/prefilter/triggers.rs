@@ -12,8 +12,7 @@ use aho_corasick::AhoCorasick;
 use std::ops::Range;
 
 use crate::analysis::hashing::{
-    self, is_finalize_method, is_hash_token, is_hasher_constructor, TokenPlace,
-    HASH_CANDIDATE_WORDS,
+    self, is_hash_token, is_hasher_constructor, TokenPlace, HASH_CANDIDATE_WORDS,
 };
 use crate::analysis::vocab::{names_key_header_constant, Vocabulary};
 use crate::lex::Token;
@@ -322,7 +321,7 @@ impl Prefilter {
                 TokenFact::MakesHasher
             }
             _ if !is_hash_token(ident, place, segment) => {
-                if called && after_dot && is_finalize_method(ident) {
+                if called && after_dot && hashing::finishes_hasher(ident) {
                     TokenFact::Finalizes
                 } else {
                     TokenFact::None

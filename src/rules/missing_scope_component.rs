@@ -106,7 +106,9 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
             english_list(&shared),
         );
         let judged_by_name = value.resource.is_some()
-            || (tenant_implied(&missing, value) && placeholder(Component::Tenant).is_none())
+            || (tenant_implied(&missing, value)
+                && placeholder(Component::Tenant).is_none()
+                && !event.tenant_at_hand)
             || unnamed_part(value).is_some();
         let confidence = if judged_by_name {
             Confidence::Possible
@@ -183,7 +185,8 @@ fn carries_nothing(value: &Value) -> bool {
 /// it is, so such a finding is `possible` (rules.md, "Evidence and
 /// confidence"). Not where the tenant is a placeholder (`scoped("", ..)`,
 /// missing by flow) or the principal a shared default, which implies
-/// nothing.
+/// nothing, nor where the function reads a tenant it leaves out of the key
+/// (`KeyEvent::tenant_at_hand`).
 fn tenant_implied(missing: &[Component], value: &Value) -> bool {
     let defaulted = |c: Component| value.fallbacks.iter().any(|f| f.component == Some(c));
     missing == [Component::Tenant] && value.principal.is_some() && !defaulted(Component::Principal)

@@ -253,10 +253,10 @@ impl Walker<'_> {
 }
 
 /// Whether an arm's body ends by leaving: `return ..`,
-/// `{ let code = ..; return ..; }`.
+/// `{ let code = ..; return ..; }`, or in a loop `continue`/`break`.
 fn only_leaves(body: &syn::Expr) -> bool {
     match body {
-        syn::Expr::Return(_) => true,
+        syn::Expr::Return(_) | syn::Expr::Continue(_) | syn::Expr::Break(_) => true,
         syn::Expr::Block(b) => match b.block.stmts.last() {
             Some(syn::Stmt::Expr(e, _)) => only_leaves(e),
             _ => false,

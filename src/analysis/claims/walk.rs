@@ -133,8 +133,13 @@ impl Walker<'_> {
         let new: BTreeSet<usize> = (before..end).collect();
         if let Some((_, diverge)) = &init.diverge {
             // The pattern did not match: a claim made by the initialiser was not taken.
+            // Nor is one the value's error handler released, where the
+            // pattern takes its success (`let Ok(v) = released else ..`).
             let saved = self.state.clone();
             self.close(&new);
+            if matches_success(&local.pat) {
+                self.close(&err);
+            }
             self.expr(diverge);
             self.state = saved;
         }
@@ -890,4 +895,14 @@ impl Walker<'_> {
             self.exit(ExitKind::Panic(format!("{name}!")), node, &exclude);
         }
     }
+}
+
+/// Whether a `let … else` pattern takes a result's or option's success
+/// (`Ok(v)`, `Some(v)`), so that its `else` runs on the error.
+fn matches_success(pat: &Pat) -> bool {
+    let pat = match pat {
+        Pat::Type(t) => &*t.pat,
+        other => other,
+    };
+    matches!(pat, Pat::TupleStruct(ts) if ts.path.segments.last().is_some_and(|s| s.ident == "Ok" || s.ident == "Some"))
 }

@@ -7,9 +7,17 @@
 //! accessor; a method asked of a scope component (`principal.id()`)
 //! answers with that component and where it was defaulted.
 
+use quote::ToTokens;
+use syn::visit::Visit;
+
 use super::{Evaluator, MethodCall};
+use crate::analysis::index::{FnDef, TextBuilders};
+use crate::analysis::syntax::span_of;
 use crate::analysis::value::Value;
+use crate::analysis::value::{Construct, ConstructKind, Site};
 use crate::analysis::vocab::{Component, SETTER_ACCESSORS};
+use crate::diagnostic::Span;
+use syn::spanned::Spanned;
 use syn::Expr;
 
 impl Evaluator<'_> {
@@ -39,10 +47,14 @@ impl Evaluator<'_> {
         // context's `with_post_cas_context(mut self, ..)`) does not build
         // a key from what it is given, and handing the record's whole
         // provenance on spread a session's defaults into stored records.
+        // A builder by its name, or by what its methods do: one of them
+        // appends what it is given to a field of `self` (`write!(self.buf,
+        // "{}", attempt)` of a `RefundSlot`).
         let consumes = |id: &usize| {
             let def = &self.index.fns[*id];
-            let builder = (def.self_ty.as_deref()).is_some_and(|t| t.ends_with("Builder"));
-            builder && def.sig.receiver().is_some_and(|r| r.reference.is_none())
+            let builder = (def.self_ty.as_deref())
+                .is_some_and(|t| t.ends_with("Builder") || self.text_builders().types.contains(t));
+            builder && consumes_self(def)
         };
         if on_self || ids.is_empty() {
             return value;
@@ -85,6 +97,24 @@ impl Evaluator<'_> {
             value.server_concat = Some(self.site(call.expr));
         }
         value.join_as_part(&recv);
+        // The client key appended to the builder's text is concatenated
+        // where the method appends it (rules.md, IDEM001's span).
+        for &id in ids {
+            let appended = self.text_builders().appends.get(&id).into_iter().flatten();
+            for &(p, span) in appended {
+                if call.args.get(p).is_some_and(|a| a.client_key.is_some()) {
+                    let site = Site {
+                        file: self.index.fns[id].file,
+                        span,
+                    };
+                    value.construct = Some(Construct {
+                        kind: ConstructKind::Concat,
+                        site,
+                    });
+                    value.concat = Some(site);
+                }
+            }
+        }
         // A setter named for a component (`.tenant(hdr(..).unwrap_or(""))`)
         // says what its argument is, as a parameter's name would: a default
         // given it is that component's.
@@ -98,4 +128,109 @@ impl Evaluator<'_> {
         }
         value
     }
+}
+
+impl Evaluator<'_> {
+    fn text_builders(&self) -> &TextBuilders {
+        (self.index.text_builders).get_or_init(|| {
+            let mut found = TextBuilders::default();
+            for (id, def) in self.index.fns.iter().enumerate() {
+                let appends = if consumes_self(def) {
+                    appended_params(def)
+                } else {
+                    Vec::new()
+                };
+                if let (false, Some(ty)) = (appends.is_empty(), &def.self_ty) {
+                    found.types.insert(ty.clone());
+                    found.appends.insert(id, appends);
+                }
+            }
+            found
+        })
+    }
+}
+
+/// Whether a method takes its receiver by value (`mut self`).
+fn consumes_self(def: &FnDef<'_>) -> bool {
+    def.sig.receiver().is_some_and(|r| r.reference.is_none())
+}
+
+/// The parameters a method appends to a field of `self`, and where:
+/// `write!(self.buf, "{}", p)`, `self.buf.push_str(p)`, `self.buf += p`.
+fn appended_params(def: &FnDef<'_>) -> Vec<(usize, Span)> {
+    struct Appends<'p> {
+        params: &'p [Option<String>],
+        found: Vec<(usize, Span)>,
+    }
+    impl Appends<'_> {
+        fn note(&mut self, tokens: proc_macro2::TokenStream, at: proc_macro2::Span) {
+            for (p, name) in self.params.iter().enumerate() {
+                if name.as_deref().is_some_and(|n| mentions(&tokens, n)) {
+                    self.found.push((p, span_of(at)));
+                }
+            }
+        }
+    }
+    fn mentions(tokens: &proc_macro2::TokenStream, name: &str) -> bool {
+        tokens.clone().into_iter().any(|t| match t {
+            proc_macro2::TokenTree::Ident(i) => i == name,
+            proc_macro2::TokenTree::Group(g) => mentions(&g.stream(), name),
+            _ => false,
+        })
+    }
+    impl<'ast> Visit<'ast> for Appends<'_> {
+        fn visit_macro(&mut self, m: &'ast syn::Macro) {
+            let name = m.path.segments.last().map(|s| s.ident.to_string());
+            if matches!(name.as_deref(), Some("write" | "writeln")) {
+                let mut tokens = m.tokens.clone().into_iter();
+                let target = tokens.next();
+                let on_self =
+                    matches!(&target, Some(proc_macro2::TokenTree::Ident(i)) if i == "self");
+                if on_self {
+                    self.note(tokens.collect(), m.span());
+                }
+            }
+        }
+        fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+            let appends = matches!(
+                m.method.to_string().as_str(),
+                "push_str" | "push" | "extend_from_slice" | "extend" | "write_str"
+            );
+            if appends && field_of_self(&m.receiver) {
+                self.note(m.args.to_token_stream(), m.span());
+            }
+            syn::visit::visit_expr_method_call(self, m);
+        }
+        fn visit_expr_binary(&mut self, b: &'ast syn::ExprBinary) {
+            if matches!(b.op, syn::BinOp::AddAssign(_)) && field_of_self(&b.left) {
+                self.note(b.right.to_token_stream(), b.span());
+            }
+            syn::visit::visit_expr_binary(self, b);
+        }
+    }
+    fn field_of_self(expr: &Expr) -> bool {
+        match expr {
+            Expr::Field(f) => {
+                matches!(&*f.base, Expr::Path(p) if p.path.is_ident("self"))
+                    || field_of_self(&f.base)
+            }
+            _ => false,
+        }
+    }
+    // Argument positions: the receiver is no argument.
+    let params: Vec<Option<String>> = (def.sig.inputs.iter())
+        .filter_map(|input| match input {
+            syn::FnArg::Typed(t) => Some(crate::analysis::syntax::pat_ident(&t.pat)),
+            syn::FnArg::Receiver(_) => None,
+        })
+        .collect();
+    if params.is_empty() {
+        return Vec::new();
+    }
+    let mut visitor = Appends {
+        params: &params,
+        found: Vec::new(),
+    };
+    visitor.visit_block(def.block);
+    visitor.found
 }

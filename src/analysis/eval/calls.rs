@@ -1159,9 +1159,13 @@ fn brought_by_argument(
         (value.payload_hash.is_none() && arg.payload_hash.is_some())
             || (value.server_id.is_none() && arg.server_id.is_some())
     };
-    let from_arg = bits(value.params).find(|&p| {
-        args.get(p).is_some_and(brought) && !value.concat_params.iter().any(|(q, _)| *q == p)
-    });
+    // An element of a tuple or struct the callee builds is built into the
+    // key there, like a concatenated part.
+    let built_in = |p: usize| {
+        value.concat_params.iter().any(|(q, _)| *q == p)
+            || (value.elems.iter().flatten()).any(|e| bits(e.params).any(|q| q == p))
+    };
+    let from_arg = bits(value.params).find(|&p| args.get(p).is_some_and(brought) && !built_in(p));
     from_arg.and_then(|p| arg_sites.get(p)).copied()
 }
 

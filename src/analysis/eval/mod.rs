@@ -161,6 +161,9 @@ pub struct Evaluator<'a> {
     /// Type parameters bounded by a hashing trait (`D: Digest`): hashers.
     hash_generics: Vec<String>,
     named_key_params: u64,
+    /// Some value of the function carries a tenant (`who.tenant_id` passed
+    /// on): the service has one here (see [`KeyEvent::tenant_at_hand`]).
+    tenant_seen: bool,
     calls: Vec<(usize, u64)>,
     /// Locals bound to a field's handle (`let cache = self.replay_cache.clone()`):
     /// as a receiver, the local is that field's store.
@@ -278,6 +281,7 @@ impl<'a> Evaluator<'a> {
             foreign_params: Vec::new(),
             hash_generics: payload_hash::hash_generics(def.sig),
             named_key_params: 0,
+            tenant_seen: false,
             calls: Vec::new(),
             receiver_aliases: HashMap::new(),
             self_field_locals: Default::default(),
@@ -403,7 +407,12 @@ impl<'a> Evaluator<'a> {
             param_field_writes: std::mem::take(&mut self.param_field_writes),
             field_reads: std::mem::take(&mut self.field_reads),
         };
-        (summary, self.events)
+        let tenant_seen = self.tenant_seen;
+        let mut events = self.events;
+        for event in &mut events {
+            event.tenant_at_hand = tenant_seen;
+        }
+        (summary, events)
     }
 
     /// A method of a record the unit deserialises from requests
@@ -1129,6 +1138,7 @@ impl<'a> Evaluator<'a> {
     /// are attached to scope components when the value becomes part of a key
     /// (see [`Value::join_as_part`]).
     fn note_facts(&mut self, expr: &Expr, value: Value) -> Value {
+        self.tenant_seen |= value.tenant.is_some();
         match expr {
             Expr::MethodCall(m) => {
                 let value = self.note_default_method(m, expr, value);

@@ -471,7 +471,7 @@ impl Evaluator<'_> {
         // `finalize_boxed(32)`, `finalize_xof`-style output lengths.
         let output_length =
             matches!(arg_exprs, [Expr::Lit(l)] if matches!(l.lit, syn::Lit::Int(_)));
-        if is_hasher && (args.is_empty() || output_length) && hashing::is_finalize_method(method) {
+        if is_hasher && (args.is_empty() || output_length) && hashing::finishes_hasher(method) {
             return Some(self.digest_value(recv, expr));
         }
         // `k.finalize(&mut out)` (tiny-keccak, `finalize_into`): the digest
@@ -733,18 +733,30 @@ pub(super) fn decodes_record(segments: &[String]) -> bool {
     let [.., ty, function] = segments else {
         return false;
     };
+    // A decoder of a format by its name's first word (nanoserde's
+    // `Frame::deserialize_bin(&data)`, `deserialize_json`, `decode_cbor`).
     let decoder = matches!(
         function.as_str(),
-        "from_reader"
-            | "decode"
-            | "decode_length_delimited"
-            | "parse_from_bytes"
-            | "read_from_bytes"
-    );
+        "from_reader" | "parse_from_bytes" | "read_from_bytes"
+    ) || words(function)
+        .first()
+        .is_some_and(|w| matches!(w.as_str(), "decode" | "deserialize" | "deserialise"));
     let not_record = |w: &str| {
         matches!(
             w,
-            "base64" | "base32" | "base58" | "hex" | "engine" | "uuid" | "ulid" | "hash" | "key"
+            "base64"
+                | "base32"
+                | "base58"
+                | "hex"
+                | "engine"
+                | "uuid"
+                | "ulid"
+                | "hash"
+                | "key"
+                | "token"
+                | "jwt"
+                | "claims"
+                | "cookie"
         )
     };
     decoder

@@ -19,8 +19,8 @@ use crate::analysis::value::{
 use crate::analysis::vocab::{
     is_claim_api_method, is_dynamo_key_attribute, is_dynamo_primary_attribute, names_map_entry,
     names_request_extensions, names_strong_store, names_transaction_handle, words, Component,
-    CLOSURE_ENTRY_METHODS, DYNAMO_STORE, POSITIONAL_SQL_METHODS, PREPARED_EXECUTE_METHODS,
-    TRANSPARENT_METHODS,
+    CLOSURE_ENTRY_METHODS, DYNAMO_STORE, OWN_ACCESSORS, POSITIONAL_SQL_METHODS,
+    PREPARED_EXECUTE_METHODS, TRANSPARENT_METHODS,
 };
 
 /// Whether an argument holds a statement's binds: several values, or one
@@ -94,14 +94,18 @@ impl Evaluator<'_> {
             key_params,
             at_call,
             function: self.fn_site,
+            tenant_at_hand: false,
         };
         if event.value.params != 0 && self.pending.len() < MAX_PENDING {
             self.pending.push(event.clone());
         }
-        // A scoped key carries no client-key taint, but a default or a
-        // sanitiser in its components is still reportable (IDEM005/IDEM006).
+        // A scoped key carries no client-key taint, but a default, a
+        // sanitiser or a placeholder in its components is still reportable
+        // (IDEM005/IDEM006/IDEM002), also where a helper stores it.
         let scoped_facts = event.value.scoped
-            && (!event.value.fallbacks.is_empty() || !event.value.sanitized.is_empty());
+            && (!event.value.fallbacks.is_empty()
+                || !event.value.sanitized.is_empty()
+                || !event.value.placeholders.is_empty());
         let interesting = event.value.client_key.is_some()
             || scoped_facts
             || event.value.payload_hash.is_some()
@@ -336,11 +340,24 @@ impl Evaluator<'_> {
             // idempotency store's by its meaning: a parameter it claims is a
             // pending key position whatever holds the store (`ctx.vault`).
             // Not a verb that only mentions a claim (`replace_claim_context`).
+            // So is a parameter's `storage_key()` (idem_scope's `ScopedKey`):
+            // whatever the caller scoped, a helper stores a key there.
             let any_receiver = key.stored_by_any_receiver()
                 || key.server_id.is_some()
                 || (key.params != 0
-                    && (self.holds_field_of_self(&m.receiver) || starts_with_claim(&call.method)));
-            if !headers && (names_store || any_receiver) && !is_self(&m.receiver) {
+                    && (self.holds_field_of_self(&m.receiver)
+                        || starts_with_claim(&call.method)
+                        || is_storage_key_of_param(call.exprs[primary], &key)));
+            // `self` is a store only in an impl on another crate's type
+            // (`impl ResponseArchive for Records { .. self.load(key) }`);
+            // the crate's own types are read where their methods are called.
+            // Not a trait's default method, whose `self` is any implementor.
+            let foreign_self = (self.self_ty.as_deref()).is_some_and(|t| {
+                !self.index.types.contains_key(t)
+                    && !(self.index.trait_methods.iter()).any(|(tr, _)| tr == t)
+            });
+            if !headers && (names_store || any_receiver) && (!is_self(&m.receiver) || foreign_self)
+            {
                 let strong = names_store && strong_name;
                 let site = self.site(call.exprs[primary]);
                 let store = Some(name.to_ascii_lowercase())
@@ -1154,4 +1171,16 @@ fn starts_with_claim(method: &str) -> bool {
         [first, second, ..] => first == "try" && second == "claim",
         _ => false,
     }
+}
+
+/// `slot.storage_key()` where `slot` holds one parameter and nothing else
+/// known (a `&ScopedKey` a helper is handed).
+fn is_storage_key_of_param(expr: &Expr, key: &Value) -> bool {
+    let bare_param = key.params.count_ones() == 1
+        && key.client_key.is_none()
+        && key.payload_hash.is_none()
+        && key.server_id.is_none()
+        && !key.has_component();
+    matches!(strip_ref(expr), Expr::MethodCall(m)
+        if bare_param && m.args.is_empty() && OWN_ACCESSORS.contains(&m.method.to_string().as_str()))
 }

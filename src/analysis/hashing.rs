@@ -385,7 +385,7 @@ const HASHER_CONSTRUCTORS: &[&str] = &[
 /// A hasher type's constructor: one of the list, or any `new_*`/`with_*`
 /// (siphasher's `SipHasher13::new_with_keys(k0, k1)`, `with_key`), but
 /// `new_with_prefix`, which also feeds (see [`classify_call`]).
-fn is_hasher_constructor_name(name: &str) -> bool {
+pub fn is_hasher_constructor_name(name: &str) -> bool {
     HASHER_CONSTRUCTORS.contains(&name)
         || (name != "new_with_prefix" && (name.starts_with("new_") || name.starts_with("with_")))
 }

@@ -125,6 +125,9 @@ pub struct CrateIndex<'a> {
     /// (`eval::builders`): the types that have one, and per method the
     /// parameters and where each is appended. Found on first use.
     pub text_builders: std::sync::OnceLock<TextBuilders>,
+    /// The crate's types that implement a hashing trait (`impl Hasher for
+    /// Mixer`): hashers by what they are, whatever their names.
+    pub local_hashers: HashSet<String>,
 }
 
 /// The crate's consuming methods that append a parameter to a field of
@@ -656,6 +659,15 @@ impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
         }
         self.self_ty.push(type_name(&item.self_ty));
         let of_trait = (item.trait_.as_ref()).and_then(|(_, path, _)| path.segments.last());
+        // `impl Hasher for Mixer`: the crate's own hasher, whatever its name.
+        if let (Some(t), Some(ty)) = (of_trait, type_name(&item.self_ty)) {
+            if matches!(
+                t.ident.to_string().as_str(),
+                "Hasher" | "Digest" | "Update" | "FixedOutput"
+            ) {
+                self.index.local_hashers.insert(ty);
+            }
+        }
         self.traits.push(of_trait.map(|s| s.ident.to_string()));
         syn::visit::visit_item_impl(self, item);
         self.self_ty.pop();

@@ -18,6 +18,7 @@ pub mod hashing;
 pub mod header_holders;
 pub mod index;
 pub mod macro_rules;
+pub mod mixing_fns;
 pub mod order;
 pub mod sql;
 pub mod sql_literals;

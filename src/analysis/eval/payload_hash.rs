@@ -355,6 +355,22 @@ impl Evaluator<'_> {
         if by_path.is_some() {
             return by_path;
         }
+        // The crate's own hasher made: `Mixer::default()`, `Mixer::new()`,
+        // a tuple struct's `Mixer(SEED)`.
+        let local_hasher = |ty: &String| self.index.local_hashers.contains(ty.as_str());
+        match resolved {
+            [ty] if local_hasher(ty) && exprs.len() <= 1 => {
+                return Some(HashCall::NewHasher { feeds_args: false })
+            }
+            [.., ty, f]
+                if local_hasher(ty)
+                    && exprs.len() <= 1
+                    && (hashing::is_hasher_constructor_name(f) || f == "default") =>
+            {
+                return Some(HashCall::NewHasher { feeds_args: false })
+            }
+            _ => {}
+        }
         let [.., ty, _] = resolved else {
             return None;
         };

@@ -38,6 +38,7 @@ mod library_calls;
 mod macros;
 mod names;
 mod out_params;
+mod outbound_headers;
 mod payload_hash;
 mod record_fields;
 mod sanitizers;
@@ -750,7 +751,9 @@ impl<'a> Evaluator<'a> {
                 }
                 _ => self.local_closures.remove(&name),
             };
-            if self.vocab.is_key_position_name(&name) {
+            if self.vocab.is_key_position_name(&name)
+                && !outbound_headers::only_sent_as_header(self.body, &name)
+            {
                 let site = self.site(&*init.expr);
                 let keyed = self.hash_becomes_key(&mut value, &name, site);
                 self.key_position(keyed, site, false, false);

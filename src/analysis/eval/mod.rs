@@ -162,9 +162,6 @@ pub struct Evaluator<'a> {
     /// Type parameters bounded by a hashing trait (`D: Digest`): hashers.
     hash_generics: Vec<String>,
     named_key_params: u64,
-    /// Parameters declared as text (`&str`, `String`, `Option<String>`,
-    /// bytes): what a client key is, unlike a `ScopedKey` or a record.
-    text_params: u64,
     /// Some value of the function carries a tenant (`who.tenant_id` passed
     /// on): the service has one here (see [`KeyEvent::tenant_at_hand`]).
     tenant_seen: bool,
@@ -286,7 +283,6 @@ impl<'a> Evaluator<'a> {
             hash_generics: payload_hash::hash_generics(def.sig),
             named_key_params: 0,
             tenant_seen: false,
-            text_params: 0,
             calls: Vec::new(),
             receiver_aliases: HashMap::new(),
             self_field_locals: Default::default(),
@@ -360,9 +356,6 @@ impl<'a> Evaluator<'a> {
                 && !self.index.wraps_own_type(&pat_type.ty);
             if let (Pat::Ident(pi), true) = (&*pat_type.pat, foreign) {
                 self.foreign_params.push(pi.ident.to_string());
-            }
-            if index < 64 && crate::analysis::syntax::is_text_type(&pat_type.ty) {
-                self.text_params |= 1u64 << index;
             }
             let no_key = names::type_holds_no_key(self.index, &pat_type.ty);
             if index < 64

@@ -12,9 +12,9 @@ use syn::Expr;
 
 use super::{bits, Evaluator};
 use crate::analysis::index::{CrateIndex, LocalType};
-use crate::analysis::syntax::{place_name, strip_ref};
+use crate::analysis::syntax::place_name;
 use crate::analysis::value::Value;
-use crate::analysis::vocab::{names_handle_type, words, Component, OWN_ACCESSORS};
+use crate::analysis::vocab::{names_handle_type, words, Component};
 
 use super::Summary;
 
@@ -236,22 +236,4 @@ pub(super) fn args_show_no_key(params: u64, args: &[Value]) -> bool {
             a.client_key.is_none() && (server_built(a) || a.fields.is_some() || a.literal.is_some())
         })
     })
-}
-
-/// `slot.storage_key()` where `slot` holds one parameter and nothing else
-/// known (a `&ScopedKey` a helper is handed).
-pub(super) fn is_storage_key_of_param(expr: &Expr, key: &Value) -> bool {
-    matches!(strip_ref(expr), Expr::MethodCall(m)
-        if is_bare_param(key) && m.args.is_empty() && OWN_ACCESSORS.contains(&m.method.to_string().as_str()))
-}
-
-/// A value that is one parameter and nothing else known.
-pub(super) fn is_bare_param(key: &Value) -> bool {
-    key.params.count_ones() == 1
-        && key.client_key.is_none()
-        && key.payload_hash.is_none()
-        && key.server_id.is_none()
-        && key.construct.is_none()
-        && !key.scoped
-        && !key.has_component()
 }

@@ -8,19 +8,19 @@ use std::ops::ControlFlow;
 use syn::Expr;
 
 use super::sql_binds::{client_key_lookup, key_binds_known, lookup_columns};
-use super::{names, Demanded, Evaluator, MethodCall};
+use super::{Demanded, Evaluator, MethodCall};
 use crate::analysis::index::unions_impls;
 use crate::analysis::sql::sql_tables;
 use crate::analysis::sql_literals::looks_like_dml;
 use crate::analysis::syntax::{last_ident, path_string, place_name, strip_ref};
 use crate::analysis::value::{
-    is_store_by_use, sql_store, ConstructKind, KeyEvent, KeySource, Origin, Site, SqlChain, Value,
+    is_store_by_use, sql_store, ConstructKind, KeyEvent, Origin, Site, SqlChain, Value,
 };
 use crate::analysis::vocab::{
-    is_claim_api_method, is_dynamo_key_attribute, is_dynamo_primary_attribute,
-    names_idempotency_store, names_map_entry, names_request_extensions, names_strong_store,
-    names_transaction_handle, words, Component, CLOSURE_ENTRY_METHODS, DYNAMO_STORE,
-    POSITIONAL_SQL_METHODS, PREPARED_EXECUTE_METHODS, TRANSPARENT_METHODS,
+    is_claim_api_method, is_dynamo_key_attribute, is_dynamo_primary_attribute, names_map_entry,
+    names_request_extensions, names_strong_store, names_transaction_handle, words, Component,
+    CLOSURE_ENTRY_METHODS, DYNAMO_STORE, OWN_ACCESSORS, POSITIONAL_SQL_METHODS,
+    PREPARED_EXECUTE_METHODS, TRANSPARENT_METHODS,
 };
 
 /// Whether an argument holds a statement's binds: several values, or one
@@ -323,19 +323,6 @@ impl Evaluator<'_> {
             let (primary, mut key) = key_of_arguments(&call.method, args, &call.exprs);
             // An idempotency or dedup store is never a blob store.
             let strong_name = names_strong_store(&name);
-            // A text parameter stored as it is in a store named for idempotency
-            // keys (`self.idempotency_keys.try_get_with(n.clone(), ..)`)
-            // holds a client key by that name: `possible`, and gone at a
-            // caller whose argument shows where it comes from.
-            // Not one every caller in the unit fills with a server-made id.
-            let text_param = key.params & !self.text_params == 0
-                && key.params & self.unnamed_params == 0
-                && key.param_field.is_none();
-            if names::is_bare_param(&key) && text_param && names_idempotency_store(&name) {
-                key.client_key = Some((self.origin(call.exprs[primary]), KeySource::Named));
-                key.key_by_name = true;
-                self.named_key_params |= key.params;
-            }
             if !strong_name && super::payload_hash::content_addressed(&key, &args[primary + 1..]) {
                 key.payload_hash = None;
             }
@@ -360,7 +347,7 @@ impl Evaluator<'_> {
                 || (key.params != 0
                     && (self.holds_field_of_self(&m.receiver)
                         || starts_with_claim(&call.method)
-                        || names::is_storage_key_of_param(call.exprs[primary], &key)));
+                        || is_storage_key_of_param(call.exprs[primary], &key)));
             // `self` is a store only in an impl on another crate's type
             // (`impl ResponseArchive for Records { .. self.load(key) }`);
             // the crate's own types are read where their methods are called.
@@ -1184,4 +1171,16 @@ fn starts_with_claim(method: &str) -> bool {
         [first, second, ..] => first == "try" && second == "claim",
         _ => false,
     }
+}
+
+/// `slot.storage_key()` where `slot` holds one parameter and nothing else
+/// known (a `&ScopedKey` a helper is handed).
+fn is_storage_key_of_param(expr: &Expr, key: &Value) -> bool {
+    let bare_param = key.params.count_ones() == 1
+        && key.client_key.is_none()
+        && key.payload_hash.is_none()
+        && key.server_id.is_none()
+        && !key.has_component();
+    matches!(strip_ref(expr), Expr::MethodCall(m)
+        if bare_param && m.args.is_empty() && OWN_ACCESSORS.contains(&m.method.to_string().as_str()))
 }

@@ -799,28 +799,21 @@ impl Collector<'_, '_> {
     /// (`Json(input): Json<OrderInput>`) is deserialised from requests,
     /// whatever derive makes it so (an in-house `#[derive(plover::Deser)]`).
     fn note_extracted_types(&mut self, sig: &syn::Signature) {
+        use super::syntax::{only_type_argument, type_name_within, type_path_within};
         for input in &sig.inputs {
             let syn::FnArg::Typed(t) = input else {
                 continue;
             };
-            let syn::Type::Path(tp) = &*t.ty else {
-                continue;
-            };
-            let Some(last) = tp.path.segments.last() else {
+            let Some(last) = type_path_within(&t.ty, &[]).and_then(|p| p.segments.last()) else {
                 continue;
             };
             if !super::hashing::is_body_extractor(&last.ident.to_string()) {
                 continue;
             }
-            let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
-                continue;
-            };
-            for arg in &args.args {
-                if let syn::GenericArgument::Type(syn::Type::Path(inner)) = arg {
-                    if let Some(name) = inner.path.segments.last() {
-                        self.index.deserialized.insert(name.ident.to_string());
-                    }
-                }
+            if let Some(name) =
+                only_type_argument(last).and_then(|inner| type_name_within(inner, &[]))
+            {
+                self.index.deserialized.insert(name);
             }
         }
     }

@@ -10,6 +10,7 @@
 use quote::ToTokens;
 use syn::visit::Visit;
 
+use super::sinks::field_of_self;
 use super::{Evaluator, MethodCall};
 use crate::analysis::index::{FnDef, TextBuilders};
 use crate::analysis::syntax::span_of;
@@ -196,25 +197,16 @@ fn appended_params(def: &FnDef<'_>) -> Vec<(usize, Span)> {
                 m.method.to_string().as_str(),
                 "push_str" | "push" | "extend_from_slice" | "extend" | "write_str"
             );
-            if appends && field_of_self(&m.receiver) {
+            if appends && field_of_self(&m.receiver).is_some() {
                 self.note(m.args.to_token_stream(), m.span());
             }
             syn::visit::visit_expr_method_call(self, m);
         }
         fn visit_expr_binary(&mut self, b: &'ast syn::ExprBinary) {
-            if matches!(b.op, syn::BinOp::AddAssign(_)) && field_of_self(&b.left) {
+            if matches!(b.op, syn::BinOp::AddAssign(_)) && field_of_self(&b.left).is_some() {
                 self.note(b.right.to_token_stream(), b.span());
             }
             syn::visit::visit_expr_binary(self, b);
-        }
-    }
-    fn field_of_self(expr: &Expr) -> bool {
-        match expr {
-            Expr::Field(f) => {
-                matches!(&*f.base, Expr::Path(p) if p.path.is_ident("self"))
-                    || field_of_self(&f.base)
-            }
-            _ => false,
         }
     }
     // Argument positions: the receiver is no argument.

@@ -26,7 +26,9 @@ use crate::analysis::vocab::{
 };
 use crate::model::diagnostic::Confidence;
 
-const HEADER_SETTERS: &[&str] = &[
+/// Methods that set a header on a request or response (`insert`,
+/// `append`, `set` only on a header map).
+pub(super) const HEADER_SETTERS: &[&str] = &[
     "insert",
     "append",
     "header",

@@ -3,6 +3,7 @@
 //! (`.insert_header(("Idempotency-Key", upstream_key.as_str()))`) is sent to
 //! another API, which is no key position (rules.md, "Sinks").
 
+use super::calls::HEADER_SETTERS;
 use super::sinks::receiver_name;
 
 /// Whether every use of the local `name` in `body` is a header value set
@@ -22,10 +23,10 @@ pub(super) fn only_sent_as_header(body: &syn::Block, name: &str) -> bool {
             let method = m.method.to_string();
             let on_headers = receiver_name(&m.receiver)
                 .is_some_and(|r| r.to_ascii_lowercase().contains("header"));
-            let setter = matches!(
-                method.as_str(),
-                "insert_header" | "append_header" | "header" | "with_header" | "set_header"
-            ) || (matches!(method.as_str(), "insert" | "append") && on_headers);
+            // A generic verb (`insert`, `append`, `set`) sets a header only
+            // on a header map; one named for headers does on anything.
+            let setter = HEADER_SETTERS.contains(&method.as_str())
+                && (on_headers || method.contains("header"));
             self.visit_expr(&m.receiver);
             self.in_setter += usize::from(setter);
             for arg in &m.args {

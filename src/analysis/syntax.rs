@@ -432,3 +432,64 @@ pub fn type_path_within<'t>(ty: &'t syn::Type, wrappers: &[&str]) -> Option<&'t 
         _ => None,
     }
 }
+
+/// Whether a declared type is text or bytes, what a client key is:
+/// `&str`, `String`, `&String`, `Cow<str>`, `&[u8]`, `Vec<u8>`, `Bytes`, and
+/// an `Option` of one.
+pub fn is_text_type(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Reference(r) => is_text_type(&r.elem),
+        syn::Type::Paren(p) => is_text_type(&p.elem),
+        syn::Type::Slice(s) => matches!(&*s.elem, syn::Type::Path(p) if p.path.is_ident("u8")),
+        syn::Type::Path(p) if p.qself.is_none() => {
+            let Some(last) = p.path.segments.last() else {
+                return false;
+            };
+            let inner_text = || {
+                match &last.arguments {
+                syn::PathArguments::AngleBracketed(a) => a.args.iter().any(|arg| {
+                    matches!(arg, syn::GenericArgument::Type(t) if is_text_type(t) || matches!(t, syn::Type::Path(p) if p.path.is_ident("u8")))
+                }),
+                _ => false,
+            }
+            };
+            match last.ident.to_string().as_str() {
+                "str" | "String" | "Bytes" => true,
+                "Option" | "Cow" | "Vec" | "Box" | "Arc" | "Rc" => inner_text(),
+                _ => false,
+            }
+        }
+        _ => false,
+    }
+}
+
+/// Whether a signature gives back no value a key could be in: nothing,
+/// `()`, `bool`, or a `Result`/`Option` of one (`-> Result<(), Error>`).
+pub fn returns_no_value(sig: &syn::Signature) -> bool {
+    fn empty(ty: &syn::Type) -> bool {
+        match ty {
+            syn::Type::Tuple(t) => t.elems.is_empty(),
+            syn::Type::Paren(p) => empty(&p.elem),
+            syn::Type::Path(p) if p.qself.is_none() => {
+                let Some(last) = p.path.segments.last() else {
+                    return false;
+                };
+                match last.ident.to_string().as_str() {
+                    "bool" => true,
+                    "Result" | "Option" => match &last.arguments {
+                        syn::PathArguments::AngleBracketed(a) => {
+                            matches!(a.args.first(), Some(syn::GenericArgument::Type(t)) if empty(t))
+                        }
+                        _ => false,
+                    },
+                    _ => false,
+                }
+            }
+            _ => false,
+        }
+    }
+    match &sig.output {
+        syn::ReturnType::Default => true,
+        syn::ReturnType::Type(_, ty) => empty(ty),
+    }
+}

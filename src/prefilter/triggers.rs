@@ -14,7 +14,7 @@ use std::ops::Range;
 use crate::analysis::hashing::{
     self, is_hash_token, is_hasher_constructor, TokenPlace, HASH_CANDIDATE_WORDS,
 };
-use crate::analysis::vocab::{names_key_header_constant, Vocabulary};
+use crate::analysis::vocab::{names_idempotency_store, names_key_header_constant, Vocabulary};
 use crate::lex::Token;
 use crate::rules::Rule;
 
@@ -201,7 +201,10 @@ impl Prefilter {
     /// [`Prefilter::ident_is_trigger`] but for key constructors.
     fn ident_names_key(&self, ident: &str) -> bool {
         let v = &self.vocab;
+        // A store named for idempotency keys: a text parameter it stores
+        // is a client key by that name (`eval::sinks`).
         v.is_client_key_name(ident)
+            || (v.is_store_receiver(ident) && names_idempotency_store(ident))
             || ident
                 .strip_suffix("Header")
                 .is_some_and(|t| v.is_client_key_name(t))

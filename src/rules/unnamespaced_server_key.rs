@@ -7,6 +7,7 @@ use crate::analysis::eval::KeyEvent;
 use crate::analysis::value::{Origin, Site};
 use crate::analysis::UnitFacts;
 use crate::diagnostic::Severity;
+use crate::model::diagnostic::Confidence;
 
 /// The rule.
 pub const RULE: Rule = Rule {
@@ -113,6 +114,22 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
         ));
         let message = format!("server-minted key written to `{store}` without a server-only namespace: client keys reach the same store, so a client can send this key first and poison the server's own redelivery");
         let help = "bind the key first, `let scoped_key = idem_scope::scoped_server(&tenant, &principal, \"route\", &id)?;`, then use `scoped_key.storage_key()` (namespace `s:`), so no client key can ever equal it";
-        sink.add(Finding::new(&RULE, site, message).labels(labels).help(help));
+        // Where client keys reach the store only by a name (a parameter
+        // called `idem_key`, a store called `idempotency_keys`), that the
+        // store is shared is a judgement by name too.
+        let confidence = if same_store
+            .iter()
+            .any(|c| c.confidence() == Confidence::Certain)
+        {
+            event.confidence()
+        } else {
+            Confidence::Possible
+        };
+        sink.add(
+            Finding::new(&RULE, site, message)
+                .labels(labels)
+                .help(help)
+                .confidence(confidence),
+        );
     }
 }

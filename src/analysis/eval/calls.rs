@@ -172,6 +172,11 @@ impl Evaluator<'_> {
         if let Some(v) = self.orm_primary_key_fn(&segments, &args, &arg_exprs) {
             return v;
         }
+        if let Some(v) =
+            self.trait_path_hasher_call(&ids, &segments, &name, &args, &arg_exprs, expr)
+        {
+            return v;
+        }
         // A crate function named like a hash (`fn keccak(..)`) is read by
         // its body, which shows what it hashes.
         let by_body = !ids.is_empty() && hashing::is_digest_fn_name(&name);

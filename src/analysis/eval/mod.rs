@@ -162,6 +162,12 @@ pub struct Evaluator<'a> {
     /// Type parameters bounded by a hashing trait (`D: Digest`): hashers.
     hash_generics: Vec<String>,
     named_key_params: u64,
+    /// Parameters declared as text (`&str`, `String`, `Option<String>`,
+    /// bytes): what a client key is, unlike a `ScopedKey` or a record.
+    text_params: u64,
+    /// Parameters whose declared type holds no key (`Option<Ctx>` of a
+    /// local record, a number): see [`names::type_holds_no_key`].
+    pub(super) keyless_params: u64,
     /// Some value of the function carries a tenant (`who.tenant_id` passed
     /// on): the service has one here (see [`KeyEvent::tenant_at_hand`]).
     tenant_seen: bool,
@@ -283,6 +289,8 @@ impl<'a> Evaluator<'a> {
             hash_generics: payload_hash::hash_generics(def.sig),
             named_key_params: 0,
             tenant_seen: false,
+            text_params: 0,
+            keyless_params: 0,
             calls: Vec::new(),
             receiver_aliases: HashMap::new(),
             self_field_locals: Default::default(),
@@ -357,7 +365,13 @@ impl<'a> Evaluator<'a> {
             if let (Pat::Ident(pi), true) = (&*pat_type.pat, foreign) {
                 self.foreign_params.push(pi.ident.to_string());
             }
+            if index < 64 && crate::analysis::syntax::is_text_type(&pat_type.ty) {
+                self.text_params |= 1u64 << index;
+            }
             let no_key = names::type_holds_no_key(self.index, &pat_type.ty);
+            if index < 64 && no_key {
+                self.keyless_params |= 1u64 << index;
+            }
             if index < 64
                 && !no_key
                 && (param_names
@@ -397,7 +411,9 @@ impl<'a> Evaluator<'a> {
             ret.params |= (0..typed.count().min(63)).fold(0, |mask, p| mask | 1u64 << p);
             ret = self.digest_value(&ret, &def.sig.ident);
         }
-        if self.vocab.is_key_maker_fn(&def.name) {
+        // A function named for keys that gives back nothing (`-> Result<(),
+        // E>`) makes no key, whatever its calls' results carried.
+        if self.vocab.is_key_maker_fn(&def.name) && !super::syntax::returns_no_value(def.sig) {
             if let Some(construct) = ret.construct {
                 self.key_position(ret.clone(), construct.site, false, false);
             }

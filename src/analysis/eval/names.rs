@@ -12,9 +12,9 @@ use syn::Expr;
 
 use super::{bits, Evaluator};
 use crate::analysis::index::{CrateIndex, LocalType};
-use crate::analysis::syntax::place_name;
-use crate::analysis::value::Value;
-use crate::analysis::vocab::{names_handle_type, words, Component};
+use crate::analysis::syntax::{place_name, strip_ref};
+use crate::analysis::value::{KeySource, Value};
+use crate::analysis::vocab::{names_handle_type, words, Component, OWN_ACCESSORS};
 
 use super::Summary;
 
@@ -236,4 +236,52 @@ pub(super) fn args_show_no_key(params: u64, args: &[Value]) -> bool {
             a.client_key.is_none() && (server_built(a) || a.fields.is_some() || a.literal.is_some())
         })
     })
+}
+
+/// `slot.storage_key()` where `slot` holds one parameter and nothing else
+/// known (a `&ScopedKey` a helper is handed).
+pub(super) fn is_storage_key_of_param(expr: &Expr, key: &Value) -> bool {
+    matches!(strip_ref(expr), Expr::MethodCall(m)
+        if is_bare_param(key) && m.args.is_empty() && OWN_ACCESSORS.contains(&m.method.to_string().as_str()))
+}
+
+/// A value that is one parameter and nothing else known.
+pub(super) fn is_bare_param(key: &Value) -> bool {
+    key.params.count_ones() == 1
+        && key.client_key.is_none()
+        && key.payload_hash.is_none()
+        && key.server_id.is_none()
+        && key.construct.is_none()
+        && !key.scoped
+        && !key.has_component()
+}
+
+impl Evaluator<'_> {
+    /// A text parameter stored as it is in a store named for idempotency
+    /// keys (`self.idempotency_keys.try_get_with(n.clone(), ..)`) holds a
+    /// client key by that name: `possible`, and gone at a caller whose
+    /// argument shows where it comes from. Not one every caller in the
+    /// unit fills with a server-made id, nor one beside another argument
+    /// that is or may be the key (`idempotency.begin(scope, key, ..)`: the
+    /// text is its scope). The caller leaves out a store type's own method
+    /// (`IdemCache::put(&self, key, ..)`), whose callers make the key.
+    pub(super) fn name_text_param_key(
+        &mut self,
+        key: &mut Value,
+        primary: usize,
+        args: &[Value],
+        key_expr: &Expr,
+    ) {
+        let text_param = key.params & !self.text_params == 0
+            && key.params & self.unnamed_params == 0
+            && key.param_field.is_none();
+        let other_key = args.iter().enumerate().any(|(i, a)| {
+            a.carries_key() || (i != primary && a.params & !key.params & self.key_param_mask != 0)
+        });
+        if is_bare_param(key) && text_param && !other_key {
+            key.client_key = Some((self.origin(key_expr), KeySource::Named));
+            key.key_by_name = true;
+            self.named_key_params |= key.params;
+        }
+    }
 }

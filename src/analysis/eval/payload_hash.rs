@@ -425,6 +425,28 @@ impl Evaluator<'_> {
         }
     }
 
+    /// `Trait::finish(&mut h)` on a value known to be a hasher is the
+    /// method call `h.finish()`, whatever the trait is named
+    /// (`HasherContext::finish`, `HasherContext::update(&mut h, body)`).
+    pub(super) fn trait_path_hasher_call(
+        &mut self,
+        ids: &[usize],
+        segments: &[String],
+        name: &str,
+        args: &[Value],
+        arg_exprs: &[&Expr],
+        expr: &Expr,
+    ) -> Option<Value> {
+        let ([first, rest @ ..], [first_expr, rest_exprs @ ..]) = (args, arg_exprs) else {
+            return None;
+        };
+        if !ids.is_empty() || segments.len() < 2 || !first.hasher {
+            return None;
+        }
+        let recv_expr = syntax::strip_ref(first_expr);
+        self.hash_method(name, first, rest, recv_expr, rest_exprs, expr)
+    }
+
     /// The hasher step of method dispatch (see [`Self::hash_method`]).
     pub(super) fn hash_method_step(
         &mut self,

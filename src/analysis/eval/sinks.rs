@@ -8,7 +8,7 @@ use std::ops::ControlFlow;
 use syn::Expr;
 
 use super::sql_binds::{client_key_lookup, key_binds_known, lookup_columns};
-use super::{Demanded, Evaluator, MethodCall};
+use super::{names, Demanded, Evaluator, MethodCall};
 use crate::analysis::index::unions_impls;
 use crate::analysis::sql::sql_tables;
 use crate::analysis::sql_literals::looks_like_dml;
@@ -17,10 +17,10 @@ use crate::analysis::value::{
     is_store_by_use, sql_store, ConstructKind, KeyEvent, Origin, Site, SqlChain, Value,
 };
 use crate::analysis::vocab::{
-    is_claim_api_method, is_dynamo_key_attribute, is_dynamo_primary_attribute, names_map_entry,
-    names_request_extensions, names_strong_store, names_transaction_handle, words, Component,
-    CLOSURE_ENTRY_METHODS, DYNAMO_STORE, OWN_ACCESSORS, POSITIONAL_SQL_METHODS,
-    PREPARED_EXECUTE_METHODS, TRANSPARENT_METHODS,
+    is_claim_api_method, is_dynamo_key_attribute, is_dynamo_primary_attribute,
+    names_idempotency_store, names_map_entry, names_request_extensions, names_strong_store,
+    names_transaction_handle, words, Component, CLOSURE_ENTRY_METHODS, DYNAMO_STORE,
+    POSITIONAL_SQL_METHODS, PREPARED_EXECUTE_METHODS, TRANSPARENT_METHODS,
 };
 
 /// Whether an argument holds a statement's binds: several values, or one
@@ -302,6 +302,7 @@ impl Evaluator<'_> {
                 .cloned()
                 .unwrap_or(name);
             // A newtype store (`self.0.lock()`) is named by its type.
+            let own_type = name == "self";
             let name = match (name.as_str(), &self.self_ty) {
                 ("self", Some(ty)) => ty.clone(),
                 _ => name,
@@ -323,6 +324,9 @@ impl Evaluator<'_> {
             let (primary, mut key) = key_of_arguments(&call.method, args, &call.exprs);
             // An idempotency or dedup store is never a blob store.
             let strong_name = names_strong_store(&name);
+            if !own_type && names_idempotency_store(&name) {
+                self.name_text_param_key(&mut key, primary, args, call.exprs[primary]);
+            }
             if !strong_name && super::payload_hash::content_addressed(&key, &args[primary + 1..]) {
                 key.payload_hash = None;
             }
@@ -347,7 +351,7 @@ impl Evaluator<'_> {
                 || (key.params != 0
                     && (self.holds_field_of_self(&m.receiver)
                         || starts_with_claim(&call.method)
-                        || is_storage_key_of_param(call.exprs[primary], &key)));
+                        || names::is_storage_key_of_param(call.exprs[primary], &key)));
             // `self` is a store only in an impl on another crate's type
             // (`impl ResponseArchive for Records { .. self.load(key) }`);
             // the crate's own types are read where their methods are called.
@@ -1171,16 +1175,4 @@ fn starts_with_claim(method: &str) -> bool {
         [first, second, ..] => first == "try" && second == "claim",
         _ => false,
     }
-}
-
-/// `slot.storage_key()` where `slot` holds one parameter and nothing else
-/// known (a `&ScopedKey` a helper is handed).
-fn is_storage_key_of_param(expr: &Expr, key: &Value) -> bool {
-    let bare_param = key.params.count_ones() == 1
-        && key.client_key.is_none()
-        && key.payload_hash.is_none()
-        && key.server_id.is_none()
-        && !key.has_component();
-    matches!(strip_ref(expr), Expr::MethodCall(m)
-        if bare_param && m.args.is_empty() && OWN_ACCESSORS.contains(&m.method.to_string().as_str()))
 }

@@ -31,6 +31,12 @@ impl Evaluator<'_> {
                         let origin = self.origin(&field.expr);
                         value.placeholders.push(Placeholder { component, origin });
                     }
+                    // A parameter whose declared type holds no key is
+                    // none for the field's name (`Self { idempotency, .. }`
+                    // of `idempotency: Option<Ctx>`): its type was read
+                    // where it was bound.
+                    _ if self.vocab.is_client_key_name(&name)
+                        && self.is_keyless_param(&field.expr) => {}
                     _ => self.enrich_by_name(&mut v, &name, &field.member),
                 }
                 self.note_field_write(&last_ident(&s.path), &name, &v);
@@ -85,5 +91,29 @@ impl Evaluator<'_> {
             value.hash_keyed = Some(self.site(expr));
         }
         value
+    }
+}
+
+impl Evaluator<'_> {
+    /// Whether `expr` is a parameter as it was bound, of a declared type
+    /// that holds no key.
+    fn is_keyless_param(&self, expr: &Expr) -> bool {
+        let Expr::Path(p) = expr else { return false };
+        let Some(ident) = p.path.get_ident() else {
+            return false;
+        };
+        let name = ident.to_string();
+        let Some(index) = self
+            .param_names
+            .iter()
+            .position(|n| n.as_deref() == Some(name.as_str()))
+        else {
+            return false;
+        };
+        index < 64
+            && self.keyless_params & (1u64 << index) != 0
+            && self
+                .lookup(&name)
+                .is_some_and(|v| v.params == 1u64 << index && !v.carries_key())
     }
 }

@@ -56,9 +56,9 @@ pub use semantics::{
 pub use sentinels::{is_sentinel_literal, is_sentinel_name};
 pub use stores::{
     is_claim_api_method, is_dynamo_key_attribute, is_dynamo_primary_attribute, is_namespace_column,
-    is_scope_version_column, names_handle_type, names_map_entry, names_request_extensions,
-    names_strong_store, names_transaction_handle, writes_with_options, CLOSURE_ENTRY_METHODS,
-    DYNAMO_STORE, STRONG_STORE_WORDS,
+    is_scope_version_column, names_handle_type, names_idempotency_store, names_map_entry,
+    names_request_extensions, names_strong_store, names_transaction_handle, writes_with_options,
+    CLOSURE_ENTRY_METHODS, DYNAMO_STORE, STRONG_STORE_WORDS,
 };
 pub use text::{contains_ci, ends_with_ci, snake, words};
 pub use verbs::{

@@ -323,6 +323,15 @@ pub fn is_dynamo_primary_attribute(name: &str) -> bool {
     matches!(name.as_str(), "pk" | "id" | "_id" | "key" | "hash_key")
 }
 
+/// A store named for idempotency keys (`idempotency_keys`, `idem_cache`),
+/// not only for deduplication or replay, which also hold server ids: a
+/// text parameter it stores as it is holds a client key by that name.
+pub fn names_idempotency_store(name: &str) -> bool {
+    words(name)
+        .iter()
+        .any(|w| w == "idem" || w.starts_with("idempot"))
+}
+
 /// Whether a receiver's name says idempotency, dedup or replay store: a
 /// word of it starts with a store word (`IdemStore`, `dedup_cache`), as
 /// `Evidence` reads them, so `InvalidEmpty` is none.

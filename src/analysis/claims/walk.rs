@@ -11,7 +11,7 @@ use syn::{Expr, Pat, Stmt};
 use super::findings::ExitKind;
 use super::names::{idents, pat_idents, peel, runs_inline, strip_paren};
 use super::ops::{sets_only_if_absent, sql_kind, Op};
-use super::walker::{merge, Walker};
+use super::walker::{merge, LoopErrBreaks, Walker};
 use crate::analysis::syntax::{last_ident, macro_args, path_string, place_name};
 use crate::analysis::vocab::{is_lock_verb, words, TRANSACTION_VERBS};
 
@@ -308,6 +308,7 @@ impl Walker<'_> {
                 if let Some(e) = &b.expr {
                     self.expr(e);
                 }
+                self.note_err_break(b);
                 self.loop_exit(b.label.as_ref(), ExitKind::Break, b);
                 none
             }
@@ -388,10 +389,19 @@ impl Walker<'_> {
                 let entry = self.state.clone();
                 self.loops
                     .push(l.label.as_ref().map(|x| x.name.ident.to_string()));
+                self.loop_err_breaks.push(LoopErrBreaks {
+                    depth: self.loops.len(),
+                    entry_open: self.open_now(),
+                    released: None,
+                });
                 self.block(&l.body);
                 self.loops.pop();
                 self.state = merge(vec![self.state.take(), entry]);
-                none
+                // The loop's `Err` value is given only where these were
+                // released (`Rejected => { release; break Err(why) }`).
+                (self.loop_err_breaks.pop())
+                    .and_then(|f| f.released)
+                    .unwrap_or_default()
             }
             Expr::While(w) => {
                 self.expr(&w.cond);
@@ -574,6 +584,26 @@ impl Walker<'_> {
         self.exit(kind, node, &BTreeSet::new());
         self.loops = saved;
         self.state = None;
+    }
+
+    /// `break Err(..)` out of the innermost `loop`: notes which of the
+    /// claims open at the loop's entry are released on this path.
+    fn note_err_break(&mut self, b: &syn::ExprBreak) {
+        let gives_err = matches!(b.expr.as_deref().map(strip_paren),
+            Some(Expr::Call(c)) if matches!(strip_paren(&c.func), Expr::Path(p) if p.path.is_ident("Err")));
+        let depth = self.loops.len();
+        let open = self.open_now();
+        let Some(frame) = self.loop_err_breaks.last_mut() else {
+            return;
+        };
+        if !gives_err || b.label.is_some() || frame.depth != depth || self.state.is_none() {
+            return;
+        }
+        let released: BTreeSet<usize> = frame.entry_open.difference(&open).copied().collect();
+        frame.released = Some(match frame.released.take() {
+            Some(before) => before.intersection(&released).copied().collect(),
+            None => released,
+        });
     }
 
     /// `return` (or `bail!`) here: the path leaves the body.

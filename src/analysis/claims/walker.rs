@@ -119,6 +119,10 @@ pub(super) struct Walker<'a> {
     pub(super) claim_at: HashMap<Site, usize>,
     /// Enclosing loops and labelled blocks, innermost last, by label.
     pub(super) loops: Vec<Option<String>>,
+    /// Per enclosing `loop` (with the depth of `loops` inside it): the
+    /// claims open where it was entered, and those released on every
+    /// `break Err(..)` so far (`None`: no such break yet).
+    pub(super) loop_err_breaks: Vec<LoopErrBreaks>,
     /// Inside a closure or async block that runs right here but whose
     /// error is not propagated at once: `?`/`return` leave it, not the body.
     pub(super) closure: usize,
@@ -170,6 +174,7 @@ impl<'a> Walker<'a> {
             guard_roots: Vec::new(),
             claim_at: HashMap::new(),
             loops: Vec::new(),
+            loop_err_breaks: Vec::new(),
             closure: 0,
             frame: 0,
             frames: 0,
@@ -393,4 +398,11 @@ fn type_name(ty: &syn::Type) -> Option<String> {
         syn::Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
         _ => None,
     }
+}
+
+/// See [`Walker::loop_err_breaks`].
+pub(super) struct LoopErrBreaks {
+    pub(super) depth: usize,
+    pub(super) entry_open: BTreeSet<usize>,
+    pub(super) released: Option<BTreeSet<usize>>,
 }

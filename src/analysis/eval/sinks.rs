@@ -779,9 +779,12 @@ fn key_of_arguments(method: &str, args: &[Value], exprs: &[&Expr]) -> (usize, Va
             .into_iter()
             .filter(|&c| a.component(c).is_some())
             .count();
-        let whole_key = carrier.is_none()
+        let whole_key = (carrier.is_none()
             && components >= 2
-            && a.construct.is_some_and(|c| c.kind == ConstructKind::Concat);
+            && a.construct.is_some_and(|c| c.kind == ConstructKind::Concat))
+            // A tuple is a key of its own (`put(&(org, "pinned"), raw)`):
+            // what follows it is the stored value.
+            || a.elems.is_some();
         (a.has_component() || !a.fallbacks.is_empty() || a.literal.is_some())
             && a.prefix.is_none()
             && !whole_key

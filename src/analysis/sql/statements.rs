@@ -1,5 +1,5 @@
-//! Statements of a SQL text: where they end (`;`, SQL Server's `GO`
-//! lines, MySQL's `#` comments), where their DDL starts behind a guard,
+//! Statements of a SQL text: where they end (`;`, batch separator lines
+//! such as SQL Server's `GO`, MySQL's `#` comments), where their DDL starts behind a guard,
 //! the SQL Server words no dialect parses, and parsing one in the dialect
 //! that reads it.
 
@@ -10,8 +10,8 @@ use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer, Whitespace
 use super::is_trivia;
 
 /// Splits at top-level `;` (the tokenizer already keeps `;` inside strings,
-/// comments and dollar-quoted bodies) and at SQL Server's `GO` batch
-/// separator, a line of its own.
+/// comments and dollar-quoted bodies) and at a batch separator on a line of
+/// its own (`GO`, `/`, `//`).
 pub(super) fn split_statements(tokens: &[TokenWithSpan]) -> Vec<&[TokenWithSpan]> {
     let mut out = Vec::new();
     let mut start = 0;
@@ -125,24 +125,42 @@ pub(super) fn hash_comments(text: &str) -> bool {
     text.lines().any(|line| line.trim_start().starts_with('#'))
 }
 
-/// `GO` alone on its line (spaces around it allowed).
+/// A batch separator alone on its line (spaces around it allowed): SQL
+/// Server's `GO`, or slashes (`/` of Oracle's SQL*Plus, `//` of SAP MaxDB's
+/// loader), which a tokenizer reads as division or as a `//` comment.
 fn is_batch_separator(tokens: &[TokenWithSpan], i: usize) -> bool {
-    let Token::Word(word) = &tokens[i].token else {
-        return false;
-    };
-    if word.quote_style.is_some() || !word.value.eq_ignore_ascii_case("GO") {
-        return false;
-    }
     let blank = |t: &TokenWithSpan| {
         matches!(
             t.token,
             Token::Whitespace(Whitespace::Space | Whitespace::Tab)
         )
     };
+    let slash = |t: &TokenWithSpan| matches!(t.token, Token::Div);
     let ends_line =
         |t: &TokenWithSpan| matches!(t.token, Token::EOF | Token::Whitespace(Whitespace::Newline));
-    let before = tokens[..i].iter().rev().find(|t| !blank(t));
-    let after = tokens[i + 1..].iter().find(|t| !blank(t));
+    let (first, last) = match &tokens[i].token {
+        Token::Word(word)
+            if word.quote_style.is_none() && word.value.eq_ignore_ascii_case("GO") =>
+        {
+            (i, i)
+        }
+        // Each slash of the run (`//` is two) ends what comes before it.
+        Token::Div => {
+            let back = tokens[..i].iter().rev().take_while(|t| slash(t)).count();
+            let ahead = tokens[i + 1..].iter().take_while(|t| slash(t)).count();
+            (i - back, i + ahead)
+        }
+        Token::Whitespace(Whitespace::SingleLineComment { prefix, comment })
+            if prefix == "//" && comment.trim().is_empty() =>
+        {
+            // The comment holds its line's end.
+            let before = tokens[..i].iter().rev().find(|t| !blank(t));
+            return before.is_none_or(ends_line);
+        }
+        _ => return false,
+    };
+    let before = tokens[..first].iter().rev().find(|t| !blank(t));
+    let after = tokens[last + 1..].iter().find(|t| !blank(t));
     before.is_none_or(ends_line) && after.is_none_or(ends_line)
 }
 

@@ -323,13 +323,42 @@ pub fn is_dynamo_primary_attribute(name: &str) -> bool {
     matches!(name.as_str(), "pk" | "id" | "_id" | "key" | "hash_key")
 }
 
+/// Nouns that name a container of records when last in a name
+/// (`DedupWindow`, `idem_cache`).
+const STORE_CONTAINERS: &[&str] = &[
+    "store",
+    "storage",
+    "cache",
+    "window",
+    "map",
+    "set",
+    "table",
+    "log",
+    "ledger",
+    "repo",
+    "repository",
+    "registry",
+    "db",
+    "kv",
+    "index",
+    "inbox",
+    "journal",
+    "tracker",
+    "tree",
+];
+
 /// A store named for idempotency keys (`idempotency_keys`, `idem_cache`),
 /// not only for deduplication or replay, which also hold server ids: a
 /// text parameter it stores as it is holds a client key by that name.
 pub fn names_idempotency_store(name: &str) -> bool {
-    words(name)
-        .iter()
-        .any(|w| w == "idem" || w.starts_with("idempot"))
+    let w = words(name);
+    // Its last word names what it holds (`idempotency_keys`, `idem_cache`),
+    // not a provider or a setting (`idempotency_token_provider`).
+    let container = w.last().is_some_and(|last| {
+        STORE_CONTAINERS.contains(&last.as_str())
+            || matches!(last.as_str(), "keys" | "records" | "entries")
+    });
+    container && w.iter().any(|w| w == "idem" || w.starts_with("idempot"))
 }
 
 /// Whether a receiver's name says idempotency, dedup or replay store: a
@@ -352,30 +381,9 @@ impl Vocabulary {
     /// a container noun last. Not what serves such a store
     /// (`IdempotencyTokenProvider`, `ReplayEvent`, `DedupConfig`).
     pub fn names_store_type(&self, ty: &str) -> bool {
-        const CONTAINERS: &[&str] = &[
-            "store",
-            "storage",
-            "cache",
-            "window",
-            "map",
-            "set",
-            "table",
-            "log",
-            "ledger",
-            "repo",
-            "repository",
-            "registry",
-            "db",
-            "kv",
-            "index",
-            "inbox",
-            "journal",
-            "tracker",
-            "tree",
-        ];
         let w = words(ty);
         w.last()
-            .is_some_and(|last| CONTAINERS.contains(&last.as_str()))
+            .is_some_and(|last| STORE_CONTAINERS.contains(&last.as_str()))
             && self.is_strong_store_receiver(&super::text::snake(ty))
     }
 }

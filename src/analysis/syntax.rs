@@ -433,29 +433,29 @@ pub fn type_path_within<'t>(ty: &'t syn::Type, wrappers: &[&str]) -> Option<&'t 
     }
 }
 
+/// Wrappers that keep what the inner type is (`Option<bool>` is a flag,
+/// `Cow<str>` text).
+pub const TRANSPARENT_WRAPPERS: &[&str] = &["Option", "Box", "Arc", "Rc", "Cow"];
+
 /// Whether a declared type is text or bytes, what a client key is:
-/// `&str`, `String`, `&String`, `Cow<str>`, `&[u8]`, `Vec<u8>`, `Bytes`, and
-/// an `Option` of one.
+/// `&str`, `String`, `Bytes`, `&[u8]`, `Vec<u8>`, and one of those in a
+/// [`TRANSPARENT_WRAPPERS`] (`Option<String>`, `Cow<str>`).
 pub fn is_text_type(ty: &syn::Type) -> bool {
+    let is_u8 = |t: &syn::Type| matches!(t, syn::Type::Path(p) if p.path.is_ident("u8"));
     match ty {
         syn::Type::Reference(r) => is_text_type(&r.elem),
         syn::Type::Paren(p) => is_text_type(&p.elem),
-        syn::Type::Slice(s) => matches!(&*s.elem, syn::Type::Path(p) if p.path.is_ident("u8")),
+        syn::Type::Slice(s) => is_u8(&s.elem),
         syn::Type::Path(p) if p.qself.is_none() => {
             let Some(last) = p.path.segments.last() else {
                 return false;
             };
-            let inner_text = || {
-                match &last.arguments {
-                syn::PathArguments::AngleBracketed(a) => a.args.iter().any(|arg| {
-                    matches!(arg, syn::GenericArgument::Type(t) if is_text_type(t) || matches!(t, syn::Type::Path(p) if p.path.is_ident("u8")))
-                }),
-                _ => false,
-            }
-            };
             match last.ident.to_string().as_str() {
                 "str" | "String" | "Bytes" => true,
-                "Option" | "Cow" | "Vec" | "Box" | "Arc" | "Rc" => inner_text(),
+                "Vec" => only_type_argument(last).is_some_and(is_u8),
+                w if TRANSPARENT_WRAPPERS.contains(&w) => {
+                    only_type_argument(last).is_some_and(is_text_type)
+                }
                 _ => false,
             }
         }

@@ -117,14 +117,9 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
         // Where client keys reach the store only by a name (a parameter
         // called `idem_key`, a store called `idempotency_keys`), that the
         // store is shared is a judgement by name too.
-        let confidence = if same_store
-            .iter()
-            .any(|c| c.confidence() == Confidence::Certain)
-        {
-            event.confidence()
-        } else {
-            Confidence::Possible
-        };
+        let client =
+            (same_store.iter().map(|c| c.confidence()).max()).unwrap_or(Confidence::Possible);
+        let confidence = event.confidence().min(client);
         sink.add(
             Finding::new(&RULE, site, message)
                 .labels(labels)

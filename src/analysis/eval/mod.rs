@@ -403,12 +403,7 @@ impl<'a> Evaluator<'a> {
         // A hash the crate writes by hand returns a digest of its input.
         // Arithmetic passes no text on, so the input is every parameter.
         if crate::analysis::mixing_fns::is_mixing_fn(def.sig, def.block) {
-            let typed = def
-                .sig
-                .inputs
-                .iter()
-                .filter(|i| matches!(i, syn::FnArg::Typed(_)));
-            ret.params |= (0..typed.count().min(63)).fold(0, |mask, p| mask | 1u64 << p);
+            ret.params |= (1u64 << self.param_names.len().min(63)) - 1;
             ret = self.digest_value(&ret, &def.sig.ident);
         }
         // A function named for keys that gives back nothing (`-> Result<(),
@@ -519,6 +514,11 @@ impl<'a> Evaluator<'a> {
         }
         self.env.merge(ends);
         result
+    }
+
+    /// The index of the parameter bound as `name`, if it is one.
+    pub(super) fn param_index(&self, name: &str) -> Option<usize> {
+        (self.param_names.iter()).position(|n| n.as_deref() == Some(name))
     }
 
     // ---- naming -----------------------------------------------------------

@@ -12,7 +12,7 @@ use syn::Expr;
 
 use super::{bits, Evaluator};
 use crate::analysis::index::{CrateIndex, LocalType};
-use crate::analysis::syntax::{place_name, strip_ref};
+use crate::analysis::syntax::{place_name, strip_ref, TRANSPARENT_WRAPPERS};
 use crate::analysis::value::{KeySource, Value};
 use crate::analysis::vocab::{names_handle_type, words, Component, OWN_ACCESSORS};
 
@@ -65,9 +65,6 @@ const SCALARS: &[&str] = &[
 /// Newtypes over newtypes are followed this deep.
 const MAX_NEWTYPES: usize = 4;
 
-/// Wrappers that keep what the inner type is (`Option<bool>` is a flag).
-const TRANSPARENT: &[&str] = &["Option", "Box", "Arc", "Rc", "Cow"];
-
 /// Whether `ty` is visibly a type that holds no client key.
 pub(super) fn type_holds_no_key(index: &CrateIndex<'_>, ty: &syn::Type) -> bool {
     holds_no_key(index, ty, 0)
@@ -89,7 +86,7 @@ fn holds_no_key(index: &CrateIndex<'_>, ty: &syn::Type, depth: usize) -> bool {
             if SCALARS.contains(&name.as_str()) {
                 return true;
             }
-            if TRANSPARENT.contains(&name.as_str()) {
+            if TRANSPARENT_WRAPPERS.contains(&name.as_str()) {
                 return inner_type(last).is_some_and(|inner| holds_no_key(index, inner, depth));
             }
             if names_handle_type(&name) {

@@ -591,11 +591,7 @@ impl Evaluator<'_> {
     pub(super) fn note_param_absorb(&mut self, var: &str, fed: &Value) {
         let is_param = self.env.level_of(var) == Some(0);
         if is_param && self.absorbs.len() < MAX_ABSORBS {
-            if let Some(i) = self
-                .param_names
-                .iter()
-                .position(|n| n.as_deref() == Some(var))
-            {
+            if let Some(i) = self.param_index(var) {
                 let entry = (i, fed.clone());
                 if !self.absorbs.contains(&entry) {
                     self.absorbs.push(entry);

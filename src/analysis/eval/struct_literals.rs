@@ -103,11 +103,7 @@ impl Evaluator<'_> {
             return false;
         };
         let name = ident.to_string();
-        let Some(index) = self
-            .param_names
-            .iter()
-            .position(|n| n.as_deref() == Some(name.as_str()))
-        else {
+        let Some(index) = self.param_index(&name) else {
             return false;
         };
         index < 64

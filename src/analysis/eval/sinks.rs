@@ -965,18 +965,11 @@ fn owner_field(expr: &Expr) -> Option<String> {
 }
 
 /// The place a receiver reads, inside the no-argument methods
-/// (`.lock()`, `.clone()`), the unwrapping ones (`.expect("poisoned")`,
-/// `.unwrap_or_else(PoisonError::into_inner)`), references, parentheses,
-/// `.await` and `?` around it.
+/// (`.lock()`, `.clone()`), references, parentheses, `.await` and `?`
+/// around it.
 fn store_place(expr: &Expr) -> &Expr {
     match expr {
         Expr::MethodCall(m) if m.args.is_empty() => store_place(&m.receiver),
-        Expr::MethodCall(m)
-            if m.args.len() == 1
-                && matches!(m.method.to_string().as_str(), "expect" | "unwrap_or_else") =>
-        {
-            store_place(&m.receiver)
-        }
         Expr::Reference(r) => store_place(&r.expr),
         Expr::Paren(p) => store_place(&p.expr),
         Expr::Await(a) => store_place(&a.base),

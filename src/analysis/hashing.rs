@@ -905,9 +905,18 @@ pub fn namespace_args(args: &[Value], value: &mut Value) {
 }
 
 /// `idem_scope::scoped_server(..)` puts its key into the server namespace;
-/// `scoped(..)` into the client namespace, also when it is given a server id.
+/// `scoped(..)` into the client namespace, also when it is given a server
+/// id, unless its key part starts with a configured server prefix.
 pub fn constructor_namespace(path: &str, args: &[Value], value: &mut Value) {
     if path.rsplit("::").next() == Some("scoped_server") {
+        value.server_ns = true;
+    } else if args
+        .get(3)
+        .is_some_and(|key| key.server_ns && key.client_key.is_none())
+    {
+        // A key part written with a configured server prefix
+        // (`format!("s:{event_id}")`): rules.md counts that literal prefix
+        // as a server-only namespace wherever the key is built.
         value.server_ns = true;
     } else {
         value.client_ns = true;

@@ -189,7 +189,9 @@ impl Vocabulary {
         // `entry_async`). Not `try_*`, `*_sync` or `*_blocking`: on a
         // service's own channels and locks those made every wrapper a store
         // (agentdesk 4.6x slower for no finding).
-        plain(method) || method.strip_suffix("_async").is_some_and(plain)
+        plain(method)
+            || method.strip_suffix("_async").is_some_and(plain)
+            || arity_variant(method).is_some_and(plain)
     }
 
     /// Whether a call path names a correctly scoped key constructor. A
@@ -457,6 +459,14 @@ pub fn names_map_entry(name: &str) -> bool {
             .any(|w| matches!(w.as_str(), "entry" | "slot" | "vacant" | "occupied"))
 }
 
+/// The verb of a store method numbered for its arity (`get2(org, key)`,
+/// `put3(org, user, key, value)`: one method per number of key parts):
+/// the name without its one trailing digit.
+fn arity_variant(method: &str) -> Option<&str> {
+    let verb = method.strip_suffix(|c: char| c.is_ascii_digit())?;
+    (verb.len() > 1 && verb.ends_with(|c: char| c.is_ascii_lowercase())).then_some(verb)
+}
+
 /// A store verb with options or a condition spelled into its name:
 /// `set_with_options` (rustis), `put_with_ttl`, `insert_if_not_exists`,
 /// `set_if_absent`, `get_with_options`. The key is still the first argument.
@@ -562,6 +572,17 @@ mod tests {
         }
         assert!(!v.is_store_method("settings_with_defaults"));
         assert!(!v.is_store_method("getter_with"));
+    }
+
+    #[test]
+    fn store_verbs_numbered_for_their_key_parts_are_store_methods() {
+        let v = Vocabulary::default();
+        for m in ["get2", "put2", "put4", "kv_fetch3"] {
+            assert!(v.is_store_method(m), "{m}");
+        }
+        for m in ["base64", "utf16", "sha2", "get23", "2", "x2"] {
+            assert!(!v.is_store_method(m), "{m}");
+        }
     }
 
     #[test]

@@ -795,9 +795,39 @@ pub fn is_entry_point(attrs: &[syn::Attribute]) -> bool {
     })
 }
 
-/// Whether a type or tuple-struct pattern name is a body extractor.
+/// Whether a type or tuple-struct pattern name is a body extractor: one of
+/// the frameworks' own, or a type named for a body's format.
 pub fn is_body_extractor(ident: &str) -> bool {
-    BODY_EXTRACTORS.contains(&ident)
+    BODY_EXTRACTORS.contains(&ident) || names_body_extractor(ident)
+}
+
+/// A type whose name is made of a body's format and words that only
+/// qualify it (`JsonBody`, `FormBody`, `Raw`, `ValidatedJson`,
+/// `BodyBytes`): an in-house framework's extractor of the request body, as
+/// the frameworks' own are. A word naming another part of the request or
+/// of the exchange (`RawQuery`, `JsonResponse`, `BodyLimit`, `FormConfig`)
+/// makes it something else.
+fn names_body_extractor(ident: &str) -> bool {
+    const FORMATS: &[&str] = &[
+        "json",
+        "form",
+        "body",
+        "raw",
+        "payload",
+        "bytes",
+        "cbor",
+        "msgpack",
+        "protobuf",
+        "xml",
+        "multipart",
+    ];
+    const QUALIFIERS: &[&str] = &["valid", "validated", "typed", "strict", "checked", "full"];
+    if !ident.starts_with(|c: char| c.is_ascii_uppercase()) {
+        return false;
+    }
+    let words = words(ident);
+    words.iter().any(|w| FORMATS.contains(&w.as_str()))
+        && (words.iter()).all(|w| FORMATS.contains(&w.as_str()) || QUALIFIERS.contains(&w.as_str()))
 }
 
 /// Whether a function of a data format deserialises its one argument
@@ -953,6 +983,28 @@ mod tests {
 
     fn segs(path: &str) -> Vec<String> {
         path.split("::").map(str::to_string).collect()
+    }
+
+    #[test]
+    fn body_extractors_by_the_format_their_names_say() {
+        let body = [
+            "Json",
+            "JsonBody",
+            "FormBody",
+            "Raw",
+            "ValidatedJson",
+            "BodyBytes",
+        ];
+        let other = [
+            "RawQuery",
+            "JsonResponse",
+            "BodyLimit",
+            "FormConfig",
+            "raw",
+            "Query",
+        ];
+        assert!(body.iter().all(|n| is_body_extractor(n)));
+        assert!(!other.iter().any(|n| is_body_extractor(n)));
     }
 
     #[test]

@@ -482,12 +482,25 @@ impl Value {
         self.tenant.is_some() || self.principal.is_some() || self.route.is_some()
     }
 
+    /// Element `index` of a tuple (`None` when this is none), also through
+    /// the calls the tuple came through (`draft.org(t).build(k)?.0`), as
+    /// [`Value::destructured_from`] says.
+    pub fn tuple_element(&self, index: usize) -> Option<Value> {
+        let mut element = self.elems.as_ref()?.get(index).cloned().unwrap_or_default();
+        element.via.extend(&self.via);
+        Some(element)
+    }
+
     /// An element bound out of the tuple `whole` (`let (owner, k) =
     /// journal_coords(&ctx)`) that a helper built, outside the function
     /// `here`: the client key in it was put into a key where the tuple was
     /// built, which stays its key expression (rules.md, IDEM002's span:
     /// "tuple"). A tuple written here only groups what it destructures.
+    /// The element also came through the calls the tuple did, which the
+    /// pre-filter's next round is asked for (`let Ok((sk, _)) =
+    /// draft.org(t).build(k)`).
     pub fn destructured_from(mut self, whole: &Value, here: Site) -> Value {
+        self.via.extend(&whole.via);
         let tuple =
             (whole.construct).filter(|c| c.kind == ConstructKind::Tuple && !here.covers(c.site));
         if self.client_key.is_some() && self.construct.is_none() {

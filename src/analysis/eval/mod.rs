@@ -873,8 +873,8 @@ impl<'a> Evaluator<'a> {
             Expr::Field(f) => {
                 let base = self.eval(&f.base);
                 match &f.member {
-                    syn::Member::Unnamed(index) => match &base.elems {
-                        Some(elems) => elems.get(index.index as usize).cloned().unwrap_or_default(),
+                    syn::Member::Unnamed(index) => match base.tuple_element(index.index as usize) {
+                        Some(elem) => elem,
                         None => base,
                     },
                     syn::Member::Named(name) => {

@@ -783,10 +783,13 @@ impl Evaluator<'_> {
                 let ty = self.chain_type(&m.receiver)?;
                 let method = m.method.to_string();
                 // An error adapter of a setter's `Result<Self, E>` keeps it
-                // (`.principal(u).map_err(..)?.route(..)`).
+                // (`.principal(u).map_err(..)?.route(..)`, `.org(o).ok()?`).
                 let adapts = matches!(
                     method.as_str(),
                     "map_err"
+                        | "ok"
+                        | "ok_or"
+                        | "ok_or_else"
                         | "context"
                         | "with_context"
                         | "wrap_err"

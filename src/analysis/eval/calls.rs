@@ -21,8 +21,9 @@ use crate::analysis::value::{
     Construct, ConstructKind, KeyEvent, KeySource, Placeholder, Site, Value,
 };
 use crate::analysis::vocab::{
-    is_claim_api_method, Component, ELEMENT_METHODS, MINTING_CONSTRUCTORS, NO_TEXT_FLOW,
-    OPAQUE_GETTERS, OWN_ACCESSORS, REMAINDER_METHODS, SETTER_ACCESSORS, TRANSPARENT_METHODS,
+    is_claim_api_method, names_fresh_id_call, Component, ELEMENT_METHODS, MINTING_CONSTRUCTORS,
+    NO_TEXT_FLOW, OPAQUE_GETTERS, OWN_ACCESSORS, REMAINDER_METHODS, SETTER_ACCESSORS,
+    TRANSPARENT_METHODS,
 };
 use crate::model::diagnostic::Confidence;
 
@@ -112,8 +113,7 @@ impl Evaluator<'_> {
             return v;
         };
         let args: Vec<Value> = c.args.iter().map(|a| self.eval(a)).collect();
-        // A tuple variant or struct built with a client key in it
-        // (`Cmd::Refund(key, reply)`).
+        // A tuple variant or struct built with a client key in it (`Cmd::Refund(key, reply)`).
         let record = last_ident(&func.path);
         for (i, arg) in args.iter().enumerate() {
             self.note_field_write(&record, &i.to_string(), arg);
@@ -184,9 +184,12 @@ impl Evaluator<'_> {
         let foreign_digest = (ids.is_empty() && !arg_exprs.is_empty())
             .then_some(HashCall::Digest)
             .filter(|_| hashing::is_foreign_digest(&resolved));
+        let fresh = (ids.is_empty() && arg_exprs.is_empty() && names_fresh_id_call(&resolved))
+            .then_some(HashCall::FreshId);
         if let Some(call) = (self.classify_hash_call(&resolved, &arg_exprs))
             .filter(|_| !by_body)
             .or(foreign_digest)
+            .or(fresh)
         {
             return self.hash_call(call, &args, &arg_exprs, expr);
         }
@@ -217,8 +220,7 @@ impl Evaluator<'_> {
         if name != "Err" {
             self.write_out_params(&name, &[], &args, &arg_exprs);
         }
-        // A file's content parsed is stored data (a settings file), not a
-        // request.
+        // A file's content parsed is stored data (a settings file), not a request.
         let of_file = args.iter().any(|a| a.stored);
         let mut value = self.library_call(func, &name, &segments, args, expr);
         if name != "Err" {
@@ -853,6 +855,7 @@ impl Evaluator<'_> {
             self.server_id_by_name(&mut recv, method, call.expr);
             let field = if method == "key" { "id" } else { method };
             self.entity_id_field(&mut recv, &call.m.receiver, field, call.expr);
+            self.generated_id(&mut recv, method, call.expr);
         }
         // `cond.then_some(v)`: `v`, or nothing.
         if let ("then_some", [arg]) = (method, call.args.as_slice()) {

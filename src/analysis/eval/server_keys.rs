@@ -10,7 +10,7 @@ use syn::Expr;
 use super::sinks::receiver_name;
 use super::Evaluator;
 use crate::analysis::value::{Site, Value};
-use crate::analysis::vocab::{is_server_entity_word, words};
+use crate::analysis::vocab::{is_server_entity_word, mints_id_method, words};
 
 impl Evaluator<'_> {
     /// A name that says the value is a server id (`event_id`, `delivery_id`).
@@ -55,6 +55,18 @@ impl Evaluator<'_> {
         let mut names = Vec::new();
         pat_names(pat, &mut names);
         self.entity_bindings.extend(names);
+    }
+
+    /// A generator's next id, asked with nothing given and no crate method
+    /// of that name in reach (`ids.lock().map(|mut g| g.generate())`): a
+    /// fresh id, as `Uuid::new_v4()` is.
+    pub(super) fn generated_id(&self, value: &mut Value, method: &str, node: &impl Spanned) {
+        if value.server_id.is_none() && value.client_key.is_none() && mints_id_method(method) {
+            *value = Value {
+                server_id: Some(Box::new(self.origin(node))),
+                ..Value::default()
+            };
+        }
     }
 
     /// A fresh id minted here (`Uuid::new_v4()`, `Ulid::new()`).

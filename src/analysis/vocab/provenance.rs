@@ -119,3 +119,81 @@ pub fn is_server_entity_word(word: &str) -> bool {
             | "task"
     )
 }
+
+/// A call of another crate that mints a fresh id from nothing: a minting
+/// verb on a type or crate named for an id (`Timeflake::random()`,
+/// `TypeSafeId::new()`, `xid::new()`, `ObjectId::new()`), as
+/// `Uuid::new_v4()` is. The caller checks that nothing is given and that
+/// the crate defines no such function, whose body would say.
+pub fn names_fresh_id_call<S: AsRef<str>>(segments: &[S]) -> bool {
+    let [.., owner, verb] = segments else {
+        return false;
+    };
+    let minting = matches!(
+        verb.as_ref(),
+        "new" | "generate" | "random" | "new_random" | "now" | "create" | "create_id" | "new_id"
+    );
+    minting && words(owner.as_ref()).last().is_some_and(|w| is_id_word(w))
+}
+
+/// A method asked of a generator for its next id with nothing given
+/// (`g.generate()` of a snowflake generator, `flake.next_id()`).
+pub fn mints_id_method(method: &str) -> bool {
+    matches!(method, "generate" | "generate_id" | "next_id" | "new_id")
+}
+
+/// A word naming an id or an id scheme.
+fn is_id_word(word: &str) -> bool {
+    matches!(
+        word,
+        "id" | "uuid"
+            | "ulid"
+            | "ksuid"
+            | "cuid"
+            | "cuid2"
+            | "xid"
+            | "tsid"
+            | "nanoid"
+            | "flake"
+            | "snowflake"
+            | "sonyflake"
+            | "timeflake"
+            | "objectid"
+            | "scru128"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fresh_ids_by_the_shape_of_their_call() {
+        let minted = [
+            "Timeflake::random",
+            "TypeSafeId::new",
+            "xid::new",
+            "bson::oid::ObjectId::new",
+        ];
+        for path in minted {
+            assert!(
+                names_fresh_id_call(&path.split("::").collect::<Vec<_>>()),
+                "{path}"
+            );
+        }
+        for path in [
+            "Utc::now",
+            "Instant::now",
+            "HashMap::new",
+            "new",
+            "Order::random",
+        ] {
+            assert!(
+                !names_fresh_id_call(&path.split("::").collect::<Vec<_>>()),
+                "{path}"
+            );
+        }
+        assert!(mints_id_method("next_id") && mints_id_method("generate"));
+        assert!(!mints_id_method("next") && !mints_id_method("generated"));
+    }
+}

@@ -22,14 +22,26 @@ pub const EXTRACTOR_FNS: &[&str] = &[
 ];
 
 /// Whether a type's associated function so named may be an extractor's
-/// constructor: one of [`EXTRACTOR_FNS`], or any other `from_*` a
-/// framework's trait names for what it builds the value from (an in-house
-/// `FromHead::from_head`, `from_metadata`, `from_exchange`). Only a body
-/// that hands the key header's value out makes the type an extractor.
+/// constructor: one of [`EXTRACTOR_FNS`], or any other function without a
+/// receiver that a trait's impl gives the type (an in-house
+/// `FromHead::from_head`, `Take::take`, `from_metadata`), except the
+/// standard conversions and constructors, which build a value from what it
+/// is given. Only a body that hands the key header's value out makes the
+/// type an extractor.
 pub fn is_extractor_fn(name: &str, in_trait_impl: bool, has_receiver: bool) -> bool {
     !has_receiver
         && (EXTRACTOR_FNS.contains(&name)
-            || (in_trait_impl && name.starts_with("from_") && name != "from_str"))
+            || (in_trait_impl
+                && !matches!(
+                    name,
+                    "from"
+                        | "from_str"
+                        | "try_from"
+                        | "from_iter"
+                        | "default"
+                        | "new"
+                        | "deserialize"
+                )))
 }
 
 /// A parsed file of the unit.

@@ -636,6 +636,7 @@ impl<'a> Evaluator<'a> {
                     if let Some(member) = &member {
                         self.header_holder(&mut v, Holder::Field(member.clone()));
                         self.field_key(&last_ident(&ps.path), member, &mut v);
+                        self.entity_pattern_id(&mut v, &last_ident(&ps.path), member, field);
                     }
                     let had_key = v.client_key.is_some();
                     self.bind_pat(&field.pat, v, member.as_deref());

@@ -31,7 +31,7 @@ impl Evaluator<'_> {
         if value.server_id.is_some() || value.client_key.is_some() {
             return;
         }
-        if !matches!(field, "id" | "uuid" | "ulid") {
+        if !is_id_field(field) {
             return;
         }
         let name = receiver_name(base);
@@ -41,6 +41,21 @@ impl Evaluator<'_> {
             .is_some_and(|w| is_server_entity_word(&w))
             || name.is_some_and(|n| self.entity_bindings.contains(&n));
         if entity {
+            value.server_id = Some(Box::new(self.origin(node)));
+        }
+    }
+
+    /// `let Message { id, .. } = &msg`: the id of a server entity's type
+    /// (its name ends in an entity word) taken out by a pattern.
+    pub(super) fn entity_pattern_id(
+        &self,
+        value: &mut Value,
+        ty: &str,
+        field: &str,
+        node: &impl Spanned,
+    ) {
+        let entity = words(ty).last().is_some_and(|w| is_server_entity_word(w));
+        if entity && is_id_field(field) && value.server_id.is_none() && value.client_key.is_none() {
             value.server_id = Some(Box::new(self.origin(node)));
         }
     }
@@ -142,4 +157,9 @@ fn pat_names(pat: &syn::Pat, out: &mut Vec<String>) {
         syn::Pat::Type(t) => pat_names(&t.pat, out),
         _ => {}
     }
+}
+
+/// A field holding a record's own id (`id`, `uuid`, Twilio's `sid`).
+fn is_id_field(field: &str) -> bool {
+    matches!(field, "id" | "uuid" | "ulid" | "sid")
 }

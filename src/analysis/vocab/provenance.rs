@@ -31,7 +31,7 @@ impl Vocabulary {
     /// webhook, message, job or replay id (`event_id`, `evt_id`, `msgId`).
     pub fn is_server_id_name(&self, ident: &str) -> bool {
         let cheap_reject = self.server_ids.is_empty()
-            && !["id", "uuid", "ulid"]
+            && !["id", "uuid", "ulid", "sid"]
                 .iter()
                 .any(|s| ends_with_ci(ident, s));
         if cheap_reject {
@@ -51,7 +51,8 @@ impl Vocabulary {
         let [.., entity, last] = w.as_slice() else {
             return false;
         };
-        matches!(last.as_str(), "id" | "uuid" | "ulid")
+        // `sid`: Twilio's ids (`message_sid`).
+        matches!(last.as_str(), "id" | "uuid" | "ulid" | "sid")
             && is_server_entity_word(entity)
             && !w.iter().any(|x| x == "request" || x == "req")
     }
@@ -195,5 +196,12 @@ mod tests {
         }
         assert!(mints_id_method("next_id") && mints_id_method("generate"));
         assert!(!mints_id_method("next") && !mints_id_method("generated"));
+    }
+
+    #[test]
+    fn twilio_sids_of_server_entities_are_server_ids() {
+        let v = Vocabulary::default();
+        assert!(v.is_server_id_name("message_sid") && v.is_server_id_name("MessageSid"));
+        assert!(!v.is_server_id_name("account_sid") && !v.is_server_id_name("sid"));
     }
 }

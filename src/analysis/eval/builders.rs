@@ -172,10 +172,15 @@ fn appended_params(def: &FnDef<'_>) -> Vec<(usize, Span)> {
             }
         }
     }
+    // A format string's inline capture (`write!(self.buf, "/{k}")`) names it too.
     fn mentions(tokens: &proc_macro2::TokenStream, name: &str) -> bool {
         tokens.clone().into_iter().any(|t| match t {
             proc_macro2::TokenTree::Ident(i) => i == name,
             proc_macro2::TokenTree::Group(g) => mentions(&g.stream(), name),
+            proc_macro2::TokenTree::Literal(l) => {
+                let text = l.to_string();
+                text.contains(&format!("{{{name}}}")) || text.contains(&format!("{{{name}:"))
+            }
             _ => false,
         })
     }

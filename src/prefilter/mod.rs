@@ -246,10 +246,16 @@ impl Prefilter {
             }
             // Word edges are ASCII bytes (or the text's ends): char boundaries.
             let follow = bytes[end..].trim_ascii_start();
-            if text
-                .get(start..end)
-                .is_none_or(|word| self.word_may_start_fact(word, follow))
-            {
+            // A module's digest function called by its path's last segment
+            // (`mx3::v3::hash(b)`), which the scan reads at the segment before.
+            let module_fn =
+                start >= 2 && &bytes[start - 2..start] == b"::" && follow.starts_with(b"(");
+            if text.get(start..end).is_none_or(|word| {
+                self.word_may_start_fact(word, follow)
+                    || (module_fn
+                        && self.needs(Fact::HashCalls)
+                        && crate::analysis::hashing::is_foreign_digest(&["module", word]))
+            }) {
                 return true;
             }
             at = end.max(hit.start() + 1);
@@ -656,6 +662,12 @@ mod tests {
             select(&[bound, import, full, qualified, variant]),
             [false, false, true, true, false]
         );
+        // A module's one-shot function below its crate, the only such word
+        // in the file, passes the byte gate as the evaluator reads it.
+        let nested = "fn t(b: &[u8]) -> u64 { mx3::v3::hash(b, 11) }";
+        let method = "fn m(v: &V, s: &mut S) { v.hash(s) }";
+        assert!(Prefilter::new(&Vocabulary::default()).may_match(nested));
+        assert_eq!(select(&[nested, method]), [true, false]);
     }
 
     #[test]

@@ -177,10 +177,11 @@ fn appended_params(def: &FnDef<'_>) -> Vec<(usize, Span)> {
         tokens.clone().into_iter().any(|t| match t {
             proc_macro2::TokenTree::Ident(i) => i == name,
             proc_macro2::TokenTree::Group(g) => mentions(&g.stream(), name),
-            proc_macro2::TokenTree::Literal(l) => {
-                let text = l.to_string();
-                text.contains(&format!("{{{name}}}")) || text.contains(&format!("{{{name}:"))
-            }
+            proc_macro2::TokenTree::Literal(l) => match syn::parse_str::<syn::LitStr>(&l.to_string()) {
+                Ok(lit) => (crate::analysis::format_string::parse(&lit.value()).args.iter())
+                    .any(|a| matches!(a, crate::analysis::format_string::FormatArg::Named(n) if n == name)),
+                Err(_) => false,
+            },
             _ => false,
         })
     }

@@ -18,7 +18,7 @@ for s in "${sets[@]}"; do
     # A held-back set (named in tests/blind/HELD) shows its scores, not
     # which lines it misses: reading them would make it a tuning set.
     held=cat
-    grep -qx "$s" "$ROOT/tests/blind/HELD" 2>/dev/null && held="sed /^false.positives:/,\$d"
+    grep -qx "$s" "$ROOT/tests/blind/HELD" 2>/dev/null && held="sed -E /^(misses|false.positives):/,\$d"
     if [ -f "$dir/score.py" ]; then
         python3 "$dir/score.py" "$report" ${CONFIDENCE:+--confidence "$CONFIDENCE"}
     else

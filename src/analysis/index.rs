@@ -152,6 +152,9 @@ pub struct TextBuilders {
     /// Per method id, each parameter appended (its index among the
     /// arguments) and where.
     pub appends: HashMap<usize, Vec<(usize, crate::diagnostic::Span)>>,
+    /// Per type, the `write!` of its `Display` impl that writes its fields
+    /// as text, and which fields it writes: its `to_string()` is that text.
+    pub renders: HashMap<String, (Vec<String>, super::value::Site)>,
 }
 
 /// What a local type item is, as far as holding a key goes.

@@ -11,7 +11,7 @@ use syn::visit::Visit;
 /// and mixes with at least two kinds of a hash's operators.
 pub fn is_mixing_fn(sig: &syn::Signature, block: &syn::Block) -> bool {
     let returns_integer = match &sig.output {
-        syn::ReturnType::Type(_, ty) => is_integer_type(ty),
+        syn::ReturnType::Type(_, ty) => is_integer_type(ty) || wraps_tail_integer(ty, block),
         syn::ReturnType::Default => false,
     };
     let takes_input = sig.inputs.iter().any(|i| matches!(i, syn::FnArg::Typed(_)));
@@ -21,6 +21,21 @@ pub fn is_mixing_fn(sig: &syn::Signature, block: &syn::Block) -> bool {
     let mut ops = Ops::default();
     ops.visit_block(block);
     ops.loops && ops.kinds() >= 2
+}
+
+/// A newtype built around the integer the body mixed (`-> Self` ending in
+/// `BodyTag(h)` of `impl From<&[u8]> for BodyTag`): a digest by another name.
+fn wraps_tail_integer(ty: &syn::Type, block: &syn::Block) -> bool {
+    let Some(syn::Stmt::Expr(syn::Expr::Call(call), None)) = block.stmts.last() else {
+        return false;
+    };
+    let constructs = matches!(&*call.func, syn::Expr::Path(f)
+        if f.path.segments.last().is_some_and(|s| s.ident.to_string().starts_with(char::is_uppercase)));
+    let one_binding = matches!(
+        (call.args.len(), call.args.first()),
+        (1, Some(syn::Expr::Path(a))) if a.path.get_ident().is_some()
+    );
+    matches!(ty, syn::Type::Path(_)) && constructs && one_binding
 }
 
 fn is_integer_type(ty: &syn::Type) -> bool {
@@ -123,6 +138,15 @@ mod tests {
             "fn total(v: &[u32]) -> u64 { let mut t = 0; for x in v { t += *x as u64; } t }"
         ));
         assert!(!mixing("fn flags(a: u32, b: u32) -> u32 { (a << 4) ^ b }"));
+        // A newtype around the mixed integer (ELF hash into `Tag(h)`).
+        assert!(mixing(
+            "fn from(b: &[u8]) -> Self { let mut h: u32 = 0; for &x in b { \
+             h = (h << 4).wrapping_add(u32::from(x)); h ^= (h & 0xF000_0000) >> 24; } Tag(h) }"
+        ));
+        // A parser filling a record: no hash.
+        assert!(!mixing(
+            "fn parse(b: &[u8]) -> Self { let mut n = 0; for x in b { n = n * 10 + u32::from(*x); } Count(n) }"
+        ));
         assert!(!mixing("fn id(s: &str) -> String { let mut o = String::new(); for c in s.chars() { o.push(c); } o }"));
     }
 }

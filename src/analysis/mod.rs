@@ -17,6 +17,7 @@ pub mod format_string;
 pub mod hashing;
 pub mod header_holders;
 pub mod index;
+pub mod key_event;
 pub mod macro_rules;
 pub mod mixing_fns;
 pub mod order;

@@ -34,6 +34,59 @@ impl Evaluator<'_> {
                 .is_some_and(|ty| !self.index.methods_of(&call.method, &ty).is_empty())
     }
 
+    /// The crate type a method chain's value has, where the chain starts
+    /// from it: `Type::f(..)` or `Type { .. }`, then only methods of that
+    /// type that give it back (`-> Self`), through `?`. The pre-filter
+    /// links the same chains by tokens (`prefilter::scan`, `chain_root`);
+    /// a turbofish or generic arguments end both.
+    pub(super) fn chain_type(&self, expr: &Expr) -> Option<String> {
+        let named = |segment: &syn::PathSegment| {
+            let ty = segment.ident.to_string();
+            let local = segment.arguments.is_none()
+                && ty.starts_with(|c: char| c.is_ascii_uppercase())
+                && self.index.types.contains_key(&ty);
+            local.then_some(ty)
+        };
+        match expr {
+            Expr::Call(c) => {
+                let Expr::Path(p) = &*c.func else {
+                    return None;
+                };
+                let segments = &p.path.segments;
+                let function = segments.last()?;
+                if !function.arguments.is_none() {
+                    return None;
+                }
+                named(segments.iter().nth_back(1)?)
+            }
+            Expr::Struct(s) => named(s.path.segments.last()?),
+            Expr::MethodCall(m) if m.turbofish.is_none() => {
+                let ty = self.chain_type(&m.receiver)?;
+                let method = m.method.to_string();
+                // An error adapter of a setter's `Result<Self, E>` keeps it
+                // (`.principal(u).map_err(..)?.route(..)`, `.org(o).ok()?`).
+                let adapts = matches!(
+                    method.as_str(),
+                    "map_err"
+                        | "ok"
+                        | "ok_or"
+                        | "ok_or_else"
+                        | "context"
+                        | "with_context"
+                        | "wrap_err"
+                        | "wrap_err_with"
+                        | "change_context"
+                        | "inspect_err"
+                        | "unwrap"
+                        | "expect"
+                );
+                (adapts || self.index.returns_own_type(&method, &ty)).then_some(ty)
+            }
+            Expr::Try(t) => self.chain_type(&t.expr),
+            _ => None,
+        }
+    }
+
     /// `value`, the result of the crate-local methods `ids` called on a
     /// receiver holding `recv`, with what a consuming method hands on.
     pub(super) fn consumed_receiver(
@@ -132,7 +185,7 @@ impl Evaluator<'_> {
 }
 
 impl Evaluator<'_> {
-    fn text_builders(&self) -> &TextBuilders {
+    pub(super) fn text_builders(&self) -> &TextBuilders {
         (self.index.text_builders).get_or_init(|| {
             let mut found = TextBuilders::default();
             for (id, def) in self.index.fns.iter().enumerate() {
@@ -144,6 +197,13 @@ impl Evaluator<'_> {
                 if let (false, Some(ty)) = (appends.is_empty(), &def.self_ty) {
                     found.types.insert(ty.clone());
                     found.appends.insert(id, appends);
+                }
+                if let (Some(ty), Some((fields, span))) = (&def.self_ty, rendered_fields(def)) {
+                    let site = Site {
+                        file: def.file,
+                        span,
+                    };
+                    found.renders.insert(ty.clone(), (fields, site));
                 }
             }
             found
@@ -231,4 +291,66 @@ fn appended_params(def: &FnDef<'_>) -> Vec<(usize, Span)> {
     };
     visitor.visit_block(def.block);
     visitor.found
+}
+
+/// A `Display` impl's `fmt` that writes fields of `self` as one text
+/// (`write!(f, "{}|{}", self.tenant, self.key)`): the fields it writes and
+/// where. One field alone is a newtype's rendering, not a concatenation.
+fn rendered_fields(def: &FnDef<'_>) -> Option<(Vec<String>, Span)> {
+    if def.name != "fmt" || def.trait_of.as_deref() != Some("Display") {
+        return None;
+    }
+    #[derive(Default)]
+    struct Writes {
+        fields: Vec<String>,
+        at: Option<Span>,
+    }
+    fn self_fields(tokens: proc_macro2::TokenStream, out: &mut Vec<String>) {
+        let tokens: Vec<_> = tokens.into_iter().collect();
+        for (i, t) in tokens.iter().enumerate() {
+            match (t, tokens.get(i + 1), tokens.get(i + 2)) {
+                (
+                    proc_macro2::TokenTree::Ident(s),
+                    Some(proc_macro2::TokenTree::Punct(dot)),
+                    Some(proc_macro2::TokenTree::Ident(field)),
+                ) if s == "self" && dot.as_char() == '.' => {
+                    let field = field.to_string();
+                    if !out.contains(&field) {
+                        out.push(field);
+                    }
+                }
+                (proc_macro2::TokenTree::Group(g), ..) => self_fields(g.stream(), out),
+                _ => {}
+            }
+        }
+    }
+    impl<'ast> Visit<'ast> for Writes {
+        fn visit_macro(&mut self, m: &'ast syn::Macro) {
+            let name = m.path.segments.last().map(|s| s.ident.to_string());
+            if matches!(name.as_deref(), Some("write" | "writeln")) {
+                let before = self.fields.len();
+                self_fields(m.tokens.clone(), &mut self.fields);
+                if self.fields.len() > before && self.at.is_none() {
+                    self.at = Some(span_of(m.span()));
+                }
+            }
+        }
+    }
+    let mut writes = Writes::default();
+    writes.visit_block(def.block);
+    (writes.fields.len() >= 2).then_some(())?;
+    Some((writes.fields, writes.at?))
+}
+
+/// A record rendered as text by its `Display` impl (`.to_string()`):
+/// concatenated where that impl writes it.
+pub(super) fn render(value: &mut Value) {
+    if let Some(site) = value.rendered.take() {
+        value.fields = None;
+        value.construct = Some(Construct {
+            kind: ConstructKind::Concat,
+            site,
+        });
+        value.concat = Some(site);
+    }
 }

@@ -9,6 +9,7 @@ use syn::Expr;
 
 use std::sync::Arc;
 
+use crate::analysis::key_event::KeyEvent;
 use crate::analysis::value::{CallSite, Via};
 
 use super::sinks::is_self;
@@ -17,9 +18,7 @@ use super::{
 };
 use crate::analysis::hashing::{self, HashCall};
 use crate::analysis::syntax::{last_ident, path_segments, path_string, place_name};
-use crate::analysis::value::{
-    Construct, ConstructKind, KeyEvent, KeySource, Placeholder, Site, Value,
-};
+use crate::analysis::value::{Construct, ConstructKind, KeySource, Placeholder, Site, Value};
 use crate::analysis::vocab::{
     is_claim_api_method, names_fresh_id_call, Component, ELEMENT_METHODS, MINTING_CONSTRUCTORS,
     NO_TEXT_FLOW, OPAQUE_GETTERS, OWN_ACCESSORS, REMAINDER_METHODS, SETTER_ACCESSORS,
@@ -755,59 +754,6 @@ impl Evaluator<'_> {
         });
     }
 
-    /// The crate type a method chain's value has, where the chain starts
-    /// from it: `Type::f(..)` or `Type { .. }`, then only methods of that
-    /// type that give it back (`-> Self`), through `?`. The pre-filter
-    /// links the same chains by tokens (`prefilter::scan`, `chain_root`);
-    /// a turbofish or generic arguments end both.
-    pub(super) fn chain_type(&self, expr: &Expr) -> Option<String> {
-        let named = |segment: &syn::PathSegment| {
-            let ty = segment.ident.to_string();
-            let local = segment.arguments.is_none()
-                && ty.starts_with(|c: char| c.is_ascii_uppercase())
-                && self.index.types.contains_key(&ty);
-            local.then_some(ty)
-        };
-        match expr {
-            Expr::Call(c) => {
-                let Expr::Path(p) = &*c.func else {
-                    return None;
-                };
-                let segments = &p.path.segments;
-                let function = segments.last()?;
-                if !function.arguments.is_none() {
-                    return None;
-                }
-                named(segments.iter().nth_back(1)?)
-            }
-            Expr::Struct(s) => named(s.path.segments.last()?),
-            Expr::MethodCall(m) if m.turbofish.is_none() => {
-                let ty = self.chain_type(&m.receiver)?;
-                let method = m.method.to_string();
-                // An error adapter of a setter's `Result<Self, E>` keeps it
-                // (`.principal(u).map_err(..)?.route(..)`, `.org(o).ok()?`).
-                let adapts = matches!(
-                    method.as_str(),
-                    "map_err"
-                        | "ok"
-                        | "ok_or"
-                        | "ok_or_else"
-                        | "context"
-                        | "with_context"
-                        | "wrap_err"
-                        | "wrap_err_with"
-                        | "change_context"
-                        | "inspect_err"
-                        | "unwrap"
-                        | "expect"
-                );
-                (adapts || self.index.returns_own_type(&method, &ty)).then_some(ty)
-            }
-            Expr::Try(t) => self.chain_type(&t.expr),
-            _ => None,
-        }
-    }
-
     /// Whether `id` is the function being evaluated.
     fn is_current_fn(&self, id: usize) -> bool {
         let def = &self.index.fns[id];
@@ -867,6 +813,9 @@ impl Evaluator<'_> {
             // error and option adapters (`expect`, `context`) only pass
             // their receiver on.
             let mut value = recv;
+            if method == "to_string" {
+                super::builders::render(&mut value);
+            }
             if SETTER_ACCESSORS.contains(&method) {
                 for arg in call.args.iter().filter(|a| sets_as_key(method, a)) {
                     value.join_as_part(arg);

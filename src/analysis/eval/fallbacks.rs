@@ -192,6 +192,21 @@ impl Evaluator<'_> {
         value.attach_fallbacks();
     }
 
+    /// What a struct update's `..Default::default()` gives the fields a
+    /// literal does not write: a default, there.
+    pub(super) fn defaulted_rest(&self, rest: &Expr) -> Option<Value> {
+        let Expr::Call(c) = rest else { return None };
+        let Expr::Path(p) = &*c.func else { return None };
+        let path = crate::analysis::syntax::path_segments(&p.path);
+        let name = path.last()?;
+        if !c.args.is_empty() || name != "default" || !self.is_default_ctor(name, &path) {
+            return None;
+        }
+        let mut value = Value::empty();
+        Self::add_fallback(&mut value, self.origin(rest), (short_text(rest), true));
+        Some(value)
+    }
+
     /// `unwrap_or("anon")`, `unwrap_or_default()`, `or_else(|| GUEST)`.
     pub(super) fn note_default_method(
         &mut self,

@@ -65,9 +65,10 @@ use super::vocab::{names_key_header_constant, Vocabulary};
 
 // Paths kept for callers outside: the pipeline imports `span_of`, the rules
 // `KeyEvent` and the prefilter `sql_tables` from `eval`.
+pub use super::key_event::KeyEvent;
 pub(crate) use super::sql::sql_tables;
 pub use super::syntax::span_of;
-pub use super::value::{KeyEvent, ValueSignature};
+pub use super::value::ValueSignature;
 // The call-site test (`calls`) and the per-unit pass (`analysis::analyze`).
 pub use demanded::{Carried, Demanded};
 use names::server_built;
@@ -378,7 +379,8 @@ impl<'a> Evaluator<'a> {
                     .last()
                     .and_then(|n| n.as_deref())
                     .is_some_and(|n| hashing::may_hold_client_key(n, self.vocab))
-                    || hashing::type_may_hold_key(&pat_type.ty))
+                    || (hashing::type_may_hold_key(&pat_type.ty)
+                        && !names::reads_components_of(def.block, &pat_type.pat, self.vocab)))
             {
                 self.key_param_mask |= 1u64 << index;
             }

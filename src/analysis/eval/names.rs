@@ -282,3 +282,37 @@ impl Evaluator<'_> {
         }
     }
 }
+
+/// Whether `block` reads a scope component out of the parameter `pat`
+/// binds (`partner.account_id` of `partner: PartnerKey`): a record of who
+/// calls, named for a credential, not a key a caller builds.
+pub(super) fn reads_components_of(
+    block: &syn::Block,
+    pat: &syn::Pat,
+    vocab: &crate::analysis::vocab::Vocabulary,
+) -> bool {
+    struct Reads<'a> {
+        name: String,
+        vocab: &'a crate::analysis::vocab::Vocabulary,
+        found: bool,
+    }
+    impl<'ast> syn::visit::Visit<'ast> for Reads<'_> {
+        fn visit_expr_field(&mut self, f: &'ast syn::ExprField) {
+            let base = matches!(&*f.base, Expr::Path(p) if p.path.is_ident(&self.name));
+            if let (true, syn::Member::Named(field)) = (base, &f.member) {
+                self.found |= self.vocab.component_of_name(&field.to_string()).is_some();
+            }
+            syn::visit::visit_expr_field(self, f);
+        }
+    }
+    let syn::Pat::Ident(pi) = pat else {
+        return false;
+    };
+    let mut reads = Reads {
+        name: pi.ident.to_string(),
+        vocab,
+        found: false,
+    };
+    syn::visit::Visit::visit_block(&mut reads, block);
+    reads.found
+}

@@ -10,11 +10,12 @@ use syn::Expr;
 use super::sql_binds::{client_key_lookup, key_binds_known, lookup_columns};
 use super::{names, Demanded, Evaluator, MethodCall};
 use crate::analysis::index::unions_impls;
+use crate::analysis::key_event::KeyEvent;
 use crate::analysis::sql::sql_tables;
 use crate::analysis::sql_literals::looks_like_dml;
 use crate::analysis::syntax::{last_ident, path_string, place_name, strip_ref};
 use crate::analysis::value::{
-    is_store_by_use, sql_store, ConstructKind, KeyEvent, Origin, Site, SqlChain, Value,
+    is_store_by_use, sql_store, ConstructKind, Origin, Site, SqlChain, Value,
 };
 use crate::analysis::vocab::{
     is_claim_api_method, is_dynamo_key_attribute, is_dynamo_primary_attribute,
@@ -862,7 +863,8 @@ fn request_record_key(arg: &Value) -> Value {
     let Some(fields) = arg.fields.as_deref() else {
         return arg.clone();
     };
-    let mut holding = fields.iter().filter(|(_, v)| !v.is_empty());
+    // The fields left to defaults (`..`) hold nothing given.
+    let mut holding = fields.iter().filter(|(n, v)| n != ".." && !v.is_empty());
     match (holding.next(), holding.next()) {
         (Some((_, only)), None) if only.carries_key() => {
             let mut key = only.clone();

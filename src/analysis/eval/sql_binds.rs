@@ -245,6 +245,15 @@ fn insert_groups(toks: &[Tok]) -> Option<(Items, Items)> {
     Some((columns, items))
 }
 
+/// The table an `INSERT INTO t (..)` writes.
+fn insert_table(toks: &[Tok]) -> Option<&str> {
+    let into = toks.iter().position(|t| *t == Tok::Word("into".into()))?;
+    match toks.get(into + 1)? {
+        Tok::Word(table) => Some(table),
+        _ => None,
+    }
+}
+
 fn insert_pairs(toks: &[Tok]) -> Vec<(String, usize)> {
     let Some((columns, items)) = insert_groups(toks) else {
         return Vec::new();
@@ -323,10 +332,17 @@ fn key_columns(toks: &[Tok], pairs: &[(String, usize)], vocab: &Vocabulary) -> O
     if let Some(columns) = lookup_columns_of(toks) {
         return Some(columns);
     }
+    // An idempotency table says what it dedupes: its `*_key`/`*_token`
+    // column is the key whatever it is called (`pass_import_dedup.upload_key`).
+    let idem_table = insert_table(toks).is_some_and(|t| vocab.is_idempotency_table(t));
     let keyish: Vec<String> = pairs
         .iter()
         .map(|(c, _)| c.clone())
-        .filter(|c| vocab.is_key_column(c) || vocab.component_of_name(c).is_some())
+        .filter(|c| {
+            vocab.is_key_column(c)
+                || vocab.component_of_name(c).is_some()
+                || (idem_table && vocab.is_table_key_column(c))
+        })
         .collect();
     (!keyish.is_empty()).then_some(keyish)
 }
@@ -431,8 +447,12 @@ mod tests {
         let vocab = Vocabulary::default();
         let known = super::key_binds_known(insert, &vocab, looked_up.as_deref());
         assert_eq!(known.map(|k| k.binds), Some(vec![0, 1]));
-        // Without the lookup only the tenant column is key-like by its name.
-        assert_eq!(binds(insert), Some(vec![0]));
+        // Without the lookup the idempotency table's `*_key` column is its
+        // key by the table's name; in a business table only the tenant
+        // column is key-like by its name.
+        assert_eq!(binds(insert), Some(vec![0, 1]));
+        let business = "insert into leads (tenant_id, body_key, lead) values ($1, $2, $3)";
+        assert_eq!(binds(business), Some(vec![0]));
     }
 
     #[test]

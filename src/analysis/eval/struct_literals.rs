@@ -67,9 +67,30 @@ impl Evaluator<'_> {
             let v = self.eval(rest);
             rest_known = !v.carries_key() && !v.has_component() && v.params == 0;
             value.join_as_part(&v);
+            // The fields it does not write are defaults (`None => Acting {
+            // org_id, ..Default::default() }` leaves the actor empty):
+            // read back, one of them is a defaulted component.
+            // Only of the crate's own records: another crate's request
+            // types (`ReadKeyRequest { key, ..Default::default() }`) leave
+            // options to defaults, not identity.
+            let own = self.index.types.contains_key(&last_ident(&s.path));
+            if let (true, true, Some(defaulted)) = (rest_known, own, self.defaulted_rest(rest)) {
+                fields.push(("..".to_string(), defaulted));
+            }
         }
         // With `..rest` the fields not written here are unknown, unless the
         // rest carries nothing (`..Default::default()`).
+        // A record its `Display` impl writes as one text with the key
+        // (`write!(f, "{}|{}", self.tenant, self.key)`) is a concatenation
+        // once rendered (`.to_string()`).
+        let renders = self.text_builders().renders.get(&last_ident(&s.path));
+        if let Some((written, site)) = renders {
+            let keyed =
+                |(name, v): &(String, Value)| v.client_key.is_some() && written.contains(name);
+            if fields.iter().any(keyed) {
+                value.rendered = Some(*site);
+            }
+        }
         if rest_known {
             value.fields = Some(Box::new(fields));
         }

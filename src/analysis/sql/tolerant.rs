@@ -25,6 +25,7 @@ impl Statement_<'_> {
         let mut table_columns = Vec::new();
         let mut generated = Vec::new();
         let mut understood = false;
+        let mut property_key = Vec::new();
         for element in self.list_items(open, close) {
             let element: Vec<usize> = element
                 .into_iter()
@@ -80,6 +81,10 @@ impl Statement_<'_> {
                         generated.push(name.clone());
                     }
                     self.tolerant_column_candidates(&element, &name, name_range, &mut candidates);
+                    if self.has_key_property(&element) {
+                        let range = self.token_range(first, *element.last().unwrap_or(&first));
+                        property_key.push((name.clone(), name_range, range.unwrap_or(name_range)));
+                    }
                 }
             }
         }
@@ -88,6 +93,18 @@ impl Statement_<'_> {
         // StarRocks' unique key model, `) UNIQUE KEY (idem_key)`.
         if let Some(candidate) = self.trailing_primary_key(close) {
             candidates.push(candidate);
+        }
+        // The columns with a key property make one key together, reported
+        // at the first of them.
+        if let Some((_, _, range)) = property_key.first() {
+            candidates.push(Candidate {
+                kind: ConstraintKind::PrimaryKey,
+                range: *range,
+                columns: property_key
+                    .iter()
+                    .map(|(n, r, _)| (n.clone(), *r))
+                    .collect(),
+            });
         }
         let generated: Vec<&str> = generated.iter().map(String::as_str).collect();
         self.judge(table, candidates, &table_columns, &generated, out);
@@ -241,6 +258,23 @@ impl Statement_<'_> {
                 columns: vec![(name.to_string(), name_range)],
             });
         }
+    }
+
+    /// Kinetica's column property inside the type's parentheses:
+    /// `VARCHAR(256, primary_key, shard_key)`.
+    fn has_key_property(&self, element: &[usize]) -> bool {
+        let mut depth = 0usize;
+        element.iter().any(|&i| {
+            match self.tokens[i].token {
+                Token::LParen => depth += 1,
+                Token::RParen => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            depth > 0
+                && self
+                    .word(i)
+                    .is_some_and(|w| w.eq_ignore_ascii_case("primary_key"))
+        })
     }
 
     /// A column the database fills in (see [`is_generated`]), from its tokens.

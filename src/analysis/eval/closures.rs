@@ -91,7 +91,14 @@ impl Evaluator<'_> {
     pub(super) fn eval_closure(&mut self, c: &syn::ExprClosure, arg: Option<Value>) -> Value {
         self.scoped(|this| {
             for input in &c.inputs {
-                this.bind_pat(input, arg.clone().unwrap_or_default(), None);
+                let mut given = arg.clone().unwrap_or_default();
+                // A parameter typed as a body extractor is the payload, as
+                // a function's is (warp's `.and_then(|body: Bytes| ..)`
+                // after `warp::body::bytes()`).
+                if let syn::Pat::Type(typed) = input {
+                    this.body_extractor_param(&typed.ty, &mut given, &*typed.pat);
+                }
+                this.bind_pat(input, given, None);
             }
             // A `return` inside a closure returns from the closure.
             let saved_ret = std::mem::take(&mut this.ret);

@@ -354,6 +354,9 @@ impl<'a> Evaluator<'a> {
             self.extractor_param(&pat_type.ty, &mut value, &*pat_type.pat);
             value.hasher = hashing::type_is_hasher(&pat_type.ty);
             self.body_extractor_param(&pat_type.ty, &mut value, &*pat_type.pat);
+            if def.trait_of.is_some() && def.has_receiver() {
+                self.rpc_message_param(&pat_type.ty, &mut value, &*pat_type.pat);
+            }
             if entry_point {
                 self.entry_point_param(&pat_type.ty, &mut value, &*pat_type.pat);
             }

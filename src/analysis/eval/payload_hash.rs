@@ -73,7 +73,48 @@ impl Evaluator<'_> {
         node: &impl Spanned,
     ) {
         if value.client_key.is_none()
-            && (hashing::type_is_body_extractor(ty) || hashing::type_is_input_record(ty))
+            && (hashing::type_is_body_extractor(ty)
+                || hashing::type_is_input_record(ty)
+                || is_streamed_body(ty))
+        {
+            value.payload = Some(self.fact_origin(node));
+        }
+    }
+
+    /// A trait method's `Request<Message>` parameter (a gRPC service's
+    /// `async fn charge(&self, request: Request<Charge>)`, tonic or
+    /// volo): the framework decoded the message from the request body, so
+    /// it is the payload whatever the message is called. Not a body type
+    /// (`Request<Body>`, the whole HTTP request), a generic `Request<B>`
+    /// or a server's state (`Request<AppState>` of tide).
+    pub(super) fn rpc_message_param(&self, ty: &syn::Type, value: &mut Value, node: &impl Spanned) {
+        let Some(segment) = syntax::type_path_within(ty, &[]).and_then(|p| p.segments.last())
+        else {
+            return;
+        };
+        let Some(message) = (segment.ident == "Request")
+            .then(|| syntax::only_type_argument(segment))
+            .flatten()
+            .and_then(|inner| syntax::type_name_within(inner, &["Streaming"]))
+        else {
+            return;
+        };
+        let framework = matches!(
+            message.as_str(),
+            "Body"
+                | "Incoming"
+                | "BoxBody"
+                | "UnsyncBoxBody"
+                | "Full"
+                | "Empty"
+                | "Bytes"
+                | "String"
+        );
+        let state = ["State", "Context", "Ctx", "Config"]
+            .iter()
+            .any(|w| message.ends_with(w));
+        let generic = message.len() == 1;
+        if value.client_key.is_none() && value.payload.is_none() && !framework && !state && !generic
         {
             value.payload = Some(self.fact_origin(node));
         }
@@ -1074,4 +1115,22 @@ fn names_algorithm(expr: &Expr) -> bool {
         Expr::Call(c) if c.args.is_empty() => names_algorithm(&c.func),
         _ => false,
     }
+}
+
+/// Rocket's request body (`data: Data<'_>`): its only generic argument is
+/// a lifetime, where actix's `web::Data<T>` (the application's state) has
+/// a type.
+fn is_streamed_body(ty: &syn::Type) -> bool {
+    let Some(segment) = syntax::type_path_within(ty, &[]).and_then(|p| p.segments.last()) else {
+        return false;
+    };
+    let syn::PathArguments::AngleBracketed(args) = &segment.arguments else {
+        return false;
+    };
+    segment.ident == "Data"
+        && !args.args.is_empty()
+        && args
+            .args
+            .iter()
+            .all(|a| matches!(a, syn::GenericArgument::Lifetime(_)))
 }

@@ -234,6 +234,10 @@ pub struct Value {
     pub fields: Option<Box<Vec<(String, Value)>>>,
     /// Where this record's `Display` impl writes its fields as one text.
     pub rendered: Option<Site>,
+    /// Came out of a server entity (a consumed message, a fetched feed
+    /// message, an event), through any calls: its records' ids were minted
+    /// by whoever sent it, not by this request's client.
+    pub entity_borne: bool,
     /// The value is a header name for the idempotency key (not a key itself).
     pub key_header_name: Option<KeySource>,
     /// A string constant's text, when known (for SQL and header names).
@@ -567,6 +571,7 @@ impl Value {
     /// Shape facts (tuple elements, literal text) are dropped: the merged
     /// value is no longer exactly either.
     pub fn join(&mut self, other: &Value) {
+        self.entity_borne |= other.entity_borne;
         // Composed with a client key, an alternative's lone hash is no
         // longer alone (`union` sets the flag for alternatives).
         let hash_alone =

@@ -126,6 +126,8 @@ impl Evaluator<'_> {
         }
         let mut value = self.eval_path_call(c, func, args, expr);
         value.via.extend(&via);
+        // `FeedMessage::decode(bytes)`: a server entity made from what it is given.
+        value.entity_borne |= server_keys::names_entity_type_call(&func.path);
         value
     }
 
@@ -221,7 +223,11 @@ impl Evaluator<'_> {
         }
         // A file's content parsed is stored data (a settings file), not a request.
         let of_file = args.iter().any(|a| a.stored);
+        // What another crate makes of a server entity's bytes still came
+        // from that entity (`decode(&msg.payload)`).
+        let entity_borne = args.iter().any(|a| a.entity_borne);
         let mut value = self.library_call(func, &name, &segments, args, expr);
+        value.entity_borne |= entity_borne;
         if name != "Err" {
             let site = self.unresolved_call(&name, inputs, &mut value);
             self.lent_through_unresolved(&site, &arg_exprs);

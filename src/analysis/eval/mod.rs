@@ -921,6 +921,7 @@ impl<'a> Evaluator<'a> {
                         }
                         self.identity_field(&mut value, &name.to_string());
                         self.entity_id_field(&mut value, &f.base, &name.to_string(), f);
+                        self.entity_borne_id_field(&mut value, &name.to_string(), f);
                         self.header_holder(&mut value, Holder::Field(name.to_string()));
                         value
                     }
@@ -1085,7 +1086,9 @@ impl<'a> Evaluator<'a> {
         if p.qself.is_none() && p.path.segments.len() == 1 {
             let name = last_ident(&p.path);
             if let Some(v) = self.lookup(&name) {
-                return v.clone();
+                let mut v = v.clone();
+                v.entity_borne |= self.names_server_entity_binding(&name);
+                return v;
             }
         }
         let name = last_ident(&p.path);
@@ -1105,6 +1108,9 @@ impl<'a> Evaluator<'a> {
         }
         if name != "self" && name != "Self" {
             self.enrich_by_name(&mut value, &name, p);
+        }
+        if p.path.segments.len() == 1 {
+            value.entity_borne |= self.names_server_entity_binding(&name);
         }
         hashing::namespace_path(&p.path, &mut value);
         value

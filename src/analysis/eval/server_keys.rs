@@ -45,6 +45,36 @@ impl Evaluator<'_> {
         }
     }
 
+    /// A record that came out of a server entity (`let tap: TapFrame =
+    /// serde_json::from_slice(&payload)` of a consumed `msg`, an `entity`
+    /// of a decoded `FeedMessage`): its own id and its ids of things that
+    /// are no scope component (`tap.tap_id`, not `tap.user_id`) were minted
+    /// by its sender.
+    pub(super) fn entity_borne_id_field(
+        &self,
+        value: &mut Value,
+        field: &str,
+        node: &impl Spanned,
+    ) {
+        let named_id = is_id_field(field)
+            || words(field).last().is_some_and(|w| is_id_field(w)) && words(field).len() > 1;
+        if value.entity_borne
+            && named_id
+            && value.server_id.is_none()
+            && value.client_key.is_none()
+            && self.vocab.component_of_name(field).is_none()
+        {
+            value.server_id = Some(Box::new(self.origin(node)));
+        }
+    }
+
+    /// Whether a local binding's name says it holds what was received
+    /// from another server (`msg`, `delivery`; not a `webhook: &Webhook`
+    /// row of the service's own API, whose type names an entity too).
+    pub(super) fn names_server_entity_binding(&self, name: &str) -> bool {
+        words(name).last().is_some_and(|w| is_received_word(w))
+    }
+
     /// `let Message { id, .. } = &msg`: the id of a server entity's type
     /// (its name ends in an entity word) taken out by a pattern.
     pub(super) fn entity_pattern_id(
@@ -162,4 +192,29 @@ fn pat_names(pat: &syn::Pat, out: &mut Vec<String>) {
 /// A field holding a record's own id (`id`, `uuid`, Twilio's `sid`).
 fn is_id_field(field: &str) -> bool {
     matches!(field, "id" | "uuid" | "ulid" | "sid")
+}
+
+/// A decoder of a server entity type (`FeedMessage::decode(..)`,
+/// `Event::from_slice(..)`): what it decodes was sent by another server.
+pub(super) fn names_entity_type_call(path: &syn::Path) -> bool {
+    let segments = &path.segments;
+    let decoder = segments.last().is_some_and(|f| {
+        let f = f.ident.to_string();
+        f == "decode" || f == "parse" || f.starts_with("from_") || f.starts_with("decode_")
+    });
+    decoder
+        && segments.len() >= 2
+        && segments.iter().nth_back(1).is_some_and(|ty| {
+            let ty = ty.ident.to_string();
+            ty.starts_with(|c: char| c.is_ascii_uppercase())
+                && words(&ty).last().is_some_and(|w| is_server_entity_word(w))
+        })
+}
+
+/// The last word of a binding that holds what was received from another
+/// server (`msg`, `message`, `delivery`): not the entity words a service's
+/// own resources are also named (`webhook`, `event`, `job`, `task` are
+/// rows of a CRUD API too).
+fn is_received_word(word: &str) -> bool {
+    matches!(word, "msg" | "message" | "delivery" | "envelope")
 }

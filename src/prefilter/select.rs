@@ -181,6 +181,7 @@ impl Prefilter {
                 "[idem-lint prefilter] callees followed from {starts} keyed, {locals} local and {shared} sharing items"
             );
         }
+        graph.keep_trait_declarations(&mut selected);
         choice.selected = selected;
         Some(choice)
     }
@@ -651,6 +652,29 @@ impl<'s, 't> Graph<'s, 't> {
     }
 
     /// The `IDEM_LINT_UNIT_STATS` lines of one choice.
+    /// Keeps the unit's trait declaration of each selected impl method
+    /// (`fn dedupe_tag(&self) -> String;` of `trait DedupeTag`): the index
+    /// resolves a call that several impls of one trait answer only when it
+    /// has read the trait declaring the method (`CrateIndex::one_trait`),
+    /// as it does without the pre-filter.
+    fn keep_trait_declarations(&self, selected: &mut [bool]) {
+        let wanted: StdHashSet<(&str, &str)> = (self.items.iter().enumerate())
+            .filter(|(n, (_, item))| selected[*n] && item.is_fn)
+            .filter_map(|(_, (_, item))| item.trait_of.map(|t| (t, item.name)))
+            .collect();
+        for (n, (_, item)) in self.items.iter().enumerate() {
+            let declares =
+                matches!((item.owner, item.trait_of), (Owner::Type(o), Some(t)) if o == t);
+            if declares
+                && item
+                    .trait_of
+                    .is_some_and(|t| wanted.contains(&(t, item.name)))
+            {
+                selected[n] = true;
+            }
+        }
+    }
+
     fn report(&self, seeds: &[bool], keyed: &[bool], selected: &[bool]) {
         let triggered = (0..self.items.len()).filter(|&n| seeds[n]);
         for n in triggered.take(3) {

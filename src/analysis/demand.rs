@@ -91,6 +91,9 @@ fn demanded_at(
             || event.value.hashed_params & carried.payload != 0
             || (event.store.as_ref()).is_some_and(|s| client_stores.contains(s))
             || (event.strong && params & carried.at_stores != 0)
+            // A digest at a store of what an unresolved call gave (`seahash::
+            // hash(&read_body(req).await)`): the callee may hand the payload.
+            || (event.raw_ok && event.value.digest.is_some() && event.value.payload_hash.is_none())
     };
     for (id, events) in fn_events.iter().enumerate() {
         for event in events.iter().filter(|e| needed(e, params_of(id))) {

@@ -191,7 +191,7 @@ fn pat_names(pat: &syn::Pat, out: &mut Vec<String>) {
 
 /// A field holding a record's own id (`id`, `uuid`, Twilio's `sid`).
 fn is_id_field(field: &str) -> bool {
-    matches!(field, "id" | "uuid" | "ulid" | "sid")
+    crate::analysis::vocab::is_record_id_word(field)
 }
 
 /// A decoder of a server entity type (`FeedMessage::decode(..)`,

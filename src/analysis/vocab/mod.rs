@@ -46,7 +46,9 @@ mod vocabulary;
 pub use documented::{attribute_documents_client_key, documented_key_names, documented_parameter};
 pub use evidence::{compile_words, ident_span, starts_word, word_hits, Evidence};
 pub use extension::VocabularyExtension;
-pub use provenance::{is_server_entity_word, mints_id_method, names_fresh_id_call};
+pub use provenance::{
+    is_record_id_word, is_server_entity_word, mints_id_method, names_fresh_id_call,
+};
 pub use roles::{names_key_header_constant, Component};
 pub use semantics::{
     is_escape_replacement, is_file_read, is_wrapper_call, ELEMENT_METHODS, KEY_SEPARATORS,

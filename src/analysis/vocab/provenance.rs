@@ -30,10 +30,8 @@ impl Vocabulary {
     /// Whether an identifier names a server-minted key: an event, delivery,
     /// webhook, message, job or replay id (`event_id`, `evt_id`, `msgId`).
     pub fn is_server_id_name(&self, ident: &str) -> bool {
-        let cheap_reject = self.server_ids.is_empty()
-            && !["id", "uuid", "ulid", "sid"]
-                .iter()
-                .any(|s| ends_with_ci(ident, s));
+        let cheap_reject =
+            self.server_ids.is_empty() && !RECORD_ID_WORDS.iter().any(|s| ends_with_ci(ident, s));
         if cheap_reject {
             return false;
         }
@@ -51,8 +49,7 @@ impl Vocabulary {
         let [.., entity, last] = w.as_slice() else {
             return false;
         };
-        // `sid`: Twilio's ids (`message_sid`).
-        matches!(last.as_str(), "id" | "uuid" | "ulid" | "sid")
+        is_record_id_word(last)
             && is_server_entity_word(entity)
             && !w.iter().any(|x| x == "request" || x == "req")
     }
@@ -134,7 +131,10 @@ pub fn names_fresh_id_call<S: AsRef<str>>(segments: &[S]) -> bool {
         verb.as_ref(),
         "new" | "generate" | "random" | "new_random" | "now" | "create" | "create_id" | "new_id"
     );
-    minting && words(owner.as_ref()).last().is_some_and(|w| is_id_word(w))
+    minting
+        && words(owner.as_ref())
+            .last()
+            .is_some_and(|w| is_id_scheme_word(w))
 }
 
 /// A method asked of a generator for its next id with nothing given
@@ -144,7 +144,20 @@ pub fn mints_id_method(method: &str) -> bool {
 }
 
 /// A word naming an id or an id scheme.
-fn is_id_word(word: &str) -> bool {
+/// The words that name a record's own id: `id`, `uuid`, `ulid`, and
+/// Twilio's `sid` (`message_sid`). One list for the server-id names
+/// (`event_id`) and the id fields of server entities (`msg.id`).
+const RECORD_ID_WORDS: &[&str] = &["id", "uuid", "ulid", "sid"];
+
+/// Whether a word (a field, or the last word of a name) names a record's
+/// own id: `id`, `uuid`, `ulid`, `sid`.
+pub fn is_record_id_word(word: &str) -> bool {
+    RECORD_ID_WORDS.contains(&word)
+}
+
+/// Whether a word names a scheme of ids (`ksuid`, `snowflake`, `xid`):
+/// a type or crate so named mints ids.
+fn is_id_scheme_word(word: &str) -> bool {
     matches!(
         word,
         "id" | "uuid"

@@ -476,9 +476,9 @@ fn foreign_digest<S: AsRef<str>>(segments: &[S], by_words: bool) -> bool {
     // type whose name has the word (`git2::Oid::hash_object(kind, body)`,
     // `simhash::compute_hash(b)`).
     // A type's bare `hash` is the `Hash` protocol's feed (`Hasher::hash`),
-    // not a digest.
+    // not a digest; its `digest` is a one-shot (`lsh::Lsh256::digest(b)`).
     of_crate
-        && ((DIGEST_FNS.contains(&last) && middle.iter().all(lower))
+        && ((DIGEST_FNS.contains(&last) && (middle.iter().all(lower) || last == "digest"))
             || (by_words
                 && names_digest_word(last)
                 && !DIGEST_FNS.contains(&last)

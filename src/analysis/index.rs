@@ -1,6 +1,7 @@
 //! The crate index: every function and constant of a unit, by name, so
 //! calls and constant references can be resolved across files.
 
+use crate::analysis::payload_sources;
 use std::collections::{HashMap, HashSet};
 use syn::visit::Visit;
 
@@ -130,6 +131,10 @@ pub struct CrateIndex<'a> {
     pub abstract_methods: HashMap<String, Vec<Vec<String>>>,
     /// The methods the unit's own traits declare: (trait, method).
     pub trait_methods: HashSet<(String, String)>,
+    /// Those declared as a request's entry point (jsonrpsee's
+    /// `#[method(name = "place")]` in an `#[rpc(server)]` trait): their
+    /// implementations' parameters are deserialised from the request.
+    pub entry_point_methods: HashSet<(String, String)>,
     /// Per type, its trait impls' associated functions that may construct
     /// it from a request ([`is_extractor_fn`]).
     pub extractor_fns: HashMap<String, Vec<usize>>,
@@ -442,6 +447,20 @@ impl<'a> CrateIndex<'a> {
         }
     }
 
+    /// Whether `def` implements a trait method declared as a request's
+    /// entry point: of the trait itself, or of the server trait a macro
+    /// generates from it (jsonrpsee's `impl OrdersServer` of `trait
+    /// Orders`).
+    pub fn implements_entry_point(&self, def: &FnDef<'_>) -> bool {
+        let Some(tr) = def.trait_of.as_deref() else {
+            return false;
+        };
+        [Some(tr), tr.strip_suffix("Server")]
+            .into_iter()
+            .flatten()
+            .any(|t| (self.entry_point_methods).contains(&(t.to_string(), def.name.to_string())))
+    }
+
     /// Whether the methods `ids` all implement one trait of the unit (or
     /// are its default methods): one the unit declares with that method,
     /// not `Display` or `Clone`, whose implementations a call on any value
@@ -721,7 +740,11 @@ impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
             return;
         }
         if let Some(Some(own)) = self.traits.last() {
-            (self.index.trait_methods).insert((own.clone(), item.sig.ident.to_string()));
+            let method = (own.clone(), item.sig.ident.to_string());
+            if payload_sources::is_entry_point(&item.attrs) {
+                self.index.entry_point_methods.insert(method.clone());
+            }
+            (self.index.trait_methods).insert(method);
         }
         if let Some(block) = &item.default {
             self.index.fns.push(FnDef {
@@ -822,7 +845,7 @@ impl Collector<'_, '_> {
             let Some(last) = type_path_within(&t.ty, &[]).and_then(|p| p.segments.last()) else {
                 continue;
             };
-            if !super::hashing::is_body_extractor(&last.ident.to_string()) {
+            if !payload_sources::is_body_extractor(&last.ident.to_string()) {
                 continue;
             }
             if let Some(name) =

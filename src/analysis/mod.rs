@@ -21,6 +21,7 @@ pub mod key_event;
 pub mod macro_rules;
 pub mod mixing_fns;
 pub mod order;
+pub mod payload_sources;
 pub mod sql;
 pub mod sql_literals;
 pub mod sql_source;
@@ -57,6 +58,11 @@ pub struct UnitFacts {
     /// [`Vocabulary::has_idempotency_context`]): payload hashes there are
     /// content hashing, not keys. Set by the caller, which has the texts.
     pub without_idempotency_context: bool,
+    /// The unit's code names both a tenant and a principal
+    /// ([`Vocabulary::names_scope`]): without idempotency context, a
+    /// payload hash keyed beside both and a route is still an idempotency
+    /// key (IDEM003). Set by the caller, which has the texts.
+    pub scope_named: bool,
     /// Every analysed function and what it gives the pre-filter's next
     /// round (`prefilter::Demand`).
     pub functions: Vec<AnalysedFn>,
@@ -283,6 +289,7 @@ pub fn analyze_flows(files: &[ParsedFile], vocab: &Vocabulary) -> UnitFacts {
         claims: Vec::new(),
         sql: sql::SqlFacts::default(),
         without_idempotency_context: false,
+        scope_named: false,
         functions,
         client_stores,
         header_holders: index.header_holders.names(vocab, &index.consts),

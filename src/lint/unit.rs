@@ -81,6 +81,7 @@ pub(super) fn lint_unit(
     // rounds only add to what the first one parses.
     let analysed = !read.sql.is_empty() || plans.iter().any(|p| *p != FilePlan::Skip);
     let context = analysed && vocab.has_idempotency_context(&plain, &sql, options.threads());
+    let scope_named = analysed && !context && vocab.names_scope(&plain);
     let mut stats = UnitStats::start(&plans, &read.rust, files.rust_bytes(), planning.elapsed());
     lease.resize(memory_budget::estimate(0, stats.parse_bytes));
     let limited = limits::enter(options.unit_limits);
@@ -96,7 +97,7 @@ pub(super) fn lint_unit(
             Err(exceeded) => break Err((Some(exceeded), Vec::new())),
         };
         let analysing = Instant::now();
-        let facts = match analyse(vocab, &parsed, &read, context) {
+        let facts = match analyse(vocab, &parsed, &read, (context, scope_named)) {
             Ok(facts) => facts,
             Err(exceeded) => break Err((exceeded, parsed.paths)),
         };
@@ -380,7 +381,7 @@ fn analyse(
     vocab: &Vocabulary,
     parsed: &Parsed,
     read: &ReadFiles<'_>,
-    idempotency_context: bool,
+    (idempotency_context, scope_named): (bool, bool),
 ) -> Result<analysis::UnitFacts, Option<Exceeded>> {
     #[cfg(not(feature = "test-hooks"))]
     let _ = read;
@@ -395,6 +396,7 @@ fn analyse(
     match analysed {
         Ok(mut facts) => {
             facts.without_idempotency_context = !idempotency_context;
+            facts.scope_named = scope_named;
             Ok(facts)
         }
         Err(payload) => Err(limits::exceeded_in(payload.as_ref())),

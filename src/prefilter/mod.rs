@@ -399,6 +399,9 @@ impl Prefilter {
             let weights: Vec<usize> = texts.iter().map(|t| t.len()).collect();
             crate::spread::any(&weights, threads, |f| e.in_rust(texts[f]))
                 || sql.iter().any(|t| e.in_sql(t))
+                // A payload hash keyed beside a tenant and a principal
+                // (`UnitFacts::scope_named`) reports without evidence.
+                || e.scope_named(texts)
         })
     }
 }

@@ -9,6 +9,7 @@
 //! `triggers.rs` and counted for every open item, so nested items share
 //! their facts with the items around them.
 
+use crate::analysis::payload_sources;
 use std::ops::Range;
 
 use rustc_hash::FxHashSet as HashSet;
@@ -807,9 +808,9 @@ impl<'t> Scanner<'_, 't> {
         if called && prefilter.vocab.is_release_verb(ident) {
             clues.insert(Clue::ReleaseCall);
         }
-        if hashing::is_body_extractor(ident)
+        if payload_sources::is_body_extractor(ident)
             || prefilter.vocab.is_payload_name(ident)
-            || (called && hashing::is_deserialise_fn(ident))
+            || (called && payload_sources::is_deserialise_fn(ident))
         {
             clues.insert(Clue::Payload);
         }

@@ -656,11 +656,18 @@ impl<'s, 't> Graph<'s, 't> {
     /// (`fn dedupe_tag(&self) -> String;` of `trait DedupeTag`): the index
     /// resolves a call that several impls of one trait answer only when it
     /// has read the trait declaring the method (`CrateIndex::one_trait`),
-    /// as it does without the pre-filter.
+    /// as it does without the pre-filter. So is the declaration a macro
+    /// generates a server trait from (`trait Orders` of jsonrpsee's `impl
+    /// OrdersServer`), whose attributes make the method an entry point
+    /// (`CrateIndex::implements_entry_point`).
     fn keep_trait_declarations(&self, selected: &mut [bool]) {
         let wanted: StdHashSet<(&str, &str)> = (self.items.iter().enumerate())
             .filter(|(n, (_, item))| selected[*n] && item.is_fn)
             .filter_map(|(_, (_, item))| item.trait_of.map(|t| (t, item.name)))
+            .flat_map(|(t, name)| {
+                let generated = t.strip_suffix("Server").map(|t| (t, name));
+                std::iter::once((t, name)).chain(generated)
+            })
             .collect();
         for (n, (_, item)) in self.items.iter().enumerate() {
             let declares =

@@ -8,6 +8,7 @@
 //! predicate that accepts less than the analysis would lose findings, one
 //! that accepts more only makes the filter keep more.
 
+use crate::analysis::payload_sources;
 use aho_corasick::AhoCorasick;
 use std::ops::Range;
 
@@ -226,7 +227,7 @@ impl Prefilter {
             || v.is_key_position_name(ident)
             || v.component_of_name(ident).is_some()
             || v.is_payload_name(ident)
-            || hashing::is_body_extractor(ident)
+            || payload_sources::is_body_extractor(ident)
             || v.is_server_id_name(ident)
             || v.is_sentinel(ident)
             || v.is_store_receiver(ident)
@@ -317,6 +318,17 @@ impl Prefilter {
         // `use sha2::{Digest, Sha256};` names a module without calling it.
         if path_head && segment == Some("") {
             return TokenFact::None;
+        }
+        // ring's `digest(&SHA256, data)`, imported bare (`use ring::digest::
+        // {digest, SHA256}`): the evaluator resolves the import to a hash
+        // module's digest; the scan, which does not, knows it by its
+        // algorithm argument.
+        let algorithm_arg = matches!(
+            (next(2), next(3)),
+            (Some(Token::Punct("&")), Some(Token::Ident(a))) if a.starts_with(|c: char| c.is_ascii_uppercase())
+        );
+        if place == TokenPlace::Call && ident == "digest" && algorithm_arg {
+            return TokenFact::Holds(Fact::HashCalls);
         }
         match place {
             // A new hasher yields a digest where it is finished (see `Item`).

@@ -2,6 +2,8 @@
 //! (the docs are rules/payload-hash-as-key.md).
 
 use super::{covers, Finding, Rule, Sink};
+use crate::analysis::key_event::KeyEvent;
+use crate::analysis::vocab::names_operation;
 use crate::analysis::UnitFacts;
 use crate::diagnostic::Severity;
 use crate::model::diagnostic::Confidence;
@@ -20,12 +22,20 @@ pub const RULE: Rule = Rule {
 /// Reports every payload hash that reaches a key position on its own, i.e.
 /// not beside a client key or inside a scoped key.
 pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
-    // A hash in a unit with no idempotency context keys a cache or a blob.
-    if facts.without_idempotency_context {
+    // A hash in a unit with no idempotency context keys a cache or a blob,
+    // unless the key is a scoped key made by hand with the hash in the
+    // client key's place: beside a tenant, a principal and a route, at a
+    // storage call (`(org, user, "order.place", digest)`). A blob's path or
+    // a cache key lacks one of them.
+    let hand_scoped_only = facts.without_idempotency_context;
+    if hand_scoped_only && !facts.scope_named {
         return;
     }
     for event in &facts.key_events {
         let value = &event.value;
+        if hand_scoped_only && !hand_scoped(event) {
+            continue;
+        }
         let Some(hash) = &value.payload_hash else {
             continue;
         };
@@ -63,4 +73,13 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
                 .confidence(confidence),
         );
     }
+}
+
+/// Whether `event` is a key made by hand of a tenant, a principal and an
+/// operation (a route that is not merely a folder of an object path:
+/// `names_operation`) beside whatever else, at a storage call.
+fn hand_scoped(event: &KeyEvent) -> bool {
+    let value = &event.value;
+    let operation = (value.route.as_ref()).is_some_and(|route| names_operation(&route.text));
+    event.raw_ok && value.tenant.is_some() && value.principal.is_some() && operation
 }

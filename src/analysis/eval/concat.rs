@@ -130,7 +130,12 @@ impl Evaluator<'_> {
             // the hash it was, it is not built into a key here; nor is
             // a server id (`format!("{id:?}")`). So do the halves of one
             // hash side by side (`format!("{hi:016x}{lo:016x}")`).
-            let hash_of = |p: &Value| p.payload_hash.as_ref().map(|h| h.hash.site);
+            // Also a digest of a parameter, a payload hash once a caller
+            // passes one (`fn of(sub: &Claim)` formatting its two halves).
+            let hash_of = |p: &Value| {
+                (p.payload_hash.as_ref().map(|h| h.hash.site))
+                    .or_else(|| p.digest.as_ref().map(|d| d.site))
+            };
             let one_hash = parts.len() > 1
                 && parts
                     .iter()
@@ -253,6 +258,16 @@ impl Evaluator<'_> {
                 ControlFlow::Break(Value::empty())
             }
             "join" | "concat" if args.len() <= 1 => {
+                // The pieces of one value glued back (`bytes.iter().map(|b|
+                // format!("{b:02x}")).collect::<Vec<_>>().join("")` in a
+                // `to_hex` helper) are that value encoded, not a key built
+                // here, as a format of one placeholder is.
+                let glued = args
+                    .first()
+                    .is_none_or(|s| s.literal.as_deref() == Some(""));
+                if glued && recv.elems.is_none() && encodes_one_value(&recv) {
+                    return ControlFlow::Break(recv);
+                }
                 let prefix = joined_prefix(&recv, args.first());
                 let mut parts = vec![recv];
                 parts.extend(args.iter().cloned());
@@ -265,6 +280,16 @@ impl Evaluator<'_> {
             _ => ControlFlow::Continue(recv),
         }
     }
+}
+
+/// Whether `v` is one value's pieces at most: no client key, scope
+/// component, server id or concatenation, and one parameter at most.
+fn encodes_one_value(v: &Value) -> bool {
+    v.client_key.is_none()
+        && !v.has_component()
+        && v.server_id.is_none()
+        && v.concat.is_none()
+        && v.params.count_ones() <= 1
 }
 
 /// The literal text a joined array starts with: its first element's, and

@@ -50,6 +50,7 @@ mod struct_literals;
 #[cfg(test)]
 mod tests;
 
+use crate::analysis::payload_sources;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -333,7 +334,8 @@ impl<'a> Evaluator<'a> {
         // Parameters the function's doc describes as the client's key are
         // a source (rules.md, "Evidence and confidence").
         let documented_params = names::documented_params(def.attrs);
-        let entry_point = hashing::is_entry_point(def.attrs);
+        let entry_point =
+            payload_sources::is_entry_point(def.attrs) || self.index.implements_entry_point(def);
         let mut index = 0usize;
         for input in &def.sig.inputs {
             let syn::FnArg::Typed(pat_type) = input else {

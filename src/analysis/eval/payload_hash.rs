@@ -5,6 +5,7 @@
 //! helper fed a hasher parameter (`fn add(h: &mut Sha256, body: &[u8])`)
 //! records what it fed in `Summary::absorbs`, applied at each call.
 
+use crate::analysis::payload_sources;
 use std::borrow::Cow;
 use std::ops::ControlFlow;
 
@@ -73,8 +74,8 @@ impl Evaluator<'_> {
         node: &impl Spanned,
     ) {
         if value.client_key.is_none()
-            && (hashing::type_is_body_extractor(ty)
-                || hashing::type_is_input_record(ty)
+            && (payload_sources::type_is_body_extractor(ty)
+                || payload_sources::type_is_input_record(ty)
                 || is_streamed_body(ty))
         {
             value.payload = Some(self.fact_origin(node));
@@ -152,7 +153,10 @@ impl Evaluator<'_> {
 
     /// `Json(input)` destructures the request body: what it binds is the payload.
     pub(super) fn body_extractor_pattern(&self, ty: &str, value: &mut Value, node: &impl Spanned) {
-        if value.client_key.is_none() && value.payload.is_none() && hashing::is_body_extractor(ty) {
+        if value.client_key.is_none()
+            && value.payload.is_none()
+            && payload_sources::is_body_extractor(ty)
+        {
             value.payload = Some(self.fact_origin(node));
         }
     }
@@ -324,7 +328,8 @@ impl Evaluator<'_> {
         let of_request = || names_request(&m.receiver);
         // `response.body()`: the response is what the server answers, not
         // the request payload (a stored response hash is a fingerprint).
-        let reads_body = (hashing::reads_body_method(&method) && !names_response(&m.receiver))
+        let reads_body = (payload_sources::reads_body_method(&method)
+            && !names_response(&m.receiver))
             || (matches!(
                 method.as_str(),
                 "bytes" | "json" | "text" | "to_bytes" | "collect"
@@ -669,17 +674,31 @@ impl Evaluator<'_> {
         recv: &Value,
     ) -> Cow<'v, [Value]> {
         let bit = 1u64 << RECEIVER_PARAM;
-        let reads_self = ids
-            .iter()
-            .any(|&id| (self.summaries.get(id)).is_some_and(|s| s.ret.hashed_params & bit != 0));
+        let summaries = || ids.iter().filter_map(|&id| self.summaries.get(id));
+        let reads_self = summaries().any(|s| s.ret.hashed_params & bit != 0);
+        // A result made of `self` (`form.canonical()` writing the form's
+        // fields) is the payload it was made of, whatever else the
+        // receiver carries: only that provenance is handed on.
+        let payload_of_self =
+            recv.payload.is_some() && summaries().any(|s| s.ret.params & bit != 0);
+        if args.len() >= RECEIVER_PARAM || !(reads_self || payload_of_self) {
+            return Cow::Borrowed(args);
+        }
         // A receiver nothing is known of (a closure's parameter) leaves the
         // summary's own judgement of `self` (the payload by its type's name).
-        if !reads_self || args.len() >= RECEIVER_PARAM || (carries_nothing(recv) && !recv.stored) {
+        if reads_self && carries_nothing(recv) && !recv.stored {
             return Cow::Borrowed(args);
         }
         let mut all = args.to_vec();
         all.resize_with(RECEIVER_PARAM, Value::empty);
-        all.push(recv.clone());
+        all.push(if reads_self {
+            recv.clone()
+        } else {
+            Value {
+                payload: recv.payload.clone(),
+                ..Value::empty()
+            }
+        });
         Cow::Owned(all)
     }
 
@@ -773,7 +792,7 @@ fn parses_input(segments: &[String]) -> bool {
     let Some(function) = segments.last() else {
         return false;
     };
-    let parses = function == "from_str" || hashing::is_deserialise_fn(function);
+    let parses = function == "from_str" || payload_sources::is_deserialise_fn(function);
     match segments {
         [_] => parses,
         [format, ..] => FORMATS.contains(&format.as_str()) && parses,

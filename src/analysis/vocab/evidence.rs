@@ -31,6 +31,9 @@ pub struct Evidence {
     calls: Option<AhoCorasick>,
     /// Whether there are constructors to look for at all.
     any_calls: bool,
+    /// The tenant's and the principal's names ([`Evidence::scope_in_rust`]).
+    tenant: Option<AhoCorasick>,
+    principal: Option<AhoCorasick>,
     vocab: Vocabulary,
 }
 
@@ -43,6 +46,8 @@ impl Evidence {
             words: compile_words(words),
             any_calls: !calls.is_empty(),
             calls: compile_words(calls),
+            tenant: compile_words(scope_words(&vocab.tenant, TENANT_WORDS)),
+            principal: compile_words(scope_words(&vocab.principal, PRINCIPAL_WORDS)),
             vocab: vocab.clone(),
         }
     }
@@ -53,6 +58,39 @@ impl Evidence {
         self.find(text, |at| {
             !(regions.get_or_insert_with(|| crate::lex::regions(text))).in_comment(at)
         }) || self.scoping_chain(text)
+    }
+
+    /// Which of the tenant and the principal `text` names in its code
+    /// (`(tenant, principal)`): where both are named, a payload hash in a
+    /// key beside both and a route is a hand-made scoped key with the hash
+    /// in the client key's place, which is idempotency code whatever the
+    /// store is called (IDEM003, `UnitFacts::scope_named`). An absurd
+    /// configured list (no automaton) names both.
+    pub fn scope_in_rust(&self, text: &str) -> (bool, bool) {
+        let (Some(tenant), Some(principal)) = (&self.tenant, &self.principal) else {
+            return (true, true);
+        };
+        let mut regions = None;
+        let mut named = |matcher: &AhoCorasick| {
+            word_hits(matcher, text).any(|at| {
+                !(regions.get_or_insert_with(|| crate::lex::regions(text))).in_comment(at)
+            })
+        };
+        (named(tenant), named(principal))
+    }
+
+    /// [`Vocabulary::names_scope`] with this evidence's automata.
+    pub fn scope_named(&self, rust: &[&str]) -> bool {
+        let (mut tenant, mut principal) = (false, false);
+        for text in rust {
+            let (t, p) = self.scope_in_rust(text);
+            tenant |= t;
+            principal |= p;
+            if tenant && principal {
+                return true;
+            }
+        }
+        false
     }
 
     /// Whether `text` calls setters of all three scope components and a
@@ -122,6 +160,17 @@ impl Evidence {
                 .get(span)
                 .is_some_and(|word| self.vocab.is_key_constructor(word))
     }
+}
+
+/// The words that make a name a tenant's or a principal's besides the
+/// configured names (`Vocabulary::component_of_name`'s qualified forms).
+const TENANT_WORDS: &[&str] = &["tenant", "organization", "organisation", "workspace"];
+const PRINCIPAL_WORDS: &[&str] = &["principal", "user", "caller"];
+
+fn scope_words(names: &[String], words: &[&str]) -> Vec<String> {
+    (names.iter().map(|n| n.to_ascii_lowercase()))
+        .chain(words.iter().map(|w| w.to_string()))
+        .collect()
 }
 
 /// Start offsets of every match of `matcher` in `text`, overlapping ones
@@ -201,6 +250,15 @@ impl Vocabulary {
         let weights: Vec<usize> = rust.iter().map(|t| t.len()).collect();
         crate::spread::any(&weights, threads, |f| evidence.in_rust(rust[f]))
             || sql.iter().any(|text| evidence.in_sql(text))
+    }
+
+    /// Whether a unit's Rust texts name both a tenant and a principal in
+    /// their code ([`Evidence::scope_in_rust`]): the only units without
+    /// idempotency context where a payload hash can still be an
+    /// idempotency key (IDEM003). Read from the raw texts, as
+    /// [`Vocabulary::has_idempotency_context`].
+    pub fn names_scope(&self, rust: &[&str]) -> bool {
+        Evidence::new(self).scope_named(rust)
     }
 
     /// The words of [`Evidence`]: those that count where a word starts

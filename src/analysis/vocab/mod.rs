@@ -49,7 +49,7 @@ pub use extension::VocabularyExtension;
 pub use provenance::{
     is_record_id_word, is_server_entity_word, mints_id_method, names_fresh_id_call,
 };
-pub use roles::{names_key_header_constant, Component};
+pub use roles::{names_key_header_constant, names_operation, Component};
 pub use semantics::{
     is_escape_replacement, is_file_read, is_wrapper_call, ELEMENT_METHODS, KEY_SEPARATORS,
     MINTING_CONSTRUCTORS, NO_TEXT_FLOW, OPAQUE_GETTERS, OWN_ACCESSORS, POSITIONAL_SQL_METHODS,

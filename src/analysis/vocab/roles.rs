@@ -541,6 +541,41 @@ pub fn names_key_header_constant(name: &str) -> bool {
 /// `quotes.create`): what routes are called where they are not paths,
 /// whatever the words are. Not a namespace of idempotency words
 /// (`idempotency.keys`), nor a version (`api.v1`) or a file name.
+/// Whether a route component, by the source text of where it came from
+/// (`Origin::text`), names an operation: a name (`route`,
+/// `call.route()`), or a literal one of whose pieces between placeholders
+/// is a dotted operation (`"catalog.import"`, `"{org}:{user}:order.place:{d}"`),
+/// a multi-word name (`"book_shipment"`) or which is a path
+/// (`"/v1/rebates"`). A lone word between path separators (`"{}/{}/avatars/{}"`)
+/// is a folder of an object path, not an operation.
+pub fn names_operation(origin_text: &str) -> bool {
+    let text = origin_text.trim().trim_start_matches('&');
+    let Some(literal) = (text.strip_prefix('"'))
+        .or_else(|| text.strip_prefix("b\""))
+        .or_else(|| text.strip_prefix("r\""))
+        .or_else(|| text.strip_prefix("r#\""))
+    else {
+        return !text.starts_with(|c: char| c.is_ascii_digit() || c == '\'');
+    };
+    let literal = literal.split('"').next().unwrap_or("");
+    if literal.starts_with('/') && !literal.starts_with("/{") {
+        return literal.chars().any(|c| c.is_ascii_alphabetic());
+    }
+    let multi_word = |piece: &str| {
+        let words: Vec<&str> = piece.split(['_', '-']).collect();
+        words.len() >= 2
+            && words.iter().all(|w| {
+                w.len() >= 2
+                    && w.chars().all(|c| c.is_ascii_alphanumeric())
+                    && w.starts_with(|c: char| c.is_ascii_alphabetic())
+            })
+    };
+    literal
+        .split(['{', '}', ':', '|', '/', '#', ' ', '\0'])
+        .map(str::trim)
+        .any(|piece| is_dotted_operation(piece) || multi_word(piece))
+}
+
 fn is_dotted_operation(text: &str) -> bool {
     const NAMESPACE_WORDS: &[&str] = &[
         "idem",
@@ -590,6 +625,28 @@ fn is_dotted_operation(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn operations_and_folders() {
+        for text in [
+            "route",
+            "call.route()",
+            "\"catalog.import\"",
+            "&\"book_shipment\"",
+            "\"/v1/rebates\"",
+            "\"{org}:{user}:order.place:{slot}\"",
+        ] {
+            assert!(names_operation(text), "{text}");
+        }
+        for text in [
+            "\"{}/{}/avatars/{}\"",
+            "\"avatars\"",
+            "\"tenants/{t}/users/{u}/blobs/{h}\"",
+            "42",
+        ] {
+            assert!(!names_operation(text), "{text}");
+        }
+    }
 
     #[test]
     fn client_key_names() {

@@ -653,8 +653,10 @@ fn with_form_suffix(method: &str, verbs: &[&str]) -> bool {
 /// an iterator's), or a getter named for the digest (libsm's
 /// `get_hash()`).
 pub fn finishes_hasher(method: &str) -> bool {
-    // Not `hash`: on a hasher's value that is the `Hash` protocol feeding it.
-    is_finalize_method(method) || method == "sum" || (method != "hash" && names_digest_word(method))
+    // A getter only: `checksum_crc32()` of a request builder sets a field.
+    is_finalize_method(method)
+        || method == "sum"
+        || method.strip_prefix("get_").is_some_and(names_digest_word)
 }
 
 /// Methods that finish a hasher and return the digest.

@@ -58,11 +58,12 @@ pub struct UnitFacts {
     /// [`Vocabulary::has_idempotency_context`]): payload hashes there are
     /// content hashing, not keys. Set by the caller, which has the texts.
     pub without_idempotency_context: bool,
-    /// The unit's code names both a tenant and a principal
-    /// ([`Vocabulary::names_scope`]): without idempotency context, a
-    /// payload hash keyed beside both and a route is still an idempotency
-    /// key (IDEM003). Set by the caller, which has the texts.
-    pub scope_named: bool,
+    /// The analysed files whose code names both a tenant and a principal
+    /// ([`Vocabulary::names_scope`]), by `Site::file`: without idempotency
+    /// context, a payload hash keyed there beside both and an operation is
+    /// still an idempotency key (IDEM003). Set by the caller, which has
+    /// the texts.
+    pub scope_files: Vec<u32>,
     /// Every analysed function and what it gives the pre-filter's next
     /// round (`prefilter::Demand`).
     pub functions: Vec<AnalysedFn>,
@@ -289,7 +290,7 @@ pub fn analyze_flows(files: &[ParsedFile], vocab: &Vocabulary) -> UnitFacts {
         claims: Vec::new(),
         sql: sql::SqlFacts::default(),
         without_idempotency_context: false,
-        scope_named: false,
+        scope_files: Vec::new(),
         functions,
         client_stores,
         header_holders: index.header_holders.names(vocab, &index.consts),

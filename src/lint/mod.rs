@@ -273,7 +273,9 @@ pub fn lint_text(
     let mut facts = analysis::analyze(&parsed, &[], &options.vocab);
     facts.without_idempotency_context =
         !(options.vocab).has_idempotency_context(&[text.as_str()], &[], 1);
-    facts.scope_named = options.vocab.names_scope(&[text.as_str()]);
+    if options.vocab.names_scope(&[text.as_str()]) == [true] {
+        facts.scope_files = vec![0];
+    }
     let mut sink = Sink::new(&paths);
     rules::run_all(&facts, &mut sink);
     drop(parsed);

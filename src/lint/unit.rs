@@ -81,7 +81,11 @@ pub(super) fn lint_unit(
     // rounds only add to what the first one parses.
     let analysed = !read.sql.is_empty() || plans.iter().any(|p| *p != FilePlan::Skip);
     let context = analysed && vocab.has_idempotency_context(&plain, &sql, options.threads());
-    let scope_named = analysed && !context && vocab.names_scope(&plain);
+    let scope_named = if analysed && !context {
+        vocab.names_scope(&plain)
+    } else {
+        Vec::new()
+    };
     let mut stats = UnitStats::start(&plans, &read.rust, files.rust_bytes(), planning.elapsed());
     lease.resize(memory_budget::estimate(0, stats.parse_bytes));
     let limited = limits::enter(options.unit_limits);
@@ -97,7 +101,7 @@ pub(super) fn lint_unit(
             Err(exceeded) => break Err((Some(exceeded), Vec::new())),
         };
         let analysing = Instant::now();
-        let facts = match analyse(vocab, &parsed, &read, (context, scope_named)) {
+        let facts = match analyse(vocab, &parsed, &read, (context, &scope_named)) {
             Ok(facts) => facts,
             Err(exceeded) => break Err((exceeded, parsed.paths)),
         };
@@ -381,7 +385,7 @@ fn analyse(
     vocab: &Vocabulary,
     parsed: &Parsed,
     read: &ReadFiles<'_>,
-    (idempotency_context, scope_named): (bool, bool),
+    (idempotency_context, scope_named): (bool, &[bool]),
 ) -> Result<analysis::UnitFacts, Option<Exceeded>> {
     #[cfg(not(feature = "test-hooks"))]
     let _ = read;
@@ -396,7 +400,11 @@ fn analyse(
     match analysed {
         Ok(mut facts) => {
             facts.without_idempotency_context = !idempotency_context;
-            facts.scope_named = scope_named;
+            // `Site::file` numbers the parsed files; `texts` maps them back.
+            facts.scope_files = (parsed.texts.iter().enumerate())
+                .filter(|(_, &n)| scope_named.get(n).copied().unwrap_or(false))
+                .map(|(id, _)| id as u32)
+                .collect();
             Ok(facts)
         }
         Err(payload) => Err(limits::exceeded_in(payload.as_ref())),

@@ -379,12 +379,26 @@ impl Prefilter {
         sql: &[&str],
         threads: usize,
     ) -> Planner<'p, 't> {
-        let prefilter = match &self.keyless {
-            Some(keyless) if !self.holds_key_evidence(texts, sql, threads) => keyless,
+        let evidence = self.holds_key_evidence(texts, sql, threads);
+        // Without evidence, the files that name a tenant and a principal
+        // may still hold a hand-made scoped key of a payload digest
+        // (`UnitFacts::scope_files`): only they start a selection.
+        let scope_files = match (&self.key_evidence, evidence) {
+            (Some(e), false) => Some(
+                texts
+                    .iter()
+                    .map(|t| e.names_scope_in(t))
+                    .collect::<Vec<_>>(),
+            ),
+            _ => None,
+        };
+        let prefilter = match (&self.keyless, &scope_files) {
+            (Some(keyless), Some(files)) if !files.contains(&true) => keyless,
             _ => self,
         };
         Planner {
             prefilter,
+            scope_files,
             texts: texts.to_vec(),
             scans: None,
             cold_defs: vec![None; texts.len()],
@@ -399,9 +413,6 @@ impl Prefilter {
             let weights: Vec<usize> = texts.iter().map(|t| t.len()).collect();
             crate::spread::any(&weights, threads, |f| e.in_rust(texts[f]))
                 || sql.iter().any(|t| e.in_sql(t))
-                // A payload hash keyed beside a tenant and a principal
-                // (`UnitFacts::scope_named`) reports without evidence.
-                || e.scope_named(texts)
         })
     }
 }
@@ -410,6 +421,9 @@ impl Prefilter {
 pub struct Planner<'p, 't> {
     /// The pre-filter for the unit's evidence (its keyless one without).
     prefilter: &'p Prefilter,
+    /// Without evidence, per file, whether it names a tenant and a
+    /// principal: the only files scanned for a selection's start.
+    scope_files: Option<Vec<bool>>,
     texts: Vec<&'t str>,
     /// Per file, its scan once made: hot files' in the first plan, cold
     /// ones' when a plan reaches them (plans only grow, so every later plan
@@ -440,9 +454,11 @@ impl Planner<'_, '_> {
         }
         let weights: Vec<usize> = texts.iter().map(|t| t.len()).collect();
         let scans = self.scans.get_or_insert_with(|| {
+            let scope_files = &self.scope_files;
             crate::spread::map(&weights, self.threads, |f| {
                 let text = texts[f];
-                this.may_match(text).then(|| this.scan_known(text, true))
+                let scoped = scope_files.as_ref().is_none_or(|files| files[f]);
+                (scoped && this.may_match(text)).then(|| this.scan_known(text, true))
             })
         });
         if scans.iter().all(Option::is_none) {

@@ -27,13 +27,16 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
     // client key's place: beside a tenant, a principal and a route, at a
     // storage call (`(org, user, "order.place", digest)`). A blob's path or
     // a cache key lacks one of them.
+    // The file must name both in its code (`UnitFacts::scope_files`), where
+    // the pre-filter looks for them too.
     let hand_scoped_only = facts.without_idempotency_context;
-    if hand_scoped_only && !facts.scope_named {
+    if hand_scoped_only && facts.scope_files.is_empty() {
         return;
     }
     for event in &facts.key_events {
         let value = &event.value;
-        if hand_scoped_only && !hand_scoped(event) {
+        if hand_scoped_only && !(hand_scoped(event) && facts.scope_files.contains(&event.site.file))
+        {
             continue;
         }
         let Some(hash) = &value.payload_hash else {

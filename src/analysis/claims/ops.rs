@@ -415,7 +415,9 @@ impl Walker<'_> {
         }
         // A statement started on a connection (`conn.query(SQL).bind(k)
         // .execute()`, mysql_async's and in-house pools'), not by a function.
-        if let Some((text, binds)) = query_method_chain(&m.receiver) {
+        let is_statement =
+            |e: &Expr| (self.statement_text(e)).is_some_and(|t| sql_kind(&t).is_some());
+        if let Some((text, binds)) = query_method_chain(&m.receiver, is_statement) {
             let text = self.statement_text(text)?;
             return self.op_on_binds(sql_kind(&text)?, &text, binds);
         }
@@ -866,13 +868,20 @@ fn command_chain(mut cur: &Expr) -> Option<(&syn::ExprCall, Vec<&Expr>)> {
 
 /// The statement a chain of binds starts with where a method starts it
 /// (`conn.query(SQL).bind(a).bind(b)`): the statement and the binds.
-fn query_method_chain(mut cur: &Expr) -> Option<(&Expr, Vec<&Expr>)> {
+fn query_method_chain(
+    mut cur: &Expr,
+    is_statement: impl Fn(&Expr) -> bool,
+) -> Option<(&Expr, Vec<&Expr>)> {
     let mut binds: Vec<&Expr> = Vec::new();
     loop {
         match cur {
             Expr::MethodCall(inner) => {
                 let method = inner.method.to_string();
-                if matches!(method.as_str(), "query" | "query_as" | "query_scalar") {
+                // Or any method handed the statement itself (an in-house
+                // pool's `conn.sql("INSERT ..")`): what it starts is known
+                // by the SQL, not by the method's name.
+                let named = matches!(method.as_str(), "query" | "query_as" | "query_scalar");
+                if named || inner.args.first().is_some_and(&is_statement) {
                     binds.reverse();
                     return Some((inner.args.first()?, binds));
                 }

@@ -46,6 +46,34 @@ impl<'ast> Visit<'ast> for PredicateScan<'ast> {
             self.found = Some(ident.to_string());
         }
     }
+
+    /// `!matches!(c, ':' | '|')`: the macro's tokens hold the literals.
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        self.scan_tokens(mac.tokens.clone());
+    }
+}
+
+impl PredicateScan<'_> {
+    fn scan_tokens(&mut self, tokens: proc_macro2::TokenStream) {
+        for tree in tokens {
+            match tree {
+                proc_macro2::TokenTree::Group(g) => self.scan_tokens(g.stream()),
+                proc_macro2::TokenTree::Literal(l) if self.found.is_none() => {
+                    if let syn::Lit::Char(c) = syn::Lit::new(l) {
+                        if KEY_SEPARATORS.contains(&c.value()) {
+                            self.found = Some(short_text(&c));
+                        }
+                    }
+                }
+                proc_macro2::TokenTree::Ident(i)
+                    if self.found.is_none() && is_allow_list_class(&i.to_string()) =>
+                {
+                    self.found = Some(i.to_string());
+                }
+                _ => {}
+            }
+        }
+    }
 }
 
 fn is_allow_list_class(name: &str) -> bool {

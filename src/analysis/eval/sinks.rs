@@ -820,6 +820,16 @@ fn key_of_arguments(method: &str, args: &[Value], exprs: &[&Expr]) -> (usize, Va
                 key.fallbacks.push(fallback.clone());
             }
         }
+        // An identity stripped of a separator is as lossy in its own
+        // argument (`crib.get(&tenant, &principal, route, key)`) as glued
+        // into one text: two principals become one key.
+        if part.tenant.is_some() || part.principal.is_some() {
+            for s in &part.sanitized {
+                if !key.sanitized.contains(s) {
+                    key.sanitized.push(s.clone());
+                }
+            }
+        }
         key.params |= part.params;
     }
     (primary, key)

@@ -46,8 +46,8 @@ impl Evidence {
             words: compile_words(words),
             any_calls: !calls.is_empty(),
             calls: compile_words(calls),
-            tenant: compile_words(scope_words(&vocab.tenant, TENANT_WORDS)),
-            principal: compile_words(scope_words(&vocab.principal, PRINCIPAL_WORDS)),
+            tenant: compile_words(scope_words(&vocab.tenant)),
+            principal: compile_words(scope_words(&vocab.principal)),
             vocab: vocab.clone(),
         }
     }
@@ -70,27 +70,24 @@ impl Evidence {
         let (Some(tenant), Some(principal)) = (&self.tenant, &self.principal) else {
             return (true, true);
         };
+        let bytes = text.as_bytes();
         let mut regions = None;
+        // A whole identifier (`org_id`, `member.user_id`), not a word inside
+        // one: `user_agent` or `subscribe` name no principal.
         let mut named = |matcher: &AhoCorasick| {
-            word_hits(matcher, text).any(|at| {
-                !(regions.get_or_insert_with(|| crate::lex::regions(text))).in_comment(at)
+            matcher.find_overlapping_iter(text).any(|hit| {
+                ident_span(bytes, hit.start()) == hit.range()
+                    && !(regions.get_or_insert_with(|| crate::lex::regions(text)))
+                        .in_comment(hit.start())
             })
         };
         (named(tenant), named(principal))
     }
 
-    /// [`Vocabulary::names_scope`] with this evidence's automata.
-    pub fn scope_named(&self, rust: &[&str]) -> bool {
-        let (mut tenant, mut principal) = (false, false);
-        for text in rust {
-            let (t, p) = self.scope_in_rust(text);
-            tenant |= t;
-            principal |= p;
-            if tenant && principal {
-                return true;
-            }
-        }
-        false
+    /// Whether Rust `text` names both a tenant and a principal
+    /// ([`Evidence::scope_in_rust`]).
+    pub fn names_scope_in(&self, text: &str) -> bool {
+        self.scope_in_rust(text) == (true, true)
     }
 
     /// Whether `text` calls setters of all three scope components and a
@@ -164,12 +161,21 @@ impl Evidence {
 
 /// The words that make a name a tenant's or a principal's besides the
 /// configured names (`Vocabulary::component_of_name`'s qualified forms).
-const TENANT_WORDS: &[&str] = &["tenant", "organization", "organisation", "workspace"];
-const PRINCIPAL_WORDS: &[&str] = &["principal", "user", "caller"];
-
-fn scope_words(names: &[String], words: &[&str]) -> Vec<String> {
+/// The names of a component that count for [`Evidence::scope_in_rust`]:
+/// the configured ones that are an id (`org_id`, `user_id`) or one of
+/// the words that name nothing else; short or common words (`org`,
+/// `user`, `sub`, `uid`, `subject`, `login`) are everywhere in libraries.
+fn scope_words(names: &[String]) -> Vec<String> {
+    const PLAIN: &[&str] = &[
+        "tenant",
+        "organization",
+        "organisation",
+        "workspace",
+        "merchant",
+        "principal",
+    ];
     (names.iter().map(|n| n.to_ascii_lowercase()))
-        .chain(words.iter().map(|w| w.to_string()))
+        .filter(|n| n.ends_with("_id") || PLAIN.contains(&n.as_str()))
         .collect()
 }
 
@@ -252,13 +258,14 @@ impl Vocabulary {
             || sql.iter().any(|text| evidence.in_sql(text))
     }
 
-    /// Whether a unit's Rust texts name both a tenant and a principal in
-    /// their code ([`Evidence::scope_in_rust`]): the only units without
-    /// idempotency context where a payload hash can still be an
+    /// Which of a unit's Rust texts name both a tenant and a principal in
+    /// their code ([`Evidence::scope_in_rust`]): the only files of a unit
+    /// without idempotency context where a payload hash can still be an
     /// idempotency key (IDEM003). Read from the raw texts, as
     /// [`Vocabulary::has_idempotency_context`].
-    pub fn names_scope(&self, rust: &[&str]) -> bool {
-        Evidence::new(self).scope_named(rust)
+    pub fn names_scope(&self, rust: &[&str]) -> Vec<bool> {
+        let evidence = Evidence::new(self);
+        rust.iter().map(|t| evidence.names_scope_in(t)).collect()
     }
 
     /// The words of [`Evidence`]: those that count where a word starts

@@ -150,7 +150,13 @@ impl Evaluator<'_> {
         // The crate's own `IdemKey::from_request_parts(parts)` is read
         // through its body first (which shows whether the header flows
         // out); the type's name judges only what the body does not show.
-        let ids = (self.index).resolve_path(&segments, self.self_ty.as_deref(), Some(self.file));
+        let mut ids =
+            (self.index).resolve_path(&segments, self.self_ty.as_deref(), Some(self.file));
+        // `crate::statements::archive(..)` inside a handler named `archive`
+        // is another module's function, not a recursion.
+        if segments.len() >= 2 && segments[segments.len() - 2].starts_with(char::is_lowercase) {
+            ids.retain(|&id| !self.is_current_fn(id));
+        }
         let named = self.typed_key_call(func, &args, expr);
         if ids.is_empty() {
             if let Some(v) = named {

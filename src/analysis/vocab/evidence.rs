@@ -46,8 +46,8 @@ impl Evidence {
             words: compile_words(words),
             any_calls: !calls.is_empty(),
             calls: compile_words(calls),
-            tenant: compile_words(scope_words(&vocab.tenant)),
-            principal: compile_words(scope_words(&vocab.principal)),
+            tenant: compile_identifiers(scope_words(&vocab.tenant)),
+            principal: compile_identifiers(scope_words(&vocab.principal)),
             vocab: vocab.clone(),
         }
     }
@@ -60,28 +60,29 @@ impl Evidence {
         }) || self.scoping_chain(text)
     }
 
-    /// Which of the tenant and the principal `text` names in its code
-    /// (`(tenant, principal)`): where both are named, a payload hash in a
-    /// key beside both and a route is a hand-made scoped key with the hash
-    /// in the client key's place, which is idempotency code whatever the
-    /// store is called (IDEM003, `UnitFacts::scope_named`). An absurd
-    /// configured list (no automaton) names both.
+    /// Which of the tenant and the principal `text` names
+    /// (`(tenant, principal)`) by a whole snake-case identifier (`org_id`,
+    /// `member.user_id`; not a word inside one, `user_agent`, nor a type,
+    /// `Principal`): where both
+    /// are named, a payload hash in a key beside both and an operation is a
+    /// hand-made scoped key with the hash in the client key's place, which
+    /// is idempotency code whatever the store is called (IDEM003,
+    /// `UnitFacts::scope_files`). Comments count too: this gates where the
+    /// analysis looks, and lexing every keyless file of a library for its
+    /// comments cost the bench half its memory again. An absurd configured
+    /// list (no automaton) names both.
     pub fn scope_in_rust(&self, text: &str) -> (bool, bool) {
         let (Some(tenant), Some(principal)) = (&self.tenant, &self.principal) else {
             return (true, true);
         };
         let bytes = text.as_bytes();
-        let mut regions = None;
-        // A whole identifier (`org_id`, `member.user_id`), not a word inside
-        // one: `user_agent` or `subscribe` name no principal.
-        let mut named = |matcher: &AhoCorasick| {
-            matcher.find_overlapping_iter(text).any(|hit| {
-                ident_span(bytes, hit.start()) == hit.range()
-                    && !(regions.get_or_insert_with(|| crate::lex::regions(text)))
-                        .in_comment(hit.start())
-            })
+        // Leftmost-longest: a match inside a longer identifier never hides
+        // a whole one, since no name spans two identifiers.
+        let named = |matcher: &AhoCorasick| {
+            (matcher.find_iter(text)).any(|hit| ident_span(bytes, hit.start()) == hit.range())
         };
-        (named(tenant), named(principal))
+        let tenant = named(tenant);
+        (tenant, tenant && named(principal))
     }
 
     /// Whether Rust `text` names both a tenant and a principal
@@ -161,6 +162,18 @@ impl Evidence {
 
 /// The words that make a name a tenant's or a principal's besides the
 /// configured names (`Vocabulary::component_of_name`'s qualified forms).
+/// Snake-case identifiers matched as written (a field or binding, `org_id`;
+/// not a type, `Principal`), leftmost-longest; `None` as [`compile_words`].
+fn compile_identifiers(mut words: Vec<String>) -> Option<AhoCorasick> {
+    words.retain(|w| !w.is_empty());
+    words.sort();
+    words.dedup();
+    AhoCorasick::builder()
+        .match_kind(aho_corasick::MatchKind::LeftmostLongest)
+        .build(&words)
+        .ok()
+}
+
 /// The names of a component that count for [`Evidence::scope_in_rust`]:
 /// the configured ones that are an id (`org_id`, `user_id`) or one of
 /// the words that name nothing else; short or common words (`org`,
@@ -346,6 +359,24 @@ mod tests {
         assert!(!holds("/// session-scoped advisory locks"));
         assert!(!holds("let h: ScopedJoinHandle = s.spawn(f);"));
         assert!(!holds("fn my_scoped(x: u8) {} my_scoped(1);"));
+    }
+
+    #[test]
+    fn scope_is_named_by_whole_snake_case_identifiers() {
+        let e = Evidence::new(&Vocabulary::default());
+        assert_eq!(
+            e.scope_in_rust("let k = (m.org_id, m.user_id, d);"),
+            (true, true)
+        );
+        assert_eq!(e.scope_in_rust("f(w.tenant, w.principal)"), (true, true));
+        assert_eq!(e.scope_in_rust("f(w.tenant, w.user_agent)"), (true, false));
+        // A type, a word inside an identifier, a bare common word.
+        for text in [
+            "struct Principal; let organization_name = 1;",
+            "let my_org_idx = user;",
+        ] {
+            assert_eq!(e.scope_in_rust(text), (false, false), "{text}");
+        }
     }
 
     #[test]

@@ -41,6 +41,7 @@ mod out_params;
 mod outbound_headers;
 mod payload_hash;
 mod record_fields;
+mod request_builders;
 mod sanitizers;
 mod server_keys;
 mod sinks;

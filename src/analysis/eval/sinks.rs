@@ -7,6 +7,7 @@ use std::ops::ControlFlow;
 
 use syn::Expr;
 
+use super::request_builders::{dynamo_key_attribute, object_request_key, OBJECT_STORE};
 use super::sql_binds::{client_key_lookup, key_binds_known, lookup_columns};
 use super::{names, Demanded, Evaluator, MethodCall};
 use crate::analysis::index::unions_impls;
@@ -18,10 +19,9 @@ use crate::analysis::value::{
     is_store_by_use, sql_store, ConstructKind, Origin, Site, SqlChain, Value,
 };
 use crate::analysis::vocab::{
-    is_claim_api_method, is_dynamo_key_attribute, is_dynamo_primary_attribute,
-    names_idempotency_store, names_map_entry, names_request_extensions, names_strong_store,
-    names_transaction_handle, words, Component, CLOSURE_ENTRY_METHODS, DYNAMO_STORE,
-    POSITIONAL_SQL_METHODS, PREPARED_EXECUTE_METHODS, TRANSPARENT_METHODS,
+    is_claim_api_method, names_idempotency_store, names_map_entry, names_request_extensions,
+    names_strong_store, names_transaction_handle, words, Component, CLOSURE_ENTRY_METHODS,
+    DYNAMO_STORE, POSITIONAL_SQL_METHODS, PREPARED_EXECUTE_METHODS, TRANSPARENT_METHODS,
 };
 
 /// Whether an argument holds a statement's binds: several values, or one
@@ -286,6 +286,12 @@ impl Evaluator<'_> {
             // partition key attribute of a DynamoDB item.
             let site = self.site(call.exprs[1]);
             self.key_position_in(key, site, true, false, Some(DYNAMO_STORE.to_string()));
+            return ControlFlow::Continue(recv);
+        }
+        if let Some(key) = object_request_key(&call.method, args, &call.m.receiver) {
+            // `s3.get_object().bucket(b).key(&k).send()`: the object's key.
+            let site = self.site(call.exprs[0]);
+            self.key_position_in(key, site, true, false, Some(OBJECT_STORE.to_string()));
             return ControlFlow::Continue(recv);
         }
         if let Some((table, key, site)) = self.table_record_id(args, &call.exprs) {
@@ -661,59 +667,6 @@ impl Evaluator<'_> {
         }
         self.finish_sql(chain)
     }
-}
-
-/// The value of a DynamoDB key attribute, `.item("pk", v)` or
-/// `.key("idempotency_key", v)`: a literal attribute name that is a key.
-fn dynamo_key_attribute(
-    method: &str,
-    args: &[Value],
-    exprs: &[&Expr],
-    receiver: &Expr,
-) -> Option<Value> {
-    if !matches!(method, "item" | "key") {
-        return None;
-    }
-    let ([_, value], [Expr::Lit(lit), _]) = (args, exprs) else {
-        return None;
-    };
-    let syn::Lit::Str(name) = &lit.lit else {
-        return None;
-    };
-    let name = name.value();
-    // `.key(..)` names the table's key; of an item's attributes, one named
-    // like a key (`idem_key`) is the key only if no attribute before it in
-    // the chain is the table's key itself (`.item("pk", ..)`).
-    let key_attribute = is_dynamo_key_attribute(&name)
-        && (method == "key"
-            || is_dynamo_primary_attribute(&name)
-            || !earlier_primary_item(receiver));
-    let keyish = value.carries_key() || value.server_id.is_some() || value.payload_hash.is_some();
-    (key_attribute && keyish).then(|| value.clone())
-}
-
-/// Whether the builder chain `receiver` sets an item attribute that is a
-/// table's key by its very name (`.item("pk", ..)`).
-fn earlier_primary_item(receiver: &Expr) -> bool {
-    let mut expr = receiver;
-    for _ in 0..64 {
-        let Expr::MethodCall(m) = strip_ref(expr) else {
-            return false;
-        };
-        if m.method == "item" {
-            if let Some(Expr::Lit(syn::ExprLit {
-                lit: syn::Lit::Str(name),
-                ..
-            })) = m.args.first()
-            {
-                if is_dynamo_primary_attribute(&name.value()) {
-                    return true;
-                }
-            }
-        }
-        expr = &m.receiver;
-    }
-    false
 }
 
 /// `insert("name", value)`, `set(SLOT, value)`: two arguments, the first a

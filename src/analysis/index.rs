@@ -1,9 +1,10 @@
 //! The crate index: every function and constant of a unit, by name, so
 //! calls and constant references can be resolved across files.
 
-use crate::analysis::payload_sources;
 use std::collections::{HashMap, HashSet};
 use syn::visit::Visit;
+
+use crate::analysis::payload_sources;
 
 use super::hashing;
 use super::header_holders::{HeaderHolders, Holder, HolderCollector};
@@ -160,6 +161,14 @@ pub struct TextBuilders {
     /// Per type, the `write!` of its `Display` impl that writes its fields
     /// as text, and which fields it writes: its `to_string()` is that text.
     pub renders: HashMap<String, (Vec<String>, super::value::Site)>,
+}
+
+/// The traits that may declare the methods of an `impl Trait for ..`: the
+/// trait itself, and the one a macro generated the server trait from
+/// (jsonrpsee's `impl OrdersServer` of `#[rpc(server)] trait Orders`).
+/// The index and the pre-filter's selection read declarations through it.
+pub fn declaring_traits(implemented: &str) -> impl Iterator<Item = &str> {
+    std::iter::once(implemented).chain(implemented.strip_suffix("Server"))
 }
 
 /// What a local type item is, as far as holding a key goes.
@@ -455,9 +464,7 @@ impl<'a> CrateIndex<'a> {
         let Some(tr) = def.trait_of.as_deref() else {
             return false;
         };
-        [Some(tr), tr.strip_suffix("Server")]
-            .into_iter()
-            .flatten()
+        declaring_traits(tr)
             .any(|t| (self.entry_point_methods).contains(&(t.to_string(), def.name.to_string())))
     }
 

@@ -15,7 +15,9 @@ use std::collections::HashSet as StdHashSet;
 use aho_corasick::AhoCorasick;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use crate::analysis::index::{is_extractor_fn, method_targets, unions_impls, MethodTargets};
+use crate::analysis::index::{
+    declaring_traits, is_extractor_fn, method_targets, unions_impls, MethodTargets,
+};
 use crate::lex;
 
 use super::demand::Follow;
@@ -651,7 +653,6 @@ impl<'s, 't> Graph<'s, 't> {
         }
     }
 
-    /// The `IDEM_LINT_UNIT_STATS` lines of one choice.
     /// Keeps the unit's trait declaration of each selected impl method
     /// (`fn dedupe_tag(&self) -> String;` of `trait DedupeTag`): the index
     /// resolves a call that several impls of one trait answer only when it
@@ -664,10 +665,7 @@ impl<'s, 't> Graph<'s, 't> {
         let wanted: StdHashSet<(&str, &str)> = (self.items.iter().enumerate())
             .filter(|(n, (_, item))| selected[*n] && item.is_fn)
             .filter_map(|(_, (_, item))| item.trait_of.map(|t| (t, item.name)))
-            .flat_map(|(t, name)| {
-                let generated = t.strip_suffix("Server").map(|t| (t, name));
-                std::iter::once((t, name)).chain(generated)
-            })
+            .flat_map(|(t, name)| declaring_traits(t).map(move |t| (t, name)))
             .collect();
         for (n, (_, item)) in self.items.iter().enumerate() {
             let declares =
@@ -682,6 +680,7 @@ impl<'s, 't> Graph<'s, 't> {
         }
     }
 
+    /// The `IDEM_LINT_UNIT_STATS` lines of one choice.
     fn report(&self, seeds: &[bool], keyed: &[bool], selected: &[bool]) {
         let triggered = (0..self.items.len()).filter(|&n| seeds[n]);
         for n in triggered.take(3) {

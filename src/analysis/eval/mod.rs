@@ -1090,7 +1090,7 @@ impl<'a> Evaluator<'a> {
             let name = last_ident(&p.path);
             if let Some(v) = self.lookup(&name) {
                 let mut v = v.clone();
-                v.entity_borne |= self.names_server_entity_binding(&name);
+                v.entity_borne |= server_keys::names_server_entity_binding(&name);
                 return v;
             }
         }
@@ -1113,7 +1113,7 @@ impl<'a> Evaluator<'a> {
             self.enrich_by_name(&mut value, &name, p);
         }
         if p.path.segments.len() == 1 {
-            value.entity_borne |= self.names_server_entity_binding(&name);
+            value.entity_borne |= server_keys::names_server_entity_binding(&name);
         }
         hashing::namespace_path(&p.path, &mut value);
         value

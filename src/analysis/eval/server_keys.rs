@@ -68,13 +68,6 @@ impl Evaluator<'_> {
         }
     }
 
-    /// Whether a local binding's name says it holds what was received
-    /// from another server (`msg`, `delivery`; not a `webhook: &Webhook`
-    /// row of the service's own API, whose type names an entity too).
-    pub(super) fn names_server_entity_binding(&self, name: &str) -> bool {
-        words(name).last().is_some_and(|w| is_received_word(w))
-    }
-
     /// `let Message { id, .. } = &msg`: the id of a server entity's type
     /// (its name ends in an entity word) taken out by a pattern.
     pub(super) fn entity_pattern_id(
@@ -217,4 +210,11 @@ pub(super) fn names_entity_type_call(path: &syn::Path) -> bool {
 /// rows of a CRUD API too).
 fn is_received_word(word: &str) -> bool {
     matches!(word, "msg" | "message" | "delivery" | "envelope")
+}
+
+/// Whether a local binding's name says it holds what was received from
+/// another server (`msg`, `delivery`; not a `webhook: &Webhook` row of the
+/// service's own API, whose type names an entity too).
+pub(super) fn names_server_entity_binding(name: &str) -> bool {
+    words(name).last().is_some_and(|w| is_received_word(w))
 }

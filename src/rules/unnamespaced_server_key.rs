@@ -54,7 +54,16 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
     };
     let mut first_write: std::collections::HashMap<(String, &str, Site), Site> =
         std::collections::HashMap::new();
-    for event in &facts.key_events {
+    // Beside a client key the id only narrows it; an alternative's lone id
+    // (`server_alone`) is still a server key on its path. A write no key
+    // of the server's reaches is no first write of one: the same id given
+    // to `scoped_server` on one path and to `scoped` on another is
+    // reported on the second.
+    let unguarded = |e: &KeyEvent| {
+        let v = &e.value;
+        !((v.client_key.is_some() && !v.server_alone) || v.server_ns)
+    };
+    for event in facts.key_events.iter().filter(|e| unguarded(e)) {
         if let (Some(id), Some(store)) = (&event.value.server_id, &event.store) {
             let first = first_write
                 .entry((id_of(id), store.as_str(), event.function))
@@ -69,12 +78,9 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
         let (Some(id), Some(store)) = (&value.server_id, &event.store) else {
             continue;
         };
-        if first_write.get(&(id_of(id), store.as_str(), event.function)) != Some(&event.site) {
-            continue;
-        }
-        // Beside a client key the id only narrows it; an alternative's
-        // lone id (`server_alone`) is still a server key on its path.
-        if (value.client_key.is_some() && !value.server_alone) || value.server_ns {
+        if !unguarded(event)
+            || first_write.get(&(id_of(id), store.as_str(), event.function)) != Some(&event.site)
+        {
             continue;
         }
         let same_store: Vec<&&KeyEvent> = client_events

@@ -13,7 +13,7 @@ use super::names::idents;
 use super::walker::{Claim, Walker};
 use crate::analysis::format_string;
 use crate::analysis::syntax::{
-    last_ident, macro_args, path_segments, path_string, source_line, strip_ref,
+    last_ident, macro_args, path_segments, path_string, source_line, strip_parens, strip_ref,
 };
 use crate::analysis::value::Site;
 use crate::analysis::vocab::{
@@ -156,10 +156,10 @@ impl Walker<'_> {
                         source_line(m)
                     ));
                 }
-                if matches!(
-                    m.method.to_string().as_str(),
-                    "get" | "get_all" | "typed_get"
-                ) {
+                // A read of the key header by any accessor (`headers.get(..)`,
+                // an in-house request's `p.header(..)`): one argument, the
+                // header's name; a write would be handed its value too.
+                if m.args.len() == 1 {
                     if let Some(Expr::Lit(syn::ExprLit {
                         lit: syn::Lit::Str(s),
                         ..
@@ -383,7 +383,11 @@ impl Walker<'_> {
         if let Some(op) = self.classify_positional_sql(m) {
             return Some(op);
         }
-        if !EXEC.contains(&m.method.to_string().as_str()) {
+        // The call that ends a chain of binds sends its statement, whatever
+        // it is named (an in-house pool's `prep(SQL).bind(k).run()`).
+        let ends_binds = m.method != "bind"
+            && matches!(strip_parens(&m.receiver), Expr::MethodCall(r) if r.method == "bind");
+        if !EXEC.contains(&m.method.to_string().as_str()) && !ends_binds {
             // A command built apart and handed to the call that sends it
             // (darkredis' `conn.run_command(Command::new("SET").arg(k)..)`).
             return m.args.iter().find_map(|a| {

@@ -763,7 +763,16 @@ impl Walker<'_> {
             "map_err" | "or_else" | "inspect_err" | "unwrap_or_else" | "map_or_else" | "or"
         );
         for a in &m.args {
-            match a {
+            // A closure bound earlier and handed over by name (`let release
+            // = |e| { store.release(&k); e }; .. .map_err(release)?`) is
+            // that closure.
+            let held = match strip_paren(a) {
+                Expr::Path(p) if error_handler => (p.path.get_ident())
+                    .and_then(|n| self.local_closures.get(&n.to_string()).cloned()),
+                _ => None,
+            };
+            let held = held.map(|cl| Expr::Closure((*cl).clone()));
+            match held.as_ref().unwrap_or(a) {
                 Expr::Closure(cl) if error_handler => {
                     // Runs only on the error path: what it releases is
                     // released for a `?` on this value, not on the Ok path.

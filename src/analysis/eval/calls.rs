@@ -719,10 +719,16 @@ impl Evaluator<'_> {
                 self.drop_own_types_of_foreign(&call.m.receiver, &mut ids);
                 // Another record's impl is never this receiver's (the one
                 // of its own type may be left out of this round).
+                // A trait's default method (its `self_ty` is the trait) is
+                // any implementor's.
                 if let Some(ty) = self.receiver_record(&call.m.receiver) {
                     ids.retain(|&id| {
-                        let own = self.index.fns[id].self_ty.as_deref();
-                        own.is_none_or(|own| own == ty || !self.index.types.contains_key(own))
+                        let def = &self.index.fns[id];
+                        let own = def.self_ty.as_deref();
+                        let default = own.is_some() && own == def.trait_of.as_deref();
+                        default
+                            || own
+                                .is_none_or(|own| own == ty || !self.index.types.contains_key(own))
                     });
                 }
             }
@@ -861,9 +867,18 @@ impl Evaluator<'_> {
             }
             return value;
         }
+        // A tuple or record encoding itself (`(org, key).encode()` of
+        // parity-scale-codec, `rec.to_vec()`) is that tuple or record for
+        // the scope check, as a serialiser's call of it is
+        // (`library_calls`): its parts are judged where it was written.
+        let encodes_itself = (recv.construct)
+            .is_some_and(|c| matches!(c.kind, ConstructKind::Tuple | ConstructKind::Struct))
+            && call.args.iter().all(|a| a.is_empty());
         let mut value = recv;
         value.elems = None;
-        value.construct = None;
+        if !encodes_itself {
+            value.construct = None;
+        }
         value.concat = None;
         value.concat_params.clear();
         value.sql = None;

@@ -41,6 +41,7 @@ mod out_params;
 mod outbound_headers;
 mod payload_hash;
 mod record_fields;
+mod record_methods;
 mod request_builders;
 mod sanitizers;
 mod server_keys;
@@ -444,24 +445,6 @@ impl<'a> Evaluator<'a> {
             event.tenant_at_hand = tenant_seen;
         }
         (summary, events)
-    }
-
-    /// A method of a record the unit deserialises from requests
-    /// (`impl DedupeToken for FxOrder { fn token(&self) .. }`) gets its
-    /// receiver as parameter [`RECEIVER_PARAM`], so its summary says what
-    /// it makes of `self` (a digest of the order), as of any argument.
-    /// Only such records': a service's own `self` holds stores and clients,
-    /// whose methods are read where they are called.
-    fn bind_payload_receiver(&mut self, def: &FnDef<'_>) {
-        let payload_record =
-            (def.self_ty.as_deref()).is_some_and(|t| self.index.is_deserialized(t));
-        if def.has_receiver() && payload_record {
-            let value = Value {
-                params: 1u64 << RECEIVER_PARAM,
-                ..Value::empty()
-            };
-            self.declare("self".to_string(), value);
-        }
     }
 
     fn site(&self, node: &impl Spanned) -> Site {

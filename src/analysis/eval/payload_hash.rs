@@ -6,14 +6,13 @@
 //! records what it fed in `Summary::absorbs`, applied at each call.
 
 use crate::analysis::payload_sources;
-use std::borrow::Cow;
 use std::ops::ControlFlow;
 
 use syn::spanned::Spanned;
 use syn::Expr;
 
 use super::sinks::receiver_name;
-use super::{bits, Evaluator, MethodCall, RECEIVER_PARAM};
+use super::{bits, Evaluator, MethodCall};
 use crate::analysis::hashing::{self, HashCall};
 use crate::analysis::syntax::{self, access_levels, path_segments, place_name};
 use crate::analysis::value::{Origin, PayloadHash, Site, Value};
@@ -542,8 +541,11 @@ impl Evaluator<'_> {
                 return Some(v);
             }
             if let Some(var) = place_name(recv_expr) {
+                // The call gives the fed hasher too: by value where the
+                // hasher is a builder (sha3_const's `h = h.update(b)`), by
+                // reference where it chains (`h.update(a).finalize()`).
                 self.absorb_into(&var, &args[0]);
-                return Some(Value::empty());
+                return Some(self.lookup(&var).cloned().unwrap_or_default());
             }
             // A hasher fed in a chain (`params.hasher(0).write(body)
             // .digest()`, umash): the call gives the fed hasher.
@@ -659,47 +661,6 @@ impl Evaluator<'_> {
             value.hash_keyed = Some(site);
         }
         value.clone()
-    }
-
-    /// The arguments of a call of methods `ids`, with the receiver at
-    /// [`RECEIVER_PARAM`] where a callee's summary returns a digest of its
-    /// `self` (a payload record's method, `Evaluator::bind_payload_receiver`).
-    /// Only a digest: a record's getters (a settings record's
-    /// `config.db_url()`) would hand on all the receiver carries, which the
-    /// result of a crate method has never carried.
-    pub(super) fn with_receiver<'v>(
-        &self,
-        ids: &[usize],
-        args: &'v [Value],
-        recv: &Value,
-    ) -> Cow<'v, [Value]> {
-        let bit = 1u64 << RECEIVER_PARAM;
-        let summaries = || ids.iter().filter_map(|&id| self.summaries.get(id));
-        let reads_self = summaries().any(|s| s.ret.hashed_params & bit != 0);
-        // A result made of `self` (`form.canonical()` writing the form's
-        // fields) is the payload it was made of, whatever else the
-        // receiver carries: only that provenance is handed on.
-        let payload_of_self =
-            recv.payload.is_some() && summaries().any(|s| s.ret.params & bit != 0);
-        if args.len() >= RECEIVER_PARAM || !(reads_self || payload_of_self) {
-            return Cow::Borrowed(args);
-        }
-        // A receiver nothing is known of (a closure's parameter) leaves the
-        // summary's own judgement of `self` (the payload by its type's name).
-        if reads_self && carries_nothing(recv) && !recv.stored {
-            return Cow::Borrowed(args);
-        }
-        let mut all = args.to_vec();
-        all.resize_with(RECEIVER_PARAM, Value::empty);
-        all.push(if reads_self {
-            recv.clone()
-        } else {
-            Value {
-                payload: recv.payload.clone(),
-                ..Value::empty()
-            }
-        });
-        Cow::Owned(all)
     }
 
     /// `scoped(&tenant, &user, "route", &body_hash)`: a payload hash in the
@@ -1013,7 +974,7 @@ fn names_request(expr: &Expr) -> bool {
 /// Whether a receiver carries no key, payload, digest or parameter: what a
 /// hasher's constructor gives (`KangarooTwelve::default()`, a default's
 /// fallback record aside).
-fn carries_nothing(v: &Value) -> bool {
+pub(super) fn carries_nothing(v: &Value) -> bool {
     v.client_key.is_none()
         && v.payload.is_none()
         && v.payload_hash.is_none()

@@ -14,7 +14,7 @@ use crate::analysis::index::unions_impls;
 use crate::analysis::key_event::KeyEvent;
 use crate::analysis::sql::sql_tables;
 use crate::analysis::sql_literals::looks_like_dml;
-use crate::analysis::syntax::{last_ident, path_string, place_name, strip_ref};
+use crate::analysis::syntax::{last_ident, path_string, place_name, strip_parens, strip_ref};
 use crate::analysis::value::{
     is_store_by_use, sql_store, ConstructKind, Origin, Site, SqlChain, Value,
 };
@@ -321,6 +321,9 @@ impl Evaluator<'_> {
             if call.method == "insert" && args.len() == 1 && names_map_entry(&name) {
                 // `Entry::Vacant(slot) => slot.insert(response)`: the entry's
                 // key was given to `entry(..)`; this is its value.
+                return ControlFlow::Continue(recv);
+            }
+            if call.method == "insert" && hands_on_typed_record(&m.receiver, &call.exprs) {
                 return ControlFlow::Continue(recv);
             }
             if stores_under_fixed_name(args, &call.exprs) {
@@ -672,6 +675,28 @@ impl Evaluator<'_> {
 /// `insert("name", value)`, `set(SLOT, value)`: two arguments, the first a
 /// string literal or a constant (a fixed slot name), and the client key only
 /// in the second, the stored value.
+/// `p.locals_mut().insert(ReplayMarker(k))`, `req.extensions_mut()
+/// .insert(Ctx { .. })`: a whole record given alone to a map another value
+/// hands out is kept by its type for later code (a request's typed map),
+/// not stored under a key.
+fn hands_on_typed_record(receiver: &Expr, exprs: &[&Expr]) -> bool {
+    let handed_out = matches!(strip_parens(receiver), Expr::MethodCall(m) if m.args.is_empty());
+    let record = match exprs {
+        [arg] => match strip_parens(arg) {
+            Expr::Struct(_) => true,
+            Expr::Call(c) => matches!(&*c.func, Expr::Path(p)
+            if p.path.segments.last().is_some_and(|s| {
+                let name = s.ident.to_string();
+                name.starts_with(|c: char| c.is_ascii_uppercase())
+                    && !matches!(name.as_str(), "Some" | "Ok" | "Err" | "Box" | "Arc" | "Rc")
+            })),
+            _ => false,
+        },
+        _ => false,
+    };
+    handed_out && record
+}
+
 fn stores_under_fixed_name(args: &[Value], exprs: &[&Expr]) -> bool {
     let ([name, value], [name_expr, _]) = (args, exprs) else {
         return false;

@@ -127,10 +127,17 @@ pub fn names_fresh_id_call<S: AsRef<str>>(segments: &[S]) -> bool {
     let [.., owner, verb] = segments else {
         return false;
     };
-    let minting = matches!(
-        verb.as_ref(),
-        "new" | "generate" | "random" | "new_random" | "now" | "create" | "create_id" | "new_id"
-    );
+    // A verb with a form suffix mints too (`scru64::new_string()`,
+    // `Uuid::now_v7()`, `generate_id`).
+    let verb = verb.as_ref();
+    let minting = ["new", "generate", "random", "now", "create"]
+        .iter()
+        .any(|v| {
+            verb == *v
+                || verb
+                    .strip_prefix(v)
+                    .is_some_and(|rest| rest.starts_with('_'))
+        });
     minting
         && words(owner.as_ref())
             .last()
@@ -158,13 +165,14 @@ pub fn is_record_id_word(word: &str) -> bool {
 /// Whether a word names a scheme of ids (`ksuid`, `snowflake`, `xid`):
 /// a type or crate so named mints ids.
 fn is_id_scheme_word(word: &str) -> bool {
+    // A scheme's width is no part of its name (`scru64`, `scru128`, `cuid2`).
+    let word = word.trim_end_matches(|c: char| c.is_ascii_digit());
     matches!(
         word,
         "id" | "uuid"
             | "ulid"
             | "ksuid"
             | "cuid"
-            | "cuid2"
             | "xid"
             | "tsid"
             | "nanoid"
@@ -173,7 +181,7 @@ fn is_id_scheme_word(word: &str) -> bool {
             | "sonyflake"
             | "timeflake"
             | "objectid"
-            | "scru128"
+            | "scru"
     )
 }
 
@@ -188,6 +196,10 @@ mod tests {
             "TypeSafeId::new",
             "xid::new",
             "bson::oid::ObjectId::new",
+            "scru64::new_string",
+            "scru128::new",
+            "Uuid::now_v7",
+            "cuid2::create_id",
         ];
         for path in minted {
             assert!(
@@ -201,6 +213,8 @@ mod tests {
             "HashMap::new",
             "new",
             "Order::random",
+            "OffsetDateTime::now_utc",
+            "Uuid::newline",
         ] {
             assert!(
                 !names_fresh_id_call(&path.split("::").collect::<Vec<_>>()),

@@ -121,6 +121,18 @@ pub fn access_levels(expr: &Expr) -> Vec<&Expr> {
     }
 }
 
+/// Whether a condition binds a pattern (`let Some(x) = ..`, also in a
+/// `&&` chain): its bindings live in the branch it guards.
+pub fn binds_pattern(cond: &Expr) -> bool {
+    match strip_parens(cond) {
+        Expr::Let(_) => true,
+        Expr::Binary(b) if matches!(b.op, syn::BinOp::And(_)) => {
+            binds_pattern(&b.left) || binds_pattern(&b.right)
+        }
+        _ => false,
+    }
+}
+
 /// The expression inside any parentheses and invisible groups.
 pub fn strip_parens(expr: &Expr) -> &Expr {
     match expr {

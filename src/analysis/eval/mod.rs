@@ -62,7 +62,7 @@ use syn::{Expr, Pat, Stmt};
 use super::hashing;
 use super::header_holders::Holder;
 use super::index::{CrateIndex, FnDef};
-use super::syntax::{last_ident, pat_ident, short_text};
+use super::syntax::{binds_pattern, last_ident, pat_ident, short_text};
 use super::value::{CallSite, Construct, ConstructKind, KeySource, Origin, Site, Value};
 use super::vocab::{names_key_header_constant, Vocabulary};
 
@@ -1029,9 +1029,18 @@ impl<'a> Evaluator<'a> {
     }
 
     fn eval_if(&mut self, i: &syn::ExprIf) -> Value {
+        // A condition runs before either branch: what it writes
+        // (`rd.read_line(&mut line)? <= 2`) is written on both paths. One
+        // that binds (`if let`) binds in the `then` branch only.
+        let binds = binds_pattern(&i.cond);
+        if !binds {
+            self.eval(&i.cond);
+        }
         let then_branch = |this: &mut Self| {
             this.scoped(|this| {
-                this.eval(&i.cond);
+                if binds {
+                    this.eval(&i.cond);
+                }
                 this.narrow(&i.cond, true);
                 this.key_header_condition(&i.cond);
                 this.eval_block(&i.then_branch)

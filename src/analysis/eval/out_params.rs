@@ -30,10 +30,17 @@ impl Evaluator<'_> {
         if !fills_buffer(callee) {
             return;
         }
+        // What a reader puts in a buffer comes from outside: the empty
+        // `String::new()` it started as is no identity's default
+        // (`rd.read_line(&mut line)` of a hand-written HTTP server).
+        let reads = words(callee).iter().any(|w| w == "read" || w == "fill");
         for (n, expr) in exprs.iter().enumerate() {
             let Some(var) = syntax::lent_mut_place(expr) else {
                 continue;
             };
+            if reads {
+                self.update(&var, |v| v.fallbacks.clear());
+            }
             let inputs = (others.iter().copied()).chain(
                 args.iter()
                     .enumerate()

@@ -18,6 +18,7 @@ mod rounds;
 mod stdin;
 #[cfg(feature = "test-hooks")]
 mod test_hooks;
+mod test_modules;
 mod unit;
 
 use std::collections::BTreeSet;

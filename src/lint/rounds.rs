@@ -42,12 +42,16 @@ enum Outcome {
 /// what that gave.
 pub(super) struct Trees {
     slots: Vec<Option<(Vec<Range<usize>>, Outcome)>>,
+    /// Per file, whether another file declares it a test module
+    /// (`super::test_modules`).
+    test_modules: Vec<bool>,
 }
 
 impl Trees {
-    pub(super) fn new(files: usize) -> Trees {
+    pub(super) fn new(test_modules: Vec<bool>) -> Trees {
         Trees {
-            slots: (0..files).map(|_| None).collect(),
+            slots: (0..test_modules.len()).map(|_| None).collect(),
+            test_modules,
         }
     }
 
@@ -83,7 +87,11 @@ impl Trees {
                 continue;
             };
             limits::check()?;
-            self.slots[n] = Some((blank.clone(), parse_one(entry, text, blank, nesting)?));
+            let outcome = match self.test_modules.get(n) {
+                Some(true) => Outcome::TestSupport,
+                _ => parse_one(entry, text, blank, nesting)?,
+            };
+            self.slots[n] = Some((blank.clone(), outcome));
         }
         for (n, ((entry, _), plan)) in texts.iter().zip(plans).enumerate() {
             if !matches!(plan, FilePlan::Parse { .. }) {

@@ -89,7 +89,7 @@ pub(super) fn lint_unit(
     let mut stats = UnitStats::start(&plans, &read.rust, files.rust_bytes(), planning.elapsed());
     lease.resize(memory_budget::estimate(0, stats.parse_bytes));
     let limited = limits::enter(options.unit_limits);
-    let mut trees = Trees::new(read.rust.len());
+    let mut trees = Trees::new(super::test_modules::test_module_files(&read.rust));
     // Each round analyses a larger selection, until the plan repeats.
     let analysis = loop {
         stats.rounds += 1;

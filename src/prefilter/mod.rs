@@ -53,6 +53,7 @@ use crate::lex;
 pub use blank::{blank, FilePlan};
 pub use demand::Demand;
 pub use scan::{FileScan, Item, Owner};
+pub use test_attrs::test_gated_modules;
 pub use triggers::{Fact, FactSet};
 
 use blank::file_plan;

@@ -52,6 +52,63 @@ pub fn at(tokens: &[Token<'_>], i: usize) -> Attribute {
     }
 }
 
+/// The modules `text` declares as files under a test `cfg` (`#[cfg(test)]
+/// mod tests_parse;`): those files are test support, whatever they are
+/// called. Only `cfg` attributes are read, each from a window of tokens.
+pub fn test_gated_modules(text: &str) -> Vec<&str> {
+    const WINDOW: usize = 48;
+    let mut out = Vec::new();
+    for (at, _) in text.match_indices("#[cfg") {
+        let tokens: Vec<Token<'_>> = crate::lex::tokens(&text[at..]).take(WINDOW).collect();
+        let mut i = 0;
+        let mut gated = false;
+        // The attributes before the item, this one and any after it.
+        while tokens.get(i) == Some(&Token::Punct("#")) {
+            gated |= i == 0 && self::at(&tokens, 0) == Attribute::Outer;
+            let Some(end) = attribute_end(&tokens, i + 1) else {
+                break;
+            };
+            i = end + 1;
+        }
+        if !gated {
+            continue;
+        }
+        if tokens.get(i) == Some(&Token::Ident("pub")) {
+            i += 1;
+            if tokens.get(i) == Some(&Token::Open(b'(')) {
+                i += 3;
+            }
+        }
+        if let (Some(Token::Ident("mod")), Some(Token::Ident(name)), Some(Token::Punct(";"))) =
+            (tokens.get(i), tokens.get(i + 1), tokens.get(i + 2))
+        {
+            out.push(*name);
+        }
+    }
+    out
+}
+
+/// The index of the `]` closing the attribute whose `[` is `tokens[open]`.
+fn attribute_end(tokens: &[Token<'_>], open: usize) -> Option<usize> {
+    if tokens.get(open) != Some(&Token::Open(b'[')) {
+        return None;
+    }
+    let mut depth = 0usize;
+    for (k, token) in tokens.iter().enumerate().skip(open) {
+        match token {
+            Token::Open(_) => depth += 1,
+            Token::Close(_) => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(k);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 /// The `a::b::c` path at the start of `tokens`, and the tokens after it.
 fn path<'a, 't>(tokens: &'a [Token<'t>]) -> Option<(Vec<&'t str>, &'a [Token<'t>])> {
     let mut segments = Vec::new();

@@ -449,6 +449,14 @@ impl Evaluator<'_> {
     ) -> Value {
         let call_site = self.site(call);
         let arg_sites: Vec<Site> = exprs.iter().map(|e| self.site(*e)).collect();
+        // A wrapper called by a store's verb (`store.begin(&scope, &key)`,
+        // a claim verb included) is the storing call its caller sees.
+        let called_by_verb = match call {
+            Expr::MethodCall(m) => self.vocab.is_store_method(&m.method.to_string()),
+            Expr::Call(c) => matches!(&*c.func, Expr::Path(p)
+                if self.vocab.is_store_method(&last_ident(&p.path))),
+            _ => false,
+        };
         let mut result = Value::empty();
         let summaries = self.summaries;
         let param_names = ids
@@ -494,8 +502,14 @@ impl Evaluator<'_> {
                 }
                 let (value, site) = {
                     // A position known by a name only (`fn cache_key(..)`)
-                    // is where the key is built, not a store wrapper.
-                    let flow = if event.raw_ok {
+                    // is where the key is built, not a store wrapper; so is
+                    // the tuple or record of a helper not called by a store's
+                    // verb (`self.replay(&who, &key)` storing `(who.tenant_id,
+                    // key)`): that tuple is the key expression (rules.md).
+                    let tuple = (event.value.construct).is_some_and(|c| {
+                        matches!(c.kind, ConstructKind::Tuple | ConstructKind::Struct)
+                    });
+                    let flow = if event.raw_ok && (called_by_verb || !tuple) {
                         Flow::Pending
                     } else {
                         Flow::Returned

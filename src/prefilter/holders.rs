@@ -109,7 +109,7 @@ pub(super) fn serde_default_at<'t>(tokens: &[Token<'t>], i: usize) -> Option<(&'
 }
 
 /// The index of the bracket closing the one opening at `tokens[open]`.
-fn matching_close(tokens: &[Token<'_>], open: usize) -> Option<usize> {
+pub(super) fn matching_close(tokens: &[Token<'_>], open: usize) -> Option<usize> {
     matching(tokens, (open..tokens.len()).take(4096), true)
 }
 

@@ -1066,7 +1066,7 @@ fn chain_root<'t>(tokens: &[Token<'t>], dot: usize) -> Option<&'t str> {
         }
         match tokens.get(end)? {
             Token::Close(b')') => {
-                let name = matching_open(tokens, end)?.checked_sub(1)?;
+                let name = holders::matching_open(tokens, end)?.checked_sub(1)?;
                 let Token::Ident(_) = tokens.get(name)? else {
                     return None;
                 };
@@ -1083,32 +1083,13 @@ fn chain_root<'t>(tokens: &[Token<'t>], dot: usize) -> Option<&'t str> {
                 }
             }
             Token::Close(b'}') => {
-                let open = matching_open(tokens, end)?;
+                let open = holders::matching_open(tokens, end)?;
                 let Token::Ident(ty) = tokens.get(open.checked_sub(1)?)? else {
                     return None;
                 };
                 return upper(ty).then_some(*ty);
             }
             _ => return None,
-        }
-    }
-    None
-}
-
-/// The opening bracket of the one closing at `tokens[close]`, within a
-/// few thousand tokens.
-fn matching_open(tokens: &[Token<'_>], close: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    for j in (close.saturating_sub(4096)..=close).rev() {
-        match tokens[j] {
-            Token::Close(_) => depth += 1,
-            Token::Open(_) => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(j);
-                }
-            }
-            _ => {}
         }
     }
     None

@@ -104,20 +104,7 @@ fn attribute_end(tokens: &[Token<'_>], open: usize) -> Option<usize> {
     if tokens.get(open) != Some(&Token::Open(b'[')) {
         return None;
     }
-    let mut depth = 0usize;
-    for (k, token) in tokens.iter().enumerate().skip(open) {
-        match token {
-            Token::Open(_) => depth += 1,
-            Token::Close(_) => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(k);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
+    super::holders::matching_close(tokens, open)
 }
 
 /// The `a::b::c` path at the start of `tokens`, and the tokens after it.

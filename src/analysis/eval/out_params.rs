@@ -27,13 +27,14 @@ impl Evaluator<'_> {
         args: &[Value],
         exprs: &[&Expr],
     ) {
-        if !fills_buffer(callee) {
+        let callee_words = words(callee);
+        if !fills_buffer(&callee_words) {
             return;
         }
         // What a reader puts in a buffer comes from outside: the empty
         // `String::new()` it started as is no identity's default
         // (`rd.read_line(&mut line)` of a hand-written HTTP server).
-        let reads = words(callee).iter().any(|w| w == "read" || w == "fill");
+        let reads = (callee_words.iter()).any(|w| w == "read" || w == "fill");
         for (n, expr) in exprs.iter().enumerate() {
             let Some(var) = syntax::lent_mut_place(expr) else {
                 continue;
@@ -67,11 +68,11 @@ impl Evaluator<'_> {
     }
 }
 
-/// Whether a call so named fills a buffer it is given: reading into it,
+/// Whether a call whose name has these words fills a buffer it is given: reading into it,
 /// writing or encoding into it, finishing a digest into it
 /// (`read_exact`, `into_writer`, `encode_to_vec`, `finalize_into`).
-fn fills_buffer(callee: &str) -> bool {
-    words(callee).iter().any(|w| {
+fn fills_buffer(callee_words: &[String]) -> bool {
+    callee_words.iter().any(|w| {
         matches!(
             w.as_str(),
             "read" | "write" | "writer" | "fill" | "encode" | "serialize" | "finalize" | "copy"

@@ -120,7 +120,24 @@ fn names_body_extractor(ident: &str) -> bool {
         "xml",
         "multipart",
     ];
-    const QUALIFIERS: &[&str] = &["valid", "validated", "typed", "strict", "checked", "full"];
+    // What the extractor does with the body (`JsonIn`, `FormExtract`,
+    // `ReqJson`, `ParsedCbor`) qualifies it as much as how it checks it.
+    const QUALIFIERS: &[&str] = &[
+        "valid",
+        "validated",
+        "typed",
+        "strict",
+        "checked",
+        "full",
+        "in",
+        "inbound",
+        "extract",
+        "extracted",
+        "extractor",
+        "req",
+        "parsed",
+        "decoded",
+    ];
     if !ident.starts_with(|c: char| c.is_ascii_uppercase()) {
         return false;
     }
@@ -205,12 +222,17 @@ mod tests {
             "Raw",
             "ValidatedJson",
             "BodyBytes",
+            "JsonIn",
+            "FormExtract",
+            "ReqJson",
         ];
         let other = [
             "RawQuery",
             "JsonResponse",
             "BodyLimit",
             "FormConfig",
+            "JsonOut",
+            "JsonReply",
             "raw",
             "Query",
         ];

@@ -102,6 +102,20 @@ pub fn place_name(expr: &Expr) -> Option<String> {
     }
 }
 
+/// The local variable a mutating method writes through (`s.push_str(..)`,
+/// `slot.to_mut().push_str(..)`, `buf.lock().await.extend(..)`): a call
+/// without arguments on the receiver hands out the place itself or a
+/// borrow into it, so writing there writes the local.
+pub fn written_place(expr: &Expr) -> Option<String> {
+    match expr {
+        Expr::MethodCall(m) if m.args.is_empty() => written_place(&m.receiver),
+        Expr::Await(a) => written_place(&a.base),
+        Expr::Try(t) => written_place(&t.expr),
+        Expr::Paren(p) => written_place(&p.expr),
+        _ => place_name(expr),
+    }
+}
+
 /// An access chain from the outside in: `expr`, then what each method
 /// call, field access, reference, dereference or parenthesis is of
 /// (`req.origin.as_reader()` → itself, `req.origin`, `req`).

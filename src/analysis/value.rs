@@ -832,6 +832,20 @@ impl Value {
         self.server_id.is_some() && self.client_key.is_none()
     }
 
+    /// Whether a value carries something that flows to a key: the client
+    /// key, a scope component, a parameter, the payload. Not a default,
+    /// a literal or a construction alone.
+    pub fn carries_flow(&self) -> bool {
+        self.client_key.is_some()
+            || self.tenant.is_some()
+            || self.principal.is_some()
+            || self.route.is_some()
+            || self.params != 0
+            || self.payload.is_some()
+            || self.scoped
+            || self.client_ns
+    }
+
     /// Whether the client's key is in this value (raw, or scoped into the
     /// client namespace): a payload hash beside it is a fingerprint.
     pub fn carries_key(&self) -> bool {

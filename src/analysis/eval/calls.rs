@@ -589,18 +589,18 @@ impl Evaluator<'_> {
             return value;
         }
 
-        // A closure handed to any other method of a value carrying a client
-        // key receives that value (`stream.try_for_each(|k| ..)`,
-        // `fut.and_then(|k| ..)` of a futures combinator). A mongodb filter
+        // A closure handed to any other method of a value that carries
+        // something receives that value (`stream.try_for_each(|k| ..)`,
+        // `fut.and_then(|k| ..)` of a futures combinator, a helper's
+        // `[org, key].iter().for_each(|part| ..)`). A mongodb filter
         // document is walked once, as the lookup's key.
         let filter = exprs
             .first()
             .and_then(|e| super::macros::document_filter(&method, e));
-        let args: Vec<Value> = m
-            .args
-            .iter()
-            .enumerate()
-            .map(|(i, a)| match (i, filter) {
+        let folds = matches!(method.as_str(), "fold" | "try_fold" | "rfold");
+        let mut args: Vec<Value> = Vec::with_capacity(m.args.len());
+        for (i, a) in m.args.iter().enumerate() {
+            let value = match (i, filter) {
                 (0, Some(mac)) => {
                     self.eval_document(mac, true, super::macros::collection_name(&m.receiver));
                     Value::empty()
@@ -609,17 +609,24 @@ impl Evaluator<'_> {
                     self.inserted_document(a, super::macros::collection_name(&m.receiver))
                 }
                 _ => match a {
+                    // `fold(init, |acc, x| ..)`: the accumulator starts as
+                    // `init`, the elements are the receiver's.
+                    Expr::Closure(c) if folds && i == 1 => {
+                        let init = args.first().cloned().unwrap_or_default();
+                        self.eval_fold_closure(c, init, recv.clone())
+                    }
                     // `map_err(|e| ..)` sees the error, never the key.
                     Expr::Closure(c)
-                        if recv.client_key.is_some()
+                        if recv.carries_flow()
                             && !matches!(method.as_str(), "map_err" | "inspect_err") =>
                     {
                         self.eval_closure(c, Some(recv.clone()))
                     }
                     _ => self.eval(a),
                 },
-            })
-            .collect();
+            };
+            args.push(value);
+        }
         let call = MethodCall {
             m,
             expr,

@@ -108,6 +108,28 @@ impl Evaluator<'_> {
         })
     }
 
+    /// `fold(init, |acc, x| ..)`'s closure: the accumulator bound to
+    /// `init`, the element to what the receiver yields.
+    pub(super) fn eval_fold_closure(
+        &mut self,
+        c: &syn::ExprClosure,
+        init: Value,
+        element: Value,
+    ) -> Value {
+        let mut inputs = c.inputs.iter();
+        let (Some(acc), Some(elem)) = (inputs.next(), inputs.next()) else {
+            return self.eval_closure(c, Some(element));
+        };
+        self.scoped(|this| {
+            this.bind_pat(acc, init, None);
+            this.bind_pat(elem, element, None);
+            let saved_ret = std::mem::take(&mut this.ret);
+            let body = this.eval(&c.body);
+            let inner_ret = std::mem::replace(&mut this.ret, saved_ret);
+            body.union(&inner_ret)
+        })
+    }
+
     /// A local closure or a crate function of one parameter handed by its
     /// path to an adapter (`.map(mk)`, `.map(strip_attempt_suffix)`): run
     /// on the value it receives, as for `.map(|k| strip_attempt_suffix(k))`.

@@ -11,7 +11,7 @@ use syn::Expr;
 
 use super::{Evaluator, MethodCall};
 use crate::analysis::format_string::{self, FormatArg};
-use crate::analysis::syntax::{last_ident, place_name};
+use crate::analysis::syntax::{last_ident, place_name, written_place};
 use crate::analysis::value::{Construct, ConstructKind, Site, Value};
 
 impl Evaluator<'_> {
@@ -224,12 +224,22 @@ impl Evaluator<'_> {
             | "put_slice" | "put" | "write_all"
                 if args.len() == 1 || (call.method == "insert_str" && args.len() == 2) =>
             {
-                if let (Some(arg), Some(var)) = (args.last(), place_name(&m.receiver)) {
+                if let (Some(arg), Some(var)) = (args.last(), written_place(&m.receiver)) {
                     let site = self.site(call.expr);
                     self.update(&var, |v| {
                         let before = v.clone();
                         v.join_as_part(arg);
                         v.mark_concat(&[arg], site);
+                        // A digest written into a buffer that held nothing
+                        // (`fold(String::new(), |mut s, b| { s.push_str(
+                        // &format!("{b:02x}")); s })`) is that digest
+                        // re-encoded, not yet keyed with anything.
+                        let blank = !before.carries_flow()
+                            && before.digest.is_none()
+                            && before.payload_hash.is_none();
+                        if blank {
+                            v.hash_keyed = before.hash_keyed;
+                        }
                         if before.client_key.is_some() && v.concat.is_none() {
                             v.concat = Some(site);
                         }
@@ -246,7 +256,7 @@ impl Evaluator<'_> {
                 ControlFlow::Break(Value::empty())
             }
             "push" => {
-                if let (Some(arg), Some(var)) = (args.first(), place_name(&m.receiver)) {
+                if let (Some(arg), Some(var)) = (args.first(), written_place(&m.receiver)) {
                     let arg = arg.clone();
                     self.update(&var, |v| {
                         v.join_as_part(&arg);

@@ -80,8 +80,9 @@ impl Evaluator<'_> {
             if !serialised {
                 v.construct = None;
             }
-            v.concat = None;
-            v.concat_params.clear();
+            // What a concatenation built flows on through a call we do not
+            // know (`spawn_blocking(move || format!(..))`, `run(format!(..))`):
+            // the key is still that concatenation.
             return v;
         }
         let mut v = Value::derived(args.iter());

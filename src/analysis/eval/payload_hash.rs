@@ -590,11 +590,19 @@ impl Evaluator<'_> {
             return Some(self.digest_value(&args[0], expr));
         }
         if method == "hash" && args.len() == 1 {
-            let target = arg_exprs.first().and_then(|e| place_name(e))?;
-            let target_is_hasher = self.lookup(&target).is_some_and(|v| v.hasher);
-            if target_is_hasher {
+            let target = arg_exprs.first().and_then(|e| place_name(e));
+            let target_is_hasher =
+                (target.as_ref()).is_some_and(|t| self.lookup(t).is_some_and(|v| v.hasher));
+            if let (Some(target), true) = (target, target_is_hasher) {
                 self.absorb_into(&target, recv);
                 return Some(Value::empty());
+            }
+            // A hasher object's one-shot digest (pyhash's
+            // `murmur3_x64_128().hash(&raw)`), not std's `value.hash(&mut
+            // state)`, which lends its state mutably.
+            let lent_mut = matches!(arg_exprs, [Expr::Reference(r)] if r.mutability.is_some());
+            if !lent_mut && (is_hasher || made_by_digest_fn(recv_expr)) {
+                return Some(self.digest_value(&args[0], expr));
             }
             return None;
         }
@@ -817,6 +825,20 @@ pub(super) fn decodes_record(segments: &[String]) -> bool {
     decoder
         && ty.starts_with(|c: char| c.is_ascii_uppercase())
         && !words(ty).iter().any(|w| not_record(w))
+}
+
+/// `murmur3_x64_128()`: a call of no arguments to a function a hash
+/// family names, which makes a hasher object.
+fn made_by_digest_fn(expr: &Expr) -> bool {
+    let Expr::Call(call) = expr else {
+        return false;
+    };
+    let Expr::Path(p) = &*call.func else {
+        return false;
+    };
+    call.args.is_empty()
+        && (p.path.segments.last())
+            .is_some_and(|s| hashing::is_digest_fn_name(&s.ident.to_string()))
 }
 
 /// The argument a path call parses into a record: a format's one argument

@@ -92,6 +92,7 @@ const DIGEST_FNS: &[&str] = &[
     "hash32",
     "hash64",
     "hash128",
+    "hash256",
     "checksum",
     "hash_seeded",
     "hash_with_seed",
@@ -571,7 +572,7 @@ pub fn classify_call(segments: &[String], nargs: usize) -> Option<HashCall> {
                 return Some(HashCall::NewHasher { feeds_args: false });
             }
             // `Sha1::from(&body)` (sha1_smol): a hasher made fed.
-            if matches!(last, "new_with_prefix" | "from") && nargs == 1 {
+            if matches!(last, "new_with_prefix" | "from" | "from_buffer") && nargs == 1 {
                 return Some(HashCall::NewHasher { feeds_args: true });
             }
             // `Keccak::v256()`: a hasher's own constructor.
@@ -630,6 +631,8 @@ pub fn is_feed_method(method: &str) -> bool {
     matches!(
         method,
         "update" | "input" | "consume" | "write" | "write_all" | "chain_update" | "chain"
+        // A sponge's (`xoodyak`, `ascon`) word for feeding.
+        | "absorb"
     ) || (method.starts_with("write_") && method != "write_str" && method != "write_fmt")
         || with_form_suffix(method, &["update", "input", "consume"])
 }
@@ -678,6 +681,9 @@ pub fn is_finalize_method(method: &str) -> bool {
             | "sum32"
             | "sum64"
             | "hexdigest"
+            // A sponge's output, blake2's output of a chosen length.
+            | "squeeze"
+            | "finalize_variable"
     ) || with_width_suffix(method, &["finish", "finalize", "digest", "sum"])
         || with_form_suffix(
             method,

@@ -289,25 +289,30 @@ fn dialects() -> Dialects {
 pub fn analyze_text(text: &str, vocab: &Vocabulary) -> TextAnalysis {
     let mut out = TextAnalysis::default();
     let dialects = dialects();
-    let lines = Lines::new(text);
-    let byte_of_char: Vec<usize> = text
-        .char_indices()
-        .map(|(b, _)| b)
-        .chain(std::iter::once(text.len()))
-        .collect();
     // MySQL's `#` line comments are an operator to the other tokenizers,
     // which would glue each comment to the statement after it.
     let mysql = hash_comments(text);
-    let splitting = (dialects.iter()).filter(|(name, _)| !mysql || *name == "MySQL");
-    let tokens = splitting.chain(&dialects).find_map(|(_, d)| {
-        Tokenizer::new(d.as_ref(), text)
-            .tokenize_with_location()
-            .ok()
-    });
-    let Some(tokens) = tokens else {
+    let mut splitting = (dialects.iter()).filter(|(name, _)| !mysql || *name == "MySQL");
+    let tokenize = |d: &dyn sqlparser::dialect::Dialect, t: &str| {
+        Tokenizer::new(d, t).tokenize_with_location()
+    };
+    let tokens = (splitting.clone())
+        .chain(&dialects)
+        .find_map(|(_, d)| tokenize(d.as_ref(), text).ok());
+    // Lines no tokenizer reads (another dialect's comments) blanked, so
+    // the DDL around them is still read.
+    let recovered = match tokens {
+        Some(tokens) => Some((std::borrow::Cow::Borrowed(text), tokens)),
+        None => splitting.next().and_then(|(_, d)| {
+            statements::blank_unreadable_lines(text, |t| tokenize(d.as_ref(), t))
+                .map(|(t, tokens)| (std::borrow::Cow::Owned(t), tokens))
+        }),
+    };
+    let Some((text, tokens)) = recovered else {
         // Not even the tokenizer copes (an unterminated quote), so there are
         // no statements: one note at the tokenizer's complaint, if the text
         // holds DDL for an idempotency table anywhere.
+        let lines = Lines::new(text);
         let words = plain_words(text);
         let about_idempotency = words.iter().enumerate().any(|(i, w)| {
             (w.eq_ignore_ascii_case("create") || w.eq_ignore_ascii_case("alter"))
@@ -329,6 +334,13 @@ pub fn analyze_text(text: &str, vocab: &Vocabulary) -> TextAnalysis {
         }
         return out;
     };
+    let text = &*text;
+    let lines = Lines::new(text);
+    let byte_of_char: Vec<usize> = text
+        .char_indices()
+        .map(|(b, _)| b)
+        .chain(std::iter::once(text.len()))
+        .collect();
     for statement in split_statements(&tokens) {
         let statement = past_guard(statement);
         let Some(first) = statement.iter().find(|t| !is_trivia(&t.token)) else {
@@ -379,7 +391,7 @@ pub fn analyze_text(text: &str, vocab: &Vocabulary) -> TextAnalysis {
                 }
             }
             None => {
-                if !tolerant(statement_text, start, &head, vocab, &mut out.constraints) {
+                if !tolerant::read(statement_text, start, &head, vocab, &mut out.constraints) {
                     out.skipped.push(TextSkipped {
                         range: CharRange {
                             start,
@@ -393,31 +405,6 @@ pub fn analyze_text(text: &str, vocab: &Vocabulary) -> TextAnalysis {
         }
     }
     out
-}
-
-/// The tolerant fallback for a `CREATE TABLE` no dialect parses (see
-/// [`Statement_::tolerant_create_table`]); false when it cannot read it.
-fn tolerant(
-    statement_text: &str,
-    base: usize,
-    head: &DdlHead,
-    vocab: &Vocabulary,
-    out: &mut Vec<TextConstraint>,
-) -> bool {
-    let Ok(tokens) = Tokenizer::new(&PostgreSqlDialect {}, statement_text).tokenize_with_location()
-    else {
-        return false;
-    };
-    if !head.create_table {
-        return tolerant::names_no_key(&tokens);
-    }
-    let ctx = Statement_ {
-        tokens: &tokens,
-        lines: Lines::new(statement_text),
-        base,
-        vocab,
-    };
-    ctx.tolerant_create_table(&head.table, out)
 }
 
 /// `Expected: x, found: y at Line: 3, Column: 5`: the location is relative

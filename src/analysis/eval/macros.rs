@@ -113,6 +113,15 @@ impl Evaluator<'_> {
                 // result, as through a call the analysis does not know
                 // (`key!(tenant, idem)` builds a key from both).
                 let values: Vec<Value> = args.iter().map(|a| self.eval(a)).collect();
+                let lengths_only = args
+                    .iter()
+                    .all(|a| matches!(a, syn::Expr::Lit(l) if matches!(l.lit, syn::Lit::Int(_))));
+                if lengths_only && crate::analysis::vocab::names_minting_macro(&name) {
+                    return Value {
+                        server_id: Some(self.fact_origin(mac)),
+                        ..Value::default()
+                    };
+                }
                 Value::derived(values.iter())
             }
         }

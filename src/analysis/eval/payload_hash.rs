@@ -557,7 +557,10 @@ impl Evaluator<'_> {
         // `finalize_boxed(32)`, `finalize_xof`-style output lengths.
         let output_length =
             matches!(arg_exprs, [Expr::Lit(l)] if matches!(l.lit, syn::Lit::Int(_)));
-        if is_hasher && (args.is_empty() || output_length) && hashing::finishes_hasher(method) {
+        // adler32's `RollingAdler32::hash()` finishes too: std's `hash`
+        // takes the state it feeds (and the pre-filter reads `hash` so).
+        let finishes = hashing::finishes_hasher(method) || (method == "hash" && args.is_empty());
+        if is_hasher && (args.is_empty() || output_length) && finishes {
             return Some(self.digest_value(recv, expr));
         }
         // `k.finalize(&mut out)` (tiny-keccak, `finalize_into`): the digest

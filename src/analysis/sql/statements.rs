@@ -12,19 +12,136 @@ use super::is_trivia;
 /// Splits at top-level `;` (the tokenizer already keeps `;` inside strings,
 /// comments and dollar-quoted bodies) and at a batch separator on a line of
 /// its own (`GO`, `/`, `//`).
+///
+/// Where every parenthesis closes, "top-level" also means outside
+/// parentheses, and a `CREATE` first on its line there starts a
+/// statement (not `ALTER`, which also starts a clause of `ALTER TABLE`): no dialect has a `;` inside a column list or one statement
+/// beginning another, while a dialect that continues lines with `;` or
+/// ends statements with nothing (Visual FoxPro's `CREATE TABLE t ( ;`)
+/// has both. Unbalanced parentheses (a typo) keep the plain split.
 pub(super) fn split_statements(tokens: &[TokenWithSpan]) -> Vec<&[TokenWithSpan]> {
+    let balanced =
+        paren_depths(tokens).last().is_none_or(|d| d == 0) && !paren_depths(tokens).any(|d| d < 0);
+    let depths: Vec<i64> = if balanced {
+        paren_depths(tokens).collect()
+    } else {
+        vec![0; tokens.len()]
+    };
     let mut out = Vec::new();
     let mut start = 0;
     for i in 0..tokens.len() {
-        if matches!(tokens[i].token, Token::SemiColon | Token::EOF) || is_batch_separator(tokens, i)
-        {
+        let top = depths.get(i).is_none_or(|&d| d == 0);
+        let ends = match tokens[i].token {
+            Token::EOF => true,
+            Token::SemiColon => top,
+            _ => is_batch_separator(tokens, i),
+        };
+        if ends {
             out.push(&tokens[start..i]);
             start = i + 1;
+        } else if balanced && top && i > start && starts_statement_line(tokens, i) {
+            let before = &tokens[start..i];
+            if before.iter().any(|t| !is_trivia(&t.token)) {
+                out.push(before);
+                start = i;
+            }
         }
     }
     out.push(&tokens[start..]);
     out.retain(|s| s.iter().any(|t| !is_trivia(&t.token)));
     out
+}
+
+/// The parenthesis depth before each token.
+fn paren_depths(tokens: &[TokenWithSpan]) -> impl Iterator<Item = i64> + '_ {
+    tokens.iter().scan(0i64, |depth, t| {
+        let before = *depth;
+        match t.token {
+            Token::LParen => *depth += 1,
+            Token::RParen => *depth -= 1,
+            _ => {}
+        }
+        Some(before.min(*depth))
+    })
+}
+
+/// A `CREATE` that is the first word on its line.
+fn starts_statement_line(tokens: &[TokenWithSpan], i: usize) -> bool {
+    let ddl = matches!(&tokens[i].token, Token::Word(w) if w.quote_style.is_none()
+        && w.value.eq_ignore_ascii_case("create"));
+    let blank = |t: &TokenWithSpan| {
+        matches!(
+            t.token,
+            Token::Whitespace(Whitespace::Space | Whitespace::Tab)
+        )
+    };
+    ddl && tokens[..i]
+        .iter()
+        .rev()
+        .find(|t| !blank(t))
+        .is_none_or(|t| {
+            matches!(
+                &t.token,
+                Token::Whitespace(Whitespace::Newline | Whitespace::SingleLineComment { .. })
+            )
+        })
+}
+
+/// A text no tokenizer reads (Visual FoxPro's `*` comment lines, whose
+/// prose may hold an apostrophe): the line of each complaint blanked,
+/// character for character so that positions hold, until `tokenize`
+/// accepts it; `None` when it still fails after a few lines, or when a
+/// line to blank holds a word of what IDEM008 reads (`CREATE`, `KEY`,
+/// `UNIQUE`, ..): that line is skipped with a note instead of dropped.
+pub(super) fn blank_unreadable_lines(
+    text: &str,
+    tokenize: impl Fn(&str) -> Result<Vec<TokenWithSpan>, sqlparser::tokenizer::TokenizerError>,
+) -> Option<(String, Vec<TokenWithSpan>)> {
+    const MAX_BLANKED: usize = 16;
+    let mut text = text.to_string();
+    for _ in 0..MAX_BLANKED {
+        let line = match tokenize(&text) {
+            Ok(tokens) => return Some((text, tokens)),
+            Err(err) => err.location.line,
+        };
+        let index = usize::try_from(line).ok()?.checked_sub(1)?;
+        let mut blanked = false;
+        text = text
+            .split_inclusive('\n')
+            .enumerate()
+            .map(|(n, l)| {
+                if n != index || l.trim().is_empty() || holds_ddl_word(l) {
+                    return l.to_string();
+                }
+                blanked = true;
+                l.chars()
+                    .map(|c| if c == '\n' || c == '\r' { c } else { ' ' })
+                    .collect()
+            })
+            .collect();
+        if !blanked {
+            return None;
+        }
+    }
+    None
+}
+
+/// Whether a line holds a word of a key's definition.
+fn holds_ddl_word(line: &str) -> bool {
+    line.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .any(|w| {
+            [
+                "create",
+                "alter",
+                "primary",
+                "unique",
+                "key",
+                "index",
+                "constraint",
+            ]
+            .iter()
+            .any(|k| w.eq_ignore_ascii_case(k))
+        })
 }
 
 /// SQL Server's `CLUSTERED`/`NONCLUSTERED` after `UNIQUE` or `KEY` blanked
@@ -196,6 +313,49 @@ mod tests {
             .iter()
             .map(|t| t.token.to_string())
             .collect()
+    }
+
+    fn statements(sql: &str) -> Vec<String> {
+        let tokens = Tokenizer::new(&MsSqlDialect {}, sql)
+            .tokenize_with_location()
+            .unwrap_or_default();
+        split_statements(&tokens)
+            .iter()
+            .map(|s| s.iter().map(|t| t.token.to_string()).collect::<String>())
+            .map(|s| s.trim().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn continued_lines_stay_in_their_statement_and_a_create_starts_one() {
+        let foxpro = "CREATE TABLE a ( ;\n k C(1) ;\n)\nCREATE TABLE b (k INT)";
+        assert_eq!(
+            statements(foxpro),
+            ["CREATE TABLE a ( ;\n k C(1) ;\n)", "CREATE TABLE b (k INT)"]
+        );
+        // `ALTER` also starts a clause, so it never splits.
+        let alter = "ALTER TABLE t\n  ALTER COLUMN c SET NOT NULL;\nSELECT 1";
+        assert_eq!(
+            statements(alter),
+            ["ALTER TABLE t\n  ALTER COLUMN c SET NOT NULL", "SELECT 1"]
+        );
+        // A parenthesis that never closes keeps the plain split.
+        let typo = "CREATE TABLE a (k INT;\nCREATE TABLE b (k INT);";
+        assert_eq!(statements(typo).len(), 2);
+    }
+
+    #[test]
+    fn unreadable_prose_lines_are_blanked_in_place() {
+        let tokenize = |t: &str| Tokenizer::new(&MsSqlDialect {}, t).tokenize_with_location();
+        let sql = "* the kiosk's tables\nCREATE TABLE a (k INT)";
+        let (text, _) = blank_unreadable_lines(sql, tokenize).expect("recovered");
+        assert_eq!(text.chars().count(), sql.chars().count());
+        assert!(text.starts_with(&" ".repeat(20)), "{text:?}");
+        // A line that defines a key is never dropped.
+        assert!(
+            blank_unreadable_lines("CREATE TABLE a (k TEXT DEFAULT 'x PRIMARY KEY)", tokenize)
+                .is_none()
+        );
     }
 
     #[test]

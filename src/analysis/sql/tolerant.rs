@@ -4,6 +4,31 @@
 
 use super::*;
 
+/// The tolerant fallback for a `CREATE TABLE` no dialect parses (see
+/// [`Statement_::tolerant_create_table`]); false when it cannot read it.
+pub(super) fn read(
+    statement_text: &str,
+    base: usize,
+    head: &DdlHead,
+    vocab: &Vocabulary,
+    out: &mut Vec<TextConstraint>,
+) -> bool {
+    let Ok(tokens) = Tokenizer::new(&PostgreSqlDialect {}, statement_text).tokenize_with_location()
+    else {
+        return false;
+    };
+    if !head.create_table {
+        return names_no_key(&tokens);
+    }
+    let ctx = Statement_ {
+        tokens: &tokens,
+        lines: Lines::new(statement_text),
+        base,
+        vocab,
+    };
+    ctx.tolerant_create_table(&head.table, out)
+}
+
 /// The tolerant reading of a `CREATE TABLE` that no dialect parses (an
 /// extension's column type, a storage clause, a typo far from the key):
 /// the column list is split at its top-level commas and each element is
@@ -27,9 +52,11 @@ impl Statement_<'_> {
         let mut understood = false;
         let mut property_key = Vec::new();
         for element in self.list_items(open, close) {
+            // A `;` inside the list continues the line (Visual FoxPro).
             let element: Vec<usize> = element
                 .into_iter()
                 .filter(|&i| !is_trivia(&self.tokens[i].token))
+                .filter(|&i| self.tokens[i].token != Token::SemiColon)
                 .collect();
             let Some(&first) = element.first() else {
                 continue;
@@ -48,7 +75,15 @@ impl Statement_<'_> {
                     } else {
                         ConstraintKind::Unique
                     };
-                    if let Some(candidate) = self.tolerant_table_constraint(first, head, kind) {
+                    let listed = element
+                        .iter()
+                        .any(|&i| self.tokens[i].token == Token::LParen);
+                    let candidate = if listed {
+                        self.tolerant_table_constraint(first, head, kind)
+                    } else {
+                        self.key_expression(&element, kind)
+                    };
+                    if let Some(candidate) = candidate {
                         candidates.push(candidate);
                         understood = true;
                     }
@@ -136,6 +171,36 @@ impl Statement_<'_> {
             }
         }
         None
+    }
+
+    /// A key written as an expression of its columns instead of a list
+    /// (Visual FoxPro's `PRIMARY KEY org_id + user_id + idem_key TAG pk`):
+    /// the word after `KEY` and each word joined to it by `+`, `||` or
+    /// `,`, up to the first that is not (the tag).
+    fn key_expression(&self, element: &[usize], kind: ConstraintKind) -> Option<Candidate> {
+        let key = element
+            .iter()
+            .position(|&i| self.keyword(i) == Some(Keyword::KEY))?;
+        let mut columns: Vec<(String, CharRange)> = Vec::new();
+        let mut joined = true;
+        for &i in &element[key + 1..] {
+            match &self.tokens[i].token {
+                Token::Plus | Token::StringConcat | Token::Comma => joined = true,
+                Token::Word(_) if joined => {
+                    columns.extend(self.word(i).zip(self.token_range(i, i)));
+                    joined = false;
+                }
+                _ => break,
+            }
+        }
+        if columns.is_empty() {
+            return None;
+        }
+        Some(Candidate {
+            kind,
+            range: self.token_range(*element.first()?, *element.last()?)?,
+            columns,
+        })
     }
 
     /// The token indices of each top-level item of the list `open`..`close`.

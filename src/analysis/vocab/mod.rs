@@ -48,6 +48,7 @@ pub use evidence::{compile_words, ident_span, starts_word, word_hits, Evidence};
 pub use extension::VocabularyExtension;
 pub use provenance::{
     is_record_id_word, is_server_entity_word, mints_id_method, names_fresh_id_call,
+    names_minting_macro,
 };
 pub use roles::{names_key_header_constant, names_operation, Component};
 pub use semantics::{

@@ -30,8 +30,9 @@ impl Vocabulary {
     /// Whether an identifier names a server-minted key: an event, delivery,
     /// webhook, message, job or replay id (`event_id`, `evt_id`, `msgId`).
     pub fn is_server_id_name(&self, ident: &str) -> bool {
-        let cheap_reject =
-            self.server_ids.is_empty() && !RECORD_ID_WORDS.iter().any(|s| ends_with_ci(ident, s));
+        let cheap_reject = self.server_ids.is_empty()
+            && !RECORD_ID_WORDS.iter().any(|s| ends_with_ci(ident, s))
+            && !ends_with_ci(ident, "tag");
         if cheap_reject {
             return false;
         }
@@ -41,8 +42,9 @@ impl Vocabulary {
             return true;
         }
         // The ecosystems' own short names: Nakadi's event `eid`, the job
-        // `jid` of Sidekiq, Faktory and their Rust clients.
-        if matches!(name, "eid" | "jid") {
+        // `jid` of Sidekiq, Faktory and their Rust clients, AMQP's
+        // `delivery_tag`.
+        if matches!(name, "eid" | "jid" | "delivery_tag") {
             return true;
         }
         let w = words(name);
@@ -142,6 +144,13 @@ pub fn names_fresh_id_call<S: AsRef<str>>(segments: &[S]) -> bool {
         && words(owner.as_ref())
             .last()
             .is_some_and(|w| is_id_scheme_word(w))
+}
+
+/// A macro that mints an id from nothing (`nanoid!()`, `nanoid!(10)`
+/// with a length): named for an id scheme, not `uuid!`, which parses the
+/// literal it is given.
+pub fn names_minting_macro(name: &str) -> bool {
+    name != "uuid" && name != "id" && is_id_scheme_word(name)
 }
 
 /// A method asked of a generator for its next id with nothing given

@@ -914,7 +914,13 @@ impl<'a> Evaluator<'a> {
                 }
             }
             Expr::Index(i) => {
-                self.eval(&i.index);
+                // `headers["Idempotency-Key"]`: a header map indexed by
+                // the header's name reads it, as `get` does.
+                let index = self.eval(&i.index);
+                if let Some(source) = index.key_header_name {
+                    self.eval(&i.expr);
+                    return self.header_value(Some(source), expr);
+                }
                 let mut v = self.eval(&i.expr);
                 v.elems = None;
                 v.fallbacks.clear();

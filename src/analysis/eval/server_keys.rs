@@ -31,7 +31,7 @@ impl Evaluator<'_> {
         if value.server_id.is_some() || value.client_key.is_some() {
             return;
         }
-        if !is_id_field(field) {
+        if !is_id_field(field) && !is_position_field(field) {
             return;
         }
         let name = receiver_name(base);
@@ -185,6 +185,15 @@ fn pat_names(pat: &syn::Pat, out: &mut Vec<String>) {
 /// A field holding a record's own id (`id`, `uuid`, Twilio's `sid`).
 fn is_id_field(field: &str) -> bool {
     crate::analysis::vocab::is_record_id_word(field)
+}
+
+/// Where a broker put a message, which names it as its id does
+/// (`m.offset()` of a Kafka message, a JetStream `stream_sequence`).
+fn is_position_field(field: &str) -> bool {
+    matches!(
+        field,
+        "offset" | "sequence" | "seq" | "stream_sequence" | "sequence_number" | "seq_no"
+    )
 }
 
 /// A decoder of a server entity type (`FeedMessage::decode(..)`,

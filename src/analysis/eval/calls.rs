@@ -329,27 +329,6 @@ impl Evaluator<'_> {
         })
     }
 
-    /// `header_value(&req, "Idempotency-Key")` reads the key; building the
-    /// header name itself (`HeaderName::from_static(..)`) does not.
-    fn header_read_call(&self, name: &str, args: &[Value], expr: &Expr) -> Option<Value> {
-        let header_name_ctor = matches!(
-            name,
-            "from_static"
-                | "from_bytes"
-                | "from_str"
-                | "from_name"
-                | "new"
-                | "from"
-                | "try_from"
-                | "from_lowercase"
-        );
-        if header_name_ctor || !args.iter().any(|a| a.key_header_name.is_some()) {
-            return None;
-        }
-        let source = args.iter().find_map(|a| a.key_header_name);
-        Some(self.header_value(source, expr))
-    }
-
     /// `idem_scope::scoped(tenant, principal, route, key)` and friends.
     fn scoped_constructor(
         &mut self,
@@ -400,30 +379,6 @@ impl Evaluator<'_> {
             value.client_key = Some((key_origin, KeySource::IdempotencyKey));
         }
         value
-    }
-
-    /// A call whose argument names the idempotency-key header reads the key.
-    fn header_getter(&self, args: &[Value], setter: bool, expr: &Expr) -> Option<Value> {
-        if setter || args.len() != 1 {
-            return None;
-        }
-        let source = args[0].key_header_name?;
-        Some(self.header_value(Some(source), expr))
-    }
-
-    /// The value of a header read at `expr`: the client key, or, for a
-    /// header the sender minted, a server-minted id.
-    pub(super) fn header_value(&self, source: Option<KeySource>, expr: &Expr) -> Value {
-        match source {
-            Some(KeySource::SenderId) => Value {
-                server_id: Some(Box::new(self.origin(expr))),
-                ..Value::default()
-            },
-            source => Value {
-                client_key: source.map(|s| (self.origin(expr), s)),
-                ..Value::default()
-            },
-        }
     }
 
     /// Applies the summaries of crate-local functions `ids` at a call site.
@@ -680,17 +635,6 @@ impl Evaluator<'_> {
         ControlFlow::Continue(recv)
     }
 
-    /// `headers.get("Idempotency-Key")` reads the client key; setting that
-    /// header (`insert(NAME, value)`) passes the receiver through.
-    fn header_read(&self, call: &MethodCall<'_>, recv: Value) -> ControlFlow<Value, Value> {
-        let args = &call.args;
-        if args.first().is_none_or(|a| a.key_header_name.is_none()) {
-            return ControlFlow::Continue(recv);
-        }
-        let setter = HEADER_SETTERS.contains(&call.method.as_str()) && args.len() >= 2;
-        ControlFlow::Break(self.header_getter(args, setter, call.expr).unwrap_or(recv))
-    }
-
     /// `a.unwrap_or(b)`: either value.
     fn defaulting_method(&self, call: &MethodCall<'_>, recv: Value) -> ControlFlow<Value, Value> {
         if !matches!(call.method.as_str(), "unwrap_or" | "or" | "get_or_insert") {
@@ -900,8 +844,15 @@ impl Evaluator<'_> {
         if !encodes_itself {
             value.construct = None;
         }
-        value.concat = None;
-        value.concat_params.clear();
+        // A method given nothing changes the text it was built as, not
+        // how it was built (`buf.freeze()`, `s.into_boxed_str()`): the
+        // concatenation is still the key's. Given arguments, it may be
+        // anything.
+        let transforms = call.args.is_empty() && !NO_TEXT_FLOW.contains(&method);
+        if !transforms {
+            value.concat = None;
+            value.concat_params.clear();
+        }
         value.sql = None;
         // By default what a call the analysis does not know is given flows
         // on to its result (`RE.replace_all(&key, "_")`, a builder's

@@ -34,6 +34,7 @@ mod environment;
 mod extractors;
 mod fallbacks;
 mod header_entries;
+mod header_reads;
 mod library_calls;
 mod macros;
 mod names;

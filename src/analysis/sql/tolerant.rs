@@ -161,9 +161,22 @@ impl Statement_<'_> {
                 (Token::LParen, _) => depth += 1,
                 (Token::RParen, _) => depth = depth.saturating_sub(1),
                 (_, Some(kind)) if depth == 0 => {
-                    let key =
-                        (i + 1..self.tokens.len()).find(|&j| !is_trivia(&self.tokens[j].token));
+                    let next = |from: usize| {
+                        (from + 1..self.tokens.len()).find(|&j| !is_trivia(&self.tokens[j].token))
+                    };
+                    let key = next(i);
                     if key.is_some_and(|j| self.keyword(j) == Some(Keyword::KEY)) {
+                        return self.tolerant_table_constraint(i, i, kind);
+                    }
+                    // Teradata's `UNIQUE PRIMARY INDEX (idem_key)` (also
+                    // `UNIQUE INDEX`): an index that enforces uniqueness.
+                    let index = match key.map(|j| self.keyword(j)) {
+                        Some(Some(Keyword::PRIMARY)) => key.and_then(next),
+                        _ => key,
+                    };
+                    let unique_index = kind == ConstraintKind::Unique
+                        && index.is_some_and(|j| self.keyword(j) == Some(Keyword::INDEX));
+                    if unique_index {
                         return self.tolerant_table_constraint(i, i, kind);
                     }
                 }

@@ -40,10 +40,7 @@ impl Evaluator<'_> {
             for (input, arg) in closure.inputs.iter().zip(args) {
                 this.bind_pat(input, arg.clone(), None);
             }
-            let saved_ret = std::mem::take(&mut this.ret);
-            let body = this.eval(&closure.body);
-            let inner_ret = std::mem::replace(&mut this.ret, saved_ret);
-            body.union(&inner_ret)
+            this.closure_body(closure)
         })
     }
 
@@ -100,12 +97,18 @@ impl Evaluator<'_> {
                 }
                 this.bind_pat(input, given, None);
             }
-            // A `return` inside a closure returns from the closure.
-            let saved_ret = std::mem::take(&mut this.ret);
-            let body = this.eval(&c.body);
-            let inner_ret = std::mem::replace(&mut this.ret, saved_ret);
-            body.union(&inner_ret)
+            this.closure_body(c)
         })
+    }
+
+    /// What a closure's body gives, its parameters bound: its value and
+    /// what a `return` inside it returns (from the closure, not from the
+    /// function around it).
+    fn closure_body(&mut self, c: &syn::ExprClosure) -> Value {
+        let saved_ret = std::mem::take(&mut self.ret);
+        let body = self.eval(&c.body);
+        let inner_ret = std::mem::replace(&mut self.ret, saved_ret);
+        body.union(&inner_ret)
     }
 
     /// `fold(init, |acc, x| ..)`'s closure: the accumulator bound to
@@ -123,10 +126,7 @@ impl Evaluator<'_> {
         self.scoped(|this| {
             this.bind_pat(acc, init, None);
             this.bind_pat(elem, element, None);
-            let saved_ret = std::mem::take(&mut this.ret);
-            let body = this.eval(&c.body);
-            let inner_ret = std::mem::replace(&mut this.ret, saved_ret);
-            body.union(&inner_ret)
+            this.closure_body(c)
         })
     }
 

@@ -129,6 +129,10 @@ pub fn names_fresh_id_call<S: AsRef<str>>(segments: &[S]) -> bool {
     let [.., owner, verb] = segments else {
         return false;
     };
+    // `rand::random::<u128>()`: a random number made from nothing.
+    if owner.as_ref() == "rand" && verb.as_ref() == "random" {
+        return true;
+    }
     // A verb with a form suffix mints too (`scru64::new_string()`,
     // `Uuid::now_v7()`, `generate_id`).
     let verb = verb.as_ref();
@@ -157,6 +161,9 @@ pub fn names_minting_macro(name: &str) -> bool {
 /// (`g.generate()` of a snowflake generator, `flake.next_id()`).
 pub fn mints_id_method(method: &str) -> bool {
     matches!(method, "generate" | "generate_id" | "next_id" | "new_id")
+        // A random generator's next number, asked with nothing given
+        // (`OsRng.next_u64()`, `rng.gen::<u128>()`): fresh, as a v4 UUID is.
+        || matches!(method, "next_u64" | "next_u32" | "gen")
 }
 
 /// A word naming an id or an id scheme.
@@ -231,6 +238,7 @@ mod tests {
             );
         }
         assert!(mints_id_method("next_id") && mints_id_method("generate"));
+        assert!(mints_id_method("next_u64") && names_fresh_id_call(&["rand", "random"]));
         assert!(!mints_id_method("next") && !mints_id_method("generated"));
     }
 

@@ -612,7 +612,12 @@ pub fn classify_call(segments: &[String], nargs: usize) -> Option<HashCall> {
     {
         return Some(HashCall::Digest);
     }
-    if STANDALONE_DIGESTS.contains(&last) || (nargs > 0 && is_digest_fn_name(last)) {
+    // Given nothing, such a function makes a hasher object (pyhash's
+    // `murmur3_x64_128()`, whose `hash(&bytes)` digests).
+    if nargs == 0 && (STANDALONE_DIGESTS.contains(&last) || is_digest_fn_name(last)) {
+        return Some(HashCall::NewHasher { feeds_args: false });
+    }
+    if STANDALONE_DIGESTS.contains(&last) || is_digest_fn_name(last) {
         return Some(HashCall::Digest);
     }
     None

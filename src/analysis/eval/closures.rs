@@ -88,17 +88,20 @@ impl Evaluator<'_> {
     pub(super) fn eval_closure(&mut self, c: &syn::ExprClosure, arg: Option<Value>) -> Value {
         self.scoped(|this| {
             for input in &c.inputs {
-                let mut given = arg.clone().unwrap_or_default();
-                // A parameter typed as a body extractor is the payload, as
-                // a function's is (warp's `.and_then(|body: Bytes| ..)`
-                // after `warp::body::bytes()`).
-                if let syn::Pat::Type(typed) = input {
-                    this.body_extractor_param(&typed.ty, &mut given, &*typed.pat);
-                }
-                this.bind_pat(input, given, None);
+                this.bind_closure_input(input, arg.clone().unwrap_or_default());
             }
             this.closure_body(c)
         })
+    }
+
+    /// Binds a closure's parameter to what it is given. One typed as a
+    /// body extractor is the payload, as a function's is (warp's
+    /// `.and_then(|body: Bytes| ..)` after `warp::body::bytes()`).
+    fn bind_closure_input(&mut self, input: &syn::Pat, mut given: Value) {
+        if let syn::Pat::Type(typed) = input {
+            self.body_extractor_param(&typed.ty, &mut given, &*typed.pat);
+        }
+        self.bind_pat(input, given, None);
     }
 
     /// What a closure's body gives, its parameters bound: its value and
@@ -124,8 +127,8 @@ impl Evaluator<'_> {
             return self.eval_closure(c, Some(element));
         };
         self.scoped(|this| {
-            this.bind_pat(acc, init, None);
-            this.bind_pat(elem, element, None);
+            this.bind_closure_input(acc, init);
+            this.bind_closure_input(elem, element);
             this.closure_body(c)
         })
     }

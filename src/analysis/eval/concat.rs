@@ -234,10 +234,8 @@ impl Evaluator<'_> {
                         // (`fold(String::new(), |mut s, b| { s.push_str(
                         // &format!("{b:02x}")); s })`) is that digest
                         // re-encoded, not yet keyed with anything.
-                        let blank = !before.carries_flow()
-                            && before.digest.is_none()
-                            && before.payload_hash.is_none();
-                        if blank {
+                        if super::payload_hash::carries_nothing(&before) && before.digest.is_none()
+                        {
                             v.hash_keyed = before.hash_keyed;
                         }
                         if before.client_key.is_some() && v.concat.is_none() {

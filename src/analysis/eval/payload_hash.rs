@@ -604,7 +604,7 @@ impl Evaluator<'_> {
             // `murmur3_x64_128().hash(&raw)`), not std's `value.hash(&mut
             // state)`, which lends its state mutably.
             let lent_mut = matches!(arg_exprs, [Expr::Reference(r)] if r.mutability.is_some());
-            if !lent_mut && (is_hasher || made_by_digest_fn(recv_expr)) {
+            if !lent_mut && is_hasher {
                 return Some(self.digest_value(&args[0], expr));
             }
             return None;
@@ -828,20 +828,6 @@ pub(super) fn decodes_record(segments: &[String]) -> bool {
     decoder
         && ty.starts_with(|c: char| c.is_ascii_uppercase())
         && !words(ty).iter().any(|w| not_record(w))
-}
-
-/// `murmur3_x64_128()`: a call of no arguments to a function a hash
-/// family names, which makes a hasher object.
-fn made_by_digest_fn(expr: &Expr) -> bool {
-    let Expr::Call(call) = expr else {
-        return false;
-    };
-    let Expr::Path(p) = &*call.func else {
-        return false;
-    };
-    call.args.is_empty()
-        && (p.path.segments.last())
-            .is_some_and(|s| hashing::is_digest_fn_name(&s.ident.to_string()))
 }
 
 /// The argument a path call parses into a record: a format's one argument

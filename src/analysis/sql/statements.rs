@@ -20,17 +20,11 @@ use super::is_trivia;
 /// ends statements with nothing (Visual FoxPro's `CREATE TABLE t ( ;`)
 /// has both. Unbalanced parentheses (a typo) keep the plain split.
 pub(super) fn split_statements(tokens: &[TokenWithSpan]) -> Vec<&[TokenWithSpan]> {
-    let balanced =
-        paren_depths(tokens).last().is_none_or(|d| d == 0) && !paren_depths(tokens).any(|d| d < 0);
-    let depths: Vec<i64> = if balanced {
-        paren_depths(tokens).collect()
-    } else {
-        vec![0; tokens.len()]
-    };
+    let depths = paren_depths(tokens);
     let mut out = Vec::new();
     let mut start = 0;
     for i in 0..tokens.len() {
-        let top = depths.get(i).is_none_or(|&d| d == 0);
+        let top = depths.as_ref().is_none_or(|d| d[i] == 0);
         let ends = match tokens[i].token {
             Token::EOF => true,
             Token::SemiColon => top,
@@ -39,7 +33,7 @@ pub(super) fn split_statements(tokens: &[TokenWithSpan]) -> Vec<&[TokenWithSpan]
         if ends {
             out.push(&tokens[start..i]);
             start = i + 1;
-        } else if balanced && top && i > start && starts_statement_line(tokens, i) {
+        } else if depths.is_some() && top && i > start && starts_statement_line(tokens, i) {
             let before = &tokens[start..i];
             if before.iter().any(|t| !is_trivia(&t.token)) {
                 out.push(before);
@@ -52,39 +46,50 @@ pub(super) fn split_statements(tokens: &[TokenWithSpan]) -> Vec<&[TokenWithSpan]
     out
 }
 
-/// The parenthesis depth before each token.
-fn paren_depths(tokens: &[TokenWithSpan]) -> impl Iterator<Item = i64> + '_ {
-    tokens.iter().scan(0i64, |depth, t| {
-        let before = *depth;
+/// The parenthesis depth before each token; `None` where the parentheses
+/// do not balance (one closes that never opened, or one never closes).
+fn paren_depths(tokens: &[TokenWithSpan]) -> Option<Vec<u32>> {
+    let mut depth = 0u32;
+    let mut out = Vec::with_capacity(tokens.len());
+    for t in tokens {
+        out.push(depth);
         match t.token {
-            Token::LParen => *depth += 1,
-            Token::RParen => *depth -= 1,
+            Token::LParen => depth += 1,
+            Token::RParen => depth = depth.checked_sub(1)?,
             _ => {}
         }
-        Some(before.min(*depth))
-    })
+    }
+    (depth == 0).then_some(out)
 }
 
 /// A `CREATE` that is the first word on its line.
 fn starts_statement_line(tokens: &[TokenWithSpan], i: usize) -> bool {
     let ddl = matches!(&tokens[i].token, Token::Word(w) if w.quote_style.is_none()
         && w.value.eq_ignore_ascii_case("create"));
-    let blank = |t: &TokenWithSpan| {
-        matches!(
-            t.token,
-            Token::Whitespace(Whitespace::Space | Whitespace::Tab)
-        )
-    };
-    ddl && tokens[..i]
+    ddl && first_on_line(tokens, i)
+}
+
+/// Whether only spaces and tabs stand between token `i` and the start of
+/// its line (a line comment's token holds its line's end).
+fn first_on_line(tokens: &[TokenWithSpan], i: usize) -> bool {
+    tokens[..i]
         .iter()
         .rev()
-        .find(|t| !blank(t))
+        .find(|t| !is_blank(t))
         .is_none_or(|t| {
             matches!(
                 &t.token,
                 Token::Whitespace(Whitespace::Newline | Whitespace::SingleLineComment { .. })
             )
         })
+}
+
+/// A space or a tab.
+fn is_blank(t: &TokenWithSpan) -> bool {
+    matches!(
+        t.token,
+        Token::Whitespace(Whitespace::Space | Whitespace::Tab)
+    )
 }
 
 /// A text no tokenizer reads (Visual FoxPro's `*` comment lines, whose
@@ -246,15 +251,7 @@ pub(super) fn hash_comments(text: &str) -> bool {
 /// Server's `GO`, or slashes (`/` of Oracle's SQL*Plus, `//` of SAP MaxDB's
 /// loader), which a tokenizer reads as division or as a `//` comment.
 fn is_batch_separator(tokens: &[TokenWithSpan], i: usize) -> bool {
-    let blank = |t: &TokenWithSpan| {
-        matches!(
-            t.token,
-            Token::Whitespace(Whitespace::Space | Whitespace::Tab)
-        )
-    };
     let slash = |t: &TokenWithSpan| matches!(t.token, Token::Div);
-    let ends_line =
-        |t: &TokenWithSpan| matches!(t.token, Token::EOF | Token::Whitespace(Whitespace::Newline));
     let (first, last) = match &tokens[i].token {
         Token::Word(word)
             if word.quote_style.is_none() && word.value.eq_ignore_ascii_case("GO") =>
@@ -267,18 +264,23 @@ fn is_batch_separator(tokens: &[TokenWithSpan], i: usize) -> bool {
             let ahead = tokens[i + 1..].iter().take_while(|t| slash(t)).count();
             (i - back, i + ahead)
         }
+        // The comment holds its line's end.
         Token::Whitespace(Whitespace::SingleLineComment { prefix, comment })
             if prefix == "//" && comment.trim().is_empty() =>
         {
-            // The comment holds its line's end.
-            let before = tokens[..i].iter().rev().find(|t| !blank(t));
-            return before.is_none_or(ends_line);
+            return first_on_line(tokens, i);
         }
         _ => return false,
     };
-    let before = tokens[..first].iter().rev().find(|t| !blank(t));
-    let after = tokens[last + 1..].iter().find(|t| !blank(t));
-    before.is_none_or(ends_line) && after.is_none_or(ends_line)
+    let after = tokens[last + 1..].iter().find(|t| !is_blank(t));
+    let ends_line = |t: &TokenWithSpan| {
+        matches!(
+            t.token,
+            Token::EOF
+                | Token::Whitespace(Whitespace::Newline | Whitespace::SingleLineComment { .. })
+        )
+    };
+    first_on_line(tokens, first) && after.is_none_or(ends_line)
 }
 
 /// A batch whose DDL runs under a guard (Sybase ASE's and SQL Server's
@@ -342,6 +344,13 @@ mod tests {
         // A parenthesis that never closes keeps the plain split.
         let typo = "CREATE TABLE a (k INT;\nCREATE TABLE b (k INT);";
         assert_eq!(statements(typo).len(), 2);
+    }
+
+    #[test]
+    fn a_batch_separator_after_a_comment_line_still_separates() {
+        let batches =
+            "INSERT INTO a VALUES (1)\n-- next batch\nGO -- done\nINSERT INTO b VALUES (2)";
+        assert_eq!(statements(batches).len(), 2, "{:?}", statements(batches));
     }
 
     #[test]

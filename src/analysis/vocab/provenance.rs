@@ -32,7 +32,8 @@ impl Vocabulary {
     pub fn is_server_id_name(&self, ident: &str) -> bool {
         let cheap_reject = self.server_ids.is_empty()
             && !RECORD_ID_WORDS.iter().any(|s| ends_with_ci(ident, s))
-            && !ends_with_ci(ident, "tag");
+            && !ends_with_ci(ident, "delivery_tag")
+            && !ends_with_ci(ident, "deliverytag");
         if cheap_reject {
             return false;
         }

@@ -399,8 +399,21 @@ pub fn is_hasher_constructor(ty: &str, name: &str) -> bool {
     let other_fn = name.starts_with(|c: char| c.is_ascii_lowercase())
         && !DIGEST_FNS.contains(&name)
         && !matches!(name, "update" | "write" | "finalize" | "finish");
-    is_hasher_type(ty)
-        && (is_hasher_constructor_name(name) || name == "new_with_prefix" || other_fn)
+    (is_hasher_type(ty)
+        && (is_hasher_constructor_name(name) || name == "new_with_prefix" || other_fn))
+        || (names_hasher_by_last_word(ty) && name == "new")
+}
+
+/// A type named for what it makes, a hash or digest word last
+/// (`XoodyakHash`, `AsconDigest`): made by `new()` from nothing
+/// (`XoodyakHash::new()`) it is a hasher to be fed, as a hash crate's type
+/// is. Given something (`BlockHash::from(b)`, `TxHash::new(bytes)`) it is
+/// a hash value, and so is its `default()`, the zero hash.
+fn names_hasher_by_last_word(ty: &str) -> bool {
+    let w = words(ty);
+    w.len() >= 2
+        && w.last()
+            .is_some_and(|l| matches!(l.as_str(), "hash" | "digest"))
 }
 
 /// What may follow `Type::` in a call [`classify_call`] recognises.
@@ -554,6 +567,9 @@ pub fn classify_call(segments: &[String], nargs: usize) -> Option<HashCall> {
         _ => {}
     }
     if let Some(ty) = prev {
+        if nargs == 0 && last == "new" && names_hasher_by_last_word(ty) {
+            return Some(HashCall::NewHasher { feeds_args: false });
+        }
         // `ring::digest::Context::new(..)`, sodium's `generichash::State::
         // new(len, key)`, and any type of a hash crate
         // made from nothing (`hmac_sha512::Hash::new()`): what such a
@@ -1001,6 +1017,21 @@ mod tests {
         ));
         assert!(is_hasher_constructor("Sha256", "new"));
         assert!(!is_hasher_constructor("Sha256", "digest"));
+    }
+
+    #[test]
+    fn types_named_for_a_hash_make_hashers_from_nothing() {
+        let call =
+            |s: &[&str], n| classify_call(&s.iter().map(|x| x.to_string()).collect::<Vec<_>>(), n);
+        let new_hasher = Some(HashCall::NewHasher { feeds_args: false });
+        assert_eq!(call(&["XoodyakHash", "new"], 0), new_hasher);
+        assert_eq!(call(&["AsconDigest", "new"], 0), new_hasher);
+        assert!(is_hasher_constructor("XoodyakHash", "new"));
+        // Given bytes, or a bare `Hash`, it is a hash value.
+        assert_ne!(call(&["BlockHash", "new"], 1), new_hasher);
+        assert_ne!(call(&["BlockHash", "from"], 1), new_hasher);
+        assert!(!is_hasher_constructor("BlockHash", "from"));
+        assert!(!is_hasher_constructor("Hash", "new"));
     }
 
     #[test]

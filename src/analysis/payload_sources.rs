@@ -137,6 +137,8 @@ fn names_body_extractor(ident: &str) -> bool {
         "req",
         "parsed",
         "decoded",
+        // A multipart request's part (`RawPart`, `FormPart`) is body too.
+        "part",
     ];
     if !ident.starts_with(|c: char| c.is_ascii_uppercase()) {
         return false;
@@ -225,6 +227,7 @@ mod tests {
             "JsonIn",
             "FormExtract",
             "ReqJson",
+            "RawPart",
         ];
         let other = [
             "RawQuery",

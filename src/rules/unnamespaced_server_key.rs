@@ -105,10 +105,20 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
         // An alternative's lone id (`header.unwrap_or_else(|| Uuid::new_v4()..)`)
         // is itself the server key expression; the constructor also takes
         // the client's key.
+        // A helper that scopes what it is given (`key_for(.., &job.job_id)`)
+        // is fixed at the call giving it the server's id where client keys
+        // go through it too; one only server ids reach is itself the call
+        // to change into `scoped_server`.
+        let server_helper = constructed.filter(|&c| {
+            !covers(event.function, c)
+                && !(client_events.iter()).any(|e| e.value.construct.is_some_and(|k| k.site == c))
+        });
         let site =
             match value.server_alone && value.server_concat.is_none() && constructed.is_some() {
                 true => id.site,
-                false => value.server_concat.or(constructed).unwrap_or(event.site),
+                false => (server_helper.or(value.server_concat))
+                    .or(constructed)
+                    .unwrap_or(event.site),
             };
         let mut labels = vec![("server-minted id".to_string(), id.site)];
         if !covers(event.site, site) {

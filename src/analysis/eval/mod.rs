@@ -359,6 +359,7 @@ impl<'a> Evaluator<'a> {
             self.extractor_param(&pat_type.ty, &mut value, &*pat_type.pat);
             value.hasher = hashing::type_is_hasher(&pat_type.ty);
             self.body_extractor_param(&pat_type.ty, &mut value, &*pat_type.pat);
+            self.destructured_extractor_param(&pat_type.pat, &pat_type.ty, &mut value);
             if def.trait_of.is_some() && def.has_receiver() {
                 self.rpc_message_param(&pat_type.ty, &mut value, &*pat_type.pat);
             }

@@ -9,7 +9,7 @@ use crate::analysis::payload_sources;
 use std::ops::ControlFlow;
 
 use syn::spanned::Spanned;
-use syn::Expr;
+use syn::{Expr, Pat};
 
 use super::sinks::receiver_name;
 use super::{bits, Evaluator, MethodCall};
@@ -132,6 +132,37 @@ impl Evaluator<'_> {
             .is_some_and(|name| self.index.types.contains_key(&name));
         if record || self.deserialized_in_wrapper(ty) {
             value.payload = Some(self.fact_origin(node));
+        }
+    }
+
+    /// A parameter destructuring a framework's extractor of a record the
+    /// unit deserialises (`FormPart(order): FormPart<DrinksOrder>`), in
+    /// any function: the pattern is the extractor idiom itself, so the
+    /// record came out of the request whatever the wrapper is called. A
+    /// server's state or configuration handed in the same way
+    /// (`State(cfg): State<Settings>`, `Extension(..)`, actix's `Data`)
+    /// is not the request's.
+    pub(super) fn destructured_extractor_param(
+        &self,
+        pat: &Pat,
+        ty: &syn::Type,
+        value: &mut Value,
+    ) {
+        let Pat::TupleStruct(ts) = pat else {
+            return;
+        };
+        let wrapper = syntax::type_name_within(ty, &[]);
+        let same = ts.path.segments.last().map(|s| s.ident.to_string()) == wrapper;
+        let state = wrapper
+            .as_deref()
+            .is_some_and(|w| matches!(w, "State" | "Extension" | "Data" | "Config"));
+        if value.client_key.is_none()
+            && value.payload.is_none()
+            && same
+            && !state
+            && self.deserialized_in_wrapper(ty)
+        {
+            value.payload = Some(self.fact_origin(pat));
         }
     }
 

@@ -519,3 +519,24 @@ pub fn returns_no_value(sig: &syn::Signature) -> bool {
         syn::ReturnType::Type(_, ty) => empty(ty),
     }
 }
+
+/// Whether a method only adapts a `Result`/`Option`'s error or unwraps
+/// it (`.map_err(..)`, `.context(..)`, `.ok()`, `.unwrap()`): the value it
+/// hands on is its receiver's success value.
+pub fn is_error_adapter(method: &str) -> bool {
+    matches!(
+        method,
+        "map_err"
+            | "ok"
+            | "ok_or"
+            | "ok_or_else"
+            | "context"
+            | "with_context"
+            | "wrap_err"
+            | "wrap_err_with"
+            | "change_context"
+            | "inspect_err"
+            | "unwrap"
+            | "expect"
+    )
+}

@@ -21,6 +21,10 @@ pub(super) enum Clue {
     HasherParam,
     /// It calls a method that finishes a hasher (`.finalize()`, `.finish()`).
     Finalizes,
+    /// It calls `.hash(..)` lending nothing mutably: a hasher object's
+    /// one-shot digest (siphasher's `sip.hash(b)`) where it also makes the
+    /// hasher, not std's `value.hash(&mut state)` feeding one.
+    HashesWith,
     /// It makes a hasher object (`Sha256::new()`). A hasher is finished
     /// where it is made, or by a caller it is returned to: either holds a
     /// hash fact, a function that makes one and does neither does not.

@@ -347,6 +347,31 @@ impl Prefilter {
 
 impl<'t> Scanner<'_, 't> {
     /// The token `n` before `tokens[i]`.
+    /// Whether the identifier at `i` asks for or names a record a value is
+    /// decoded into, which the evaluator may take for the request's input
+    /// (`payload_hash::decoded_by_turbofish`, `parsed_into_record`,
+    /// `destructured_extractor_param`): a method's turbofish
+    /// (`req.json::<Order>()`), a `let` typed by a type (`let o: Order =`)
+    /// or a destructured parameter's type (`Part(o): Part<Order>`).
+    fn typed_as_record(&self, i: usize, ident: &str) -> bool {
+        let after = |k: usize| self.tokens.get(i + k).copied();
+        let colon = Some(Token::Punct(":"));
+        let turbofish = self.before(i, 1) == Some(Token::Punct("."))
+            && after(1) == colon
+            && after(2) == colon
+            && after(3) == Some(Token::Punct("<"));
+        let typed = ident.starts_with(|c: char| c.is_ascii_uppercase())
+            && self.before(i, 1) == colon
+            && match self.before(i, 2) {
+                Some(Token::Close(b')')) => true,
+                Some(Token::Ident(_)) => {
+                    matches!(self.before(i, 3), Some(Token::Ident("let" | "mut")))
+                }
+                _ => false,
+            };
+        turbofish || typed
+    }
+
     fn before(&self, i: usize, n: usize) -> Option<Token<'t>> {
         i.checked_sub(n).and_then(|j| self.tokens.get(j)).copied()
     }
@@ -808,9 +833,15 @@ impl<'t> Scanner<'_, 't> {
         if called && prefilter.vocab.is_release_verb(ident) {
             clues.insert(Clue::ReleaseCall);
         }
+        let lends_mut = self.tokens.get(i + 2) == Some(&Token::Punct("&"))
+            && self.tokens.get(i + 3) == Some(&Token::Ident("mut"));
+        if called && ident == "hash" && self.before(i, 1) == Some(Token::Punct(".")) && !lends_mut {
+            clues.insert(Clue::HashesWith);
+        }
         if payload_sources::is_body_extractor(ident)
             || prefilter.vocab.is_payload_name(ident)
             || (called && payload_sources::is_deserialise_fn(ident))
+            || self.typed_as_record(i, ident)
         {
             clues.insert(Clue::Payload);
         }
@@ -882,7 +913,8 @@ impl<'t> Scanner<'_, 't> {
             let makes = clues.has(Clue::HasherParam)
                 || clues.has(Clue::MakesHasher)
                 || (hash_trait && clues.has(Clue::FeedsHasher));
-            let digests = hash_trait && clues.has(Clue::TraitDigest);
+            let digests = (hash_trait && clues.has(Clue::TraitDigest))
+                || (clues.has(Clue::MakesHasher) && clues.has(Clue::HashesWith));
             if (makes && clues.has(Clue::Finalizes)) || digests {
                 let mut at = Some(n);
                 while let Some(m) = at {

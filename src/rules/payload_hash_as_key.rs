@@ -46,7 +46,10 @@ pub fn check(facts: &UnitFacts, sink: &mut Sink<'_>) {
         // narrows a real key: that is a fingerprint, not a payload key.
         // A key from one branch and a lone hash from another (`hash_alone`)
         // is still a payload key on the hash's path.
-        if (value.carries_key() && !value.hash_alone) || value.server_ns || event.key_params != 0 {
+        // A parameter's key (which a caller may pass in) beside it is one
+        // more such key, unless the hash is on a path of its own.
+        if ((value.carries_key() || event.key_params != 0) && !value.hash_alone) || value.server_ns
+        {
             continue;
         }
         let site = value.hash_keyed.unwrap_or(event.site);

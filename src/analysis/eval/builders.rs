@@ -65,21 +65,7 @@ impl Evaluator<'_> {
                 let method = m.method.to_string();
                 // An error adapter of a setter's `Result<Self, E>` keeps it
                 // (`.principal(u).map_err(..)?.route(..)`, `.org(o).ok()?`).
-                let adapts = matches!(
-                    method.as_str(),
-                    "map_err"
-                        | "ok"
-                        | "ok_or"
-                        | "ok_or_else"
-                        | "context"
-                        | "with_context"
-                        | "wrap_err"
-                        | "wrap_err_with"
-                        | "change_context"
-                        | "inspect_err"
-                        | "unwrap"
-                        | "expect"
-                );
+                let adapts = crate::analysis::syntax::is_error_adapter(&method);
                 (adapts || self.index.returns_own_type(&method, &ty)).then_some(ty)
             }
             Expr::Try(t) => self.chain_type(&t.expr),

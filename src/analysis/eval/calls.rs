@@ -126,6 +126,7 @@ impl Evaluator<'_> {
         }
         let mut value = self.eval_path_call(c, func, args, expr);
         value.via.extend(&via);
+        self.body_taken_by_type(&func.path, &mut value, expr);
         // `FeedMessage::decode(bytes)`: a server entity made from what it is given.
         value.entity_borne |= server_keys::names_entity_type_call(&func.path);
         value
@@ -319,7 +320,12 @@ impl Evaluator<'_> {
         });
         let mut segments = func.path.segments.iter().rev();
         let constructor = segments.next()?.ident.to_string();
-        if from_literals || by_flow || MINTING_CONSTRUCTORS.contains(&constructor.as_str()) {
+        // `IdemKey::builder()` given nothing starts an empty builder: what
+        // its setters are given (`.key(..)`) is the key, not a header read.
+        let empty =
+            args.is_empty() && matches!(constructor.as_str(), "builder" | "new" | "default");
+        if from_literals || by_flow || empty || MINTING_CONSTRUCTORS.contains(&constructor.as_str())
+        {
             return None;
         }
         let ty = segments.next()?.ident.to_string();
@@ -606,6 +612,7 @@ impl Evaluator<'_> {
     fn method_steps(&mut self, call: &MethodCall<'_>, recv: Value) -> ControlFlow<Value, Value> {
         let recv = self.hash_method_step(call, recv)?;
         let recv = self.typed_key_read(call, recv)?;
+        let recv = self.decoded_by_turbofish(call, recv)?;
         let recv = self.header_read(call, recv)?;
         let recv = self.sql_builder_step(call, recv)?;
         let recv = self.diesel_step(call, recv)?;
@@ -712,7 +719,7 @@ impl Evaluator<'_> {
     }
 
     /// Whether `receiver` is a parameter typed by another crate's type.
-    fn is_foreign_param(&self, receiver: &Expr) -> bool {
+    pub(super) fn is_foreign_param(&self, receiver: &Expr) -> bool {
         let Expr::Path(p) = receiver else {
             return false;
         };

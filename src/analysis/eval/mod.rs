@@ -44,6 +44,7 @@ mod payload_hash;
 mod record_fields;
 mod record_methods;
 mod request_builders;
+mod request_input;
 mod sanitizers;
 mod server_keys;
 mod sinks;

@@ -9,7 +9,7 @@ use crate::analysis::payload_sources;
 use std::ops::ControlFlow;
 
 use syn::spanned::Spanned;
-use syn::{Expr, Pat};
+use syn::Expr;
 
 use super::sinks::receiver_name;
 use super::{bits, Evaluator, MethodCall};
@@ -62,133 +62,6 @@ impl Evaluator<'_> {
             value.payload = Some(origin);
         }
         self.server_id_by_name(value, name, node);
-    }
-
-    /// A parameter typed as a body extractor (`raw: Bytes`,
-    /// `Json(input): Json<T>`) holds the payload by where it comes from.
-    pub(super) fn body_extractor_param(
-        &self,
-        ty: &syn::Type,
-        value: &mut Value,
-        node: &impl Spanned,
-    ) {
-        if value.client_key.is_none()
-            && (payload_sources::type_is_body_extractor(ty)
-                || payload_sources::type_is_input_record(ty)
-                || is_streamed_body(ty))
-        {
-            value.payload = Some(self.fact_origin(node));
-        }
-    }
-
-    /// A trait method's `Request<Message>` parameter (a gRPC service's
-    /// `async fn charge(&self, request: Request<Charge>)`, tonic or
-    /// volo): the framework decoded the message from the request body, so
-    /// it is the payload whatever the message is called. Not a body type
-    /// (`Request<Body>`, the whole HTTP request), a generic `Request<B>`
-    /// or a server's state (`Request<AppState>` of tide).
-    pub(super) fn rpc_message_param(&self, ty: &syn::Type, value: &mut Value, node: &impl Spanned) {
-        let Some(segment) = syntax::type_path_within(ty, &[]).and_then(|p| p.segments.last())
-        else {
-            return;
-        };
-        let Some(message) = (segment.ident == "Request")
-            .then(|| syntax::only_type_argument(segment))
-            .flatten()
-            .and_then(|inner| syntax::type_name_within(inner, &["Streaming"]))
-        else {
-            return;
-        };
-        let framework = matches!(
-            message.as_str(),
-            "Body"
-                | "Incoming"
-                | "BoxBody"
-                | "UnsyncBoxBody"
-                | "Full"
-                | "Empty"
-                | "Bytes"
-                | "String"
-        );
-        let state = ["State", "Context", "Ctx", "Config"]
-            .iter()
-            .any(|w| message.ends_with(w));
-        let generic = message.len() == 1;
-        if value.client_key.is_none() && value.payload.is_none() && !framework && !state && !generic
-        {
-            value.payload = Some(self.fact_origin(node));
-        }
-    }
-
-    /// A parameter of a request's entry point (`#[server] fn checkout(cart:
-    /// Cart)`): the framework deserialises it from the request, so a record
-    /// of the unit is the payload. (One named like the client's key stays a
-    /// key by its name: which header or field fills it is not visible.)
-    pub(super) fn entry_point_param(&self, ty: &syn::Type, value: &mut Value, node: &impl Spanned) {
-        if value.client_key.is_some() || value.payload.is_some() {
-            return;
-        }
-        let record = crate::analysis::syntax::type_name_within(ty, &[])
-            .is_some_and(|name| self.index.types.contains_key(&name));
-        if record || self.deserialized_in_wrapper(ty) {
-            value.payload = Some(self.fact_origin(node));
-        }
-    }
-
-    /// A parameter destructuring a framework's extractor of a record the
-    /// unit deserialises (`FormPart(order): FormPart<DrinksOrder>`), in
-    /// any function: the pattern is the extractor idiom itself, so the
-    /// record came out of the request whatever the wrapper is called. A
-    /// server's state or configuration handed in the same way
-    /// (`State(cfg): State<Settings>`, `Extension(..)`, actix's `Data`)
-    /// is not the request's.
-    pub(super) fn destructured_extractor_param(
-        &self,
-        pat: &Pat,
-        ty: &syn::Type,
-        value: &mut Value,
-    ) {
-        let Pat::TupleStruct(ts) = pat else {
-            return;
-        };
-        let wrapper = syntax::type_name_within(ty, &[]);
-        let same = ts.path.segments.last().map(|s| s.ident.to_string()) == wrapper;
-        let state = wrapper
-            .as_deref()
-            .is_some_and(|w| matches!(w, "State" | "Extension" | "Data" | "Config"));
-        if value.client_key.is_none()
-            && value.payload.is_none()
-            && same
-            && !state
-            && self.deserialized_in_wrapper(ty)
-        {
-            value.payload = Some(self.fact_origin(pat));
-        }
-    }
-
-    /// A framework's extractor of a record the unit deserialises
-    /// (`TypedBody<QuoteRequest>`, `Query<Filter>`): another crate's
-    /// generic type whose one type argument derives `Deserialize`. The
-    /// handler's context (`RequestContext<Api>`) derives nothing.
-    fn deserialized_in_wrapper(&self, ty: &syn::Type) -> bool {
-        let Some(inner) = (syntax::type_path_within(ty, &[]))
-            .and_then(|p| p.segments.last())
-            .and_then(syntax::only_type_argument)
-        else {
-            return false;
-        };
-        self.index.is_foreign_type(ty, self.file)
-            && syntax::type_name_within(inner, &[]).is_some_and(|n| self.index.is_deserialized(&n))
-    }
-
-    /// `Json(input)` destructures the request body: what it binds is the payload.
-    pub(super) fn body_extractor_pattern(&self, ty: &str, value: &mut Value, node: &impl Spanned) {
-        if value.client_key.is_none()
-            && value.payload.is_none()
-            && payload_sources::is_body_extractor(ty)
-        {
-            value.payload = Some(self.fact_origin(node));
-        }
     }
 
     /// A field of the payload that names an identity or the client key
@@ -728,6 +601,9 @@ impl Evaluator<'_> {
             digest: key.digest.clone(),
             params: key.params,
             hashed_params: key.hashed_params,
+            // The client key falls back to it (`idem.unwrap_or(digest)`),
+            // also a parameter's key a caller or the framework fills.
+            hash_alone: key.hash_alone,
             ..Value::default()
         };
         self.key_position(value, site, true, true);
@@ -1029,34 +905,6 @@ pub(super) fn carries_nothing(v: &Value) -> bool {
 }
 
 impl Evaluator<'_> {
-    /// `let slot: BookSlot = params.parse()?;` where the crate's `BookSlot`
-    /// derives `Deserialize`: a record parsed from what the caller sent is
-    /// the request's input, whatever the framework calls the raw params.
-    pub(super) fn parsed_into_record(&mut self, ty: &syn::Type, init: &Expr) -> Option<Value> {
-        let record = syntax::type_name_within(ty, &[])?;
-        let mut call = init;
-        while let Expr::Try(syn::ExprTry { expr, .. })
-        | Expr::Await(syn::ExprAwait { base: expr, .. }) = call
-        {
-            call = expr;
-        }
-        let Expr::MethodCall(m) = call else {
-            return None;
-        };
-        let verb = words(&m.method.to_string());
-        let parses = verb
-            .iter()
-            .any(|w| matches!(w.as_str(), "parse" | "deserialize" | "deserialise"));
-        if !parses || !m.args.is_empty() || !self.index.is_deserialized(&record) {
-            return None;
-        }
-        let mut value = self.eval(init);
-        if value.client_key.is_none() && value.digest.is_none() && value.payload_hash.is_none() {
-            value.payload = Some(self.fact_origin(init));
-        }
-        Some(value)
-    }
-
     /// The path a call names as the compiler resolves it, for telling a
     /// hash call: another crate's name brought in by `use` stands for its
     /// full path (`digest(&SHA256, b)` after `use aws_lc_rs::digest::digest`),
@@ -1137,22 +985,4 @@ fn names_algorithm(expr: &Expr) -> bool {
         Expr::Call(c) if c.args.is_empty() => names_algorithm(&c.func),
         _ => false,
     }
-}
-
-/// Rocket's request body (`data: Data<'_>`): its only generic argument is
-/// a lifetime, where actix's `web::Data<T>` (the application's state) has
-/// a type.
-fn is_streamed_body(ty: &syn::Type) -> bool {
-    let Some(segment) = syntax::type_path_within(ty, &[]).and_then(|p| p.segments.last()) else {
-        return false;
-    };
-    let syn::PathArguments::AngleBracketed(args) = &segment.arguments else {
-        return false;
-    };
-    segment.ident == "Data"
-        && !args.args.is_empty()
-        && args
-            .args
-            .iter()
-            .all(|a| matches!(a, syn::GenericArgument::Lifetime(_)))
 }

@@ -35,6 +35,7 @@ mod blank;
 mod block_header;
 mod clues;
 mod demand;
+mod field_closures;
 mod holders;
 mod scan;
 mod select;

@@ -22,6 +22,7 @@ use crate::lex::{self, Token};
 
 use super::block_header::{block_owner, block_trait};
 use super::clues::{self, Clue, Clues, HashImports};
+use super::field_closures;
 use super::holders;
 use super::test_attrs;
 use super::triggers::{
@@ -287,6 +288,9 @@ struct Scanner<'p, 't> {
     field_closures: Vec<(usize, &'t str)>,
     /// Fields called as closures (`(keyer.derive)(..)`).
     field_calls: HashSet<&'t str>,
+    /// Locals bound to closures (`let derive = |..| ..;`): (innermost
+    /// open item, local name), written into a field by that name later.
+    bound_closures: Vec<(usize, &'t str)>,
     /// `#![cfg(test)]` at the top of the file: every item is test support.
     test_file: bool,
 }
@@ -337,6 +341,7 @@ impl Prefilter {
             test_file: false,
             field_closures: Vec::new(),
             field_calls: HashSet::default(),
+            bound_closures: Vec::new(),
         };
         for (i, span) in spans.iter().enumerate() {
             scanner.token(i, &(span.start as usize..span.end as usize));
@@ -461,9 +466,10 @@ impl<'t> Scanner<'_, 't> {
         }
     }
 
-    /// A closure written into a struct field, or a field called as one:
-    /// the evaluator runs the first where the second is called in the same
-    /// file (`analysis::field_closures`), so the scan keeps its item then.
+    /// A closure written into a struct field (in place, or by the name of
+    /// a local bound to it), or a field called as one: the evaluator runs
+    /// the first where the second is called in the same file
+    /// (`analysis::field_closures`), so the scan keeps its item then.
     fn field_closure(&mut self, i: usize, ident: &'t str) {
         let at = |n: usize| self.tokens.get(i + n).copied();
         if self.before(i, 1) == Some(Token::Punct("."))
@@ -473,26 +479,26 @@ impl<'t> Scanner<'_, 't> {
             self.field_calls.insert(ident);
             return;
         }
-        if at(1) != Some(Token::Punct(":")) || is_path_sep(self.tokens, i + 1) {
+        let Some(item) = self.open.last().map(|o| o.item) else {
+            return;
+        };
+        if ident == "let" {
+            if let Some(local) = field_closures::bound_closure(self.tokens, i) {
+                self.bound_closures.push((item, local));
+            }
             return;
         }
+        if self.bound_closures.contains(&(item, ident)) {
+            if let Some(field) = field_closures::written_field(self.tokens, i) {
+                self.field_closures.push((item, field));
+            }
+        }
         // `f: |..|`, `f: move |..|`, `f: Box::new(|..|` (or `Arc`, `Rc`).
-        let mut next = i + 2;
-        if matches!(
-            self.tokens.get(next),
-            Some(Token::Ident("Box" | "Arc" | "Rc"))
-        ) && is_path_sep(self.tokens, next + 1)
-            && self.tokens.get(next + 3) == Some(&Token::Ident("new"))
-            && self.tokens.get(next + 4) == Some(&Token::Open(b'('))
+        if at(1) == Some(Token::Punct(":"))
+            && !is_path_sep(self.tokens, i + 1)
+            && field_closures::closure_at(self.tokens, i + 2)
         {
-            next += 5;
-        }
-        if self.tokens.get(next) == Some(&Token::Ident("move")) {
-            next += 1;
-        }
-        let closure = matches!(self.tokens.get(next), Some(Token::Punct("|" | "||")));
-        if let (true, Some(open)) = (closure, self.open.last()) {
-            self.field_closures.push((open.item, ident));
+            self.field_closures.push((item, ident));
         }
     }
 

@@ -108,7 +108,11 @@ pub fn place_name(expr: &Expr) -> Option<String> {
 /// borrow into it, so writing there writes the local.
 pub fn written_place(expr: &Expr) -> Option<String> {
     match expr {
-        Expr::MethodCall(m) if m.args.is_empty() => written_place(&m.receiver),
+        // An error adapter hands on the borrow it adapts
+        // (`url.path_segments_mut().map_err(..)?.extend(..)`).
+        Expr::MethodCall(m) if m.args.is_empty() || is_error_adapter(&m.method.to_string()) => {
+            written_place(&m.receiver)
+        }
         Expr::Await(a) => written_place(&a.base),
         Expr::Try(t) => written_place(&t.expr),
         Expr::Paren(p) => written_place(&p.expr),

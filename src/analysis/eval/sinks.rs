@@ -250,9 +250,21 @@ impl Evaluator<'_> {
         // field (`self.dedup.put(key)`).
         let local = matches!(store_place(&m.receiver), Expr::Path(_))
             && !self.holds_field_of_self(&m.receiver);
+        // `slot.extend(&["idem", org, user, route, key])`: a literal beside
+        // the parts appends text (path segments, a string), where a set of
+        // keys is extended by keys.
+        let literal_parts = |e: &Expr| match e {
+            Expr::Reference(r) => matches!(&*r.expr, Expr::Array(a)
+                if a.elems.len() > 1 && a.elems.iter().any(|x| matches!(x, Expr::Lit(_)))),
+            Expr::Array(a) => {
+                a.elems.len() > 1 && a.elems.iter().any(|x| matches!(x, Expr::Lit(_)))
+            }
+            _ => false,
+        };
         let buffer = match call.method.as_str() {
             "put_slice" => true,
             "put" => args.len() == 1 && local,
+            "extend" | "extend_from_slice" => call.exprs.len() == 1 && literal_parts(call.exprs[0]),
             _ => false,
         };
         if buffer {

@@ -137,14 +137,17 @@ pub fn names_fresh_id_call<S: AsRef<str>>(segments: &[S]) -> bool {
     // A verb with a form suffix mints too (`scru64::new_string()`,
     // `Uuid::now_v7()`, `generate_id`).
     let verb = verb.as_ref();
-    let minting = ["new", "generate", "random", "now", "create"]
-        .iter()
-        .any(|v| {
-            verb == *v
-                || verb
-                    .strip_prefix(v)
-                    .is_some_and(|rest| rest.starts_with('_'))
-        });
+    // A crate's eponymous function mints too (`uuid7::uuid7()`).
+    let eponymous = verb == owner.as_ref();
+    let minting = eponymous
+        || ["new", "generate", "random", "now", "create"]
+            .iter()
+            .any(|v| {
+                verb == *v
+                    || verb
+                        .strip_prefix(v)
+                        .is_some_and(|rest| rest.starts_with('_'))
+            });
     minting
         && words(owner.as_ref())
             .last()

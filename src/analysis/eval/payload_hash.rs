@@ -137,7 +137,29 @@ impl Evaluator<'_> {
         // The reader and what it is read from: `req` of `req.as_reader()`,
         // `req.body_mut()`, nickel's `req.origin` (the request itself).
         let levels = access_levels(&m.receiver);
-        if levels.iter().any(|l| names_response(l)) || !levels.iter().any(|l| names_request(l)) {
+        // Or a reader bound from the request elsewhere (rouille's `match
+        // request.data() { Some(mut data) => data.read_to_end(&mut body) }`):
+        // a local that only a request parameter flows into.
+        let from_request = || {
+            let Some(local) = levels.last().and_then(|root| place_name(root)) else {
+                return false;
+            };
+            self.lookup(&local).is_some_and(|v| {
+                v.client_key.is_none()
+                    && bits(v.params).any(|p| {
+                        (self.param_names.get(p))
+                            .and_then(|n| n.as_deref())
+                            .is_some_and(|n| {
+                                words(n)
+                                    .iter()
+                                    .any(|w| matches!(w.as_str(), "req" | "request"))
+                            })
+                    })
+            })
+        };
+        if levels.iter().any(|l| names_response(l))
+            || !(levels.iter().any(|l| names_request(l)) || from_request())
+        {
             return;
         }
         if let Some(buffer) = m.args.first() {

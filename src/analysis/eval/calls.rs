@@ -173,6 +173,22 @@ impl Evaluator<'_> {
         if let Some(v) = self.header_read_call(&name, &args, expr) {
             return v;
         }
+        // `String::from_iter([org, SEP, user, SEP, key])`: a text glued
+        // from the array's parts, as `[..].concat()` is.
+        let text_type = segments.len() >= 2 && {
+            let ty = &segments[segments.len() - 2];
+            ty.ends_with("String") || ty.ends_with("Str")
+        };
+        if ids.is_empty() && text_type && name == "from_iter" && args.len() == 1 {
+            if let Some(Expr::Array(a)) = arg_exprs
+                .first()
+                .map(|e| crate::analysis::syntax::strip_ref(e))
+            {
+                if a.elems.len() > 1 {
+                    return self.concat_value(&args, expr);
+                }
+            }
+        }
         // A record's own decoder, the crate's impl or not, reads a message.
         let decoder = payload_hash::decodes_record(&segments);
         let deserialised =

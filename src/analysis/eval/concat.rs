@@ -30,7 +30,7 @@ impl Evaluator<'_> {
     }
 
     /// The value of an ad-hoc concatenation of `parts` at `node`.
-    fn concat_value(&self, parts: &[Value], node: &impl Spanned) -> Value {
+    pub(super) fn concat_value(&self, parts: &[Value], node: &impl Spanned) -> Value {
         let site = self.site(node);
         self.concat_value_at(parts, site)
     }

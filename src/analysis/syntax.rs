@@ -73,6 +73,15 @@ pub fn strip_ref(expr: &Expr) -> &Expr {
     }
 }
 
+/// The array literal of two or more parts under any `&` (`&["idem", org,
+/// key]`): a whole written in place, which calls glue into text.
+pub fn array_of_parts(expr: &Expr) -> Option<&syn::ExprArray> {
+    match strip_ref(expr) {
+        Expr::Array(a) if a.elems.len() > 1 => Some(a),
+        _ => None,
+    }
+}
+
 /// The local variable a `&mut place` argument lends out (`&mut out`): a
 /// buffer the call may write into.
 pub fn lent_mut_place(expr: &Expr) -> Option<String> {

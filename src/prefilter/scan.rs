@@ -351,7 +351,6 @@ impl Prefilter {
 }
 
 impl<'t> Scanner<'_, 't> {
-    /// The token `n` before `tokens[i]`.
     /// Whether the identifier at `i` asks for or names a record a value is
     /// decoded into, which the evaluator may take for the request's input
     /// (`payload_hash::decoded_by_turbofish`, `parsed_into_record`,
@@ -377,6 +376,7 @@ impl<'t> Scanner<'_, 't> {
         turbofish || typed
     }
 
+    /// The token `n` before `tokens[i]`.
     fn before(&self, i: usize, n: usize) -> Option<Token<'t>> {
         i.checked_sub(n).and_then(|j| self.tokens.get(j)).copied()
     }

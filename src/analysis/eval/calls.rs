@@ -179,15 +179,12 @@ impl Evaluator<'_> {
             let ty = &segments[segments.len() - 2];
             ty.ends_with("String") || ty.ends_with("Str")
         };
-        if ids.is_empty() && text_type && name == "from_iter" && args.len() == 1 {
-            if let Some(Expr::Array(a)) = arg_exprs
-                .first()
-                .map(|e| crate::analysis::syntax::strip_ref(e))
-            {
-                if a.elems.len() > 1 {
-                    return self.concat_value(&args, expr);
-                }
-            }
+        let parts = arg_exprs
+            .first()
+            .and_then(|e| crate::analysis::syntax::array_of_parts(e));
+        if ids.is_empty() && text_type && name == "from_iter" && args.len() == 1 && parts.is_some()
+        {
+            return self.concat_value(&args, expr);
         }
         // A record's own decoder, the crate's impl or not, reads a message.
         let decoder = payload_hash::decodes_record(&segments);

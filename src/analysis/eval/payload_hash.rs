@@ -149,11 +149,7 @@ impl Evaluator<'_> {
                     && bits(v.params).any(|p| {
                         (self.param_names.get(p))
                             .and_then(|n| n.as_deref())
-                            .is_some_and(|n| {
-                                words(n)
-                                    .iter()
-                                    .any(|w| matches!(w.as_str(), "req" | "request"))
-                            })
+                            .is_some_and(is_request_name)
                     })
             })
         };
@@ -904,11 +900,15 @@ pub(super) fn substitute_payload_facts(value: &Value, args: &[Value], out: &mut 
 /// Whether an expression names the request or its body (`req`,
 /// `request`, `ctx.request`, `body`, `payload`).
 fn names_request(expr: &Expr) -> bool {
-    receiver_name(expr).is_some_and(|n| {
-        words(&n)
-            .iter()
-            .any(|w| matches!(w.as_str(), "req" | "request" | "body" | "payload"))
-    })
+    receiver_name(expr).is_some_and(|n| is_request_name(&n))
+}
+
+/// Whether a name is the request's or its body's (`req`, `http_request`,
+/// `body`, `payload`).
+fn is_request_name(name: &str) -> bool {
+    words(name)
+        .iter()
+        .any(|w| matches!(w.as_str(), "req" | "request" | "body" | "payload"))
 }
 
 /// Whether a receiver carries no key, payload, digest or parameter: what a

@@ -253,13 +253,9 @@ impl Evaluator<'_> {
         // `slot.extend(&["idem", org, user, route, key])`: a literal beside
         // the parts appends text (path segments, a string), where a set of
         // keys is extended by keys.
-        let literal_parts = |e: &Expr| match e {
-            Expr::Reference(r) => matches!(&*r.expr, Expr::Array(a)
-                if a.elems.len() > 1 && a.elems.iter().any(|x| matches!(x, Expr::Lit(_)))),
-            Expr::Array(a) => {
-                a.elems.len() > 1 && a.elems.iter().any(|x| matches!(x, Expr::Lit(_)))
-            }
-            _ => false,
+        let literal_parts = |e: &Expr| {
+            crate::analysis::syntax::array_of_parts(e)
+                .is_some_and(|a| a.elems.iter().any(|x| matches!(x, Expr::Lit(_))))
         };
         let buffer = match call.method.as_str() {
             "put_slice" => true,

@@ -143,6 +143,10 @@ pub struct CrateIndex<'a> {
     /// (`eval::builders`): the types that have one, and per method the
     /// parameters and where each is appended. Found on first use.
     pub text_builders: std::sync::OnceLock<TextBuilders>,
+    /// Another crate's types the unit reads the key header from or asks
+    /// a record it deserialises of: the framework's request
+    /// (`eval::request_input`). Found on first use.
+    pub request_types: std::sync::OnceLock<HashSet<String>>,
     /// The crate's types that implement a hashing trait (`impl Hasher for
     /// Mixer`): hashers by what they are, whatever their names.
     pub local_hashers: HashSet<String>,

@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use syn::visit::Visit;
 use syn::{Expr, Pat};
 
+use super::names::pat_idents;
 use super::walker::{merge, Walker};
 use crate::analysis::syntax::place_name;
 use crate::analysis::vocab::{words, NOT_CLAIMED_VARIANTS};
@@ -153,7 +154,14 @@ impl Walker<'_> {
             self.close(&BTreeSet::from([id]));
         }
         self.tail = tail;
+        let shadowed = match (&*i.cond, tested) {
+            (Expr::Let(l), Some(id)) => Some(self.bind_claim_results(&l.pat, id)),
+            _ => None,
+        };
         self.block(&i.then_branch);
+        if let Some(shadowed) = shadowed {
+            self.unbind_claim_results(shadowed);
+        }
         if let Some(name) = err_binding {
             let released: BTreeSet<usize> =
                 open_before.difference(&self.open_now()).copied().collect();
@@ -174,6 +182,29 @@ impl Walker<'_> {
             self.expr(else_branch);
         }
         self.state = merge(vec![then_state, self.state.take()]);
+    }
+
+    /// `Begun::Fresh(held) => { ..; held.complete(..) }`: the names a
+    /// pattern takes out of a claim's result are that result, as a `let`
+    /// binding of it is (a method completing on one makes the claim a
+    /// guard). Returns what they shadowed, for the end of the arm.
+    fn bind_claim_results(&mut self, pat: &Pat, id: usize) -> Vec<(String, Option<usize>)> {
+        pat_idents(pat)
+            .into_iter()
+            .map(|name| {
+                let before = self.claim_results.insert(name.clone(), id);
+                (name, before)
+            })
+            .collect()
+    }
+
+    fn unbind_claim_results(&mut self, shadowed: Vec<(String, Option<usize>)>) {
+        for (name, before) in shadowed {
+            match before {
+                Some(id) => self.claim_results.insert(name, id),
+                None => self.claim_results.remove(&name),
+            };
+        }
     }
 
     /// The `else` of `if let Some(key) = idempotency_key`: a claim whose key
@@ -241,7 +272,11 @@ impl Walker<'_> {
                 self.expr(guard);
             }
             self.tail = tail;
+            let shadowed = tested.map(|id| self.bind_claim_results(&arm.pat, id));
             self.expr(&arm.body);
+            if let Some(shadowed) = shadowed {
+                self.unbind_claim_results(shadowed);
+            }
             ends.push(self.state.take());
         }
         self.state = if m.arms.is_empty() {

@@ -12,7 +12,7 @@ use super::findings::ExitKind;
 use super::names::{idents, pat_idents, peel, runs_inline, strip_paren};
 use super::ops::{sets_only_if_absent, sql_kind, Op};
 use super::walker::{merge, LoopErrBreaks, Walker};
-use crate::analysis::syntax::{last_ident, macro_args, path_string, place_name};
+use crate::analysis::syntax::{last_ident, macro_args, path_string, place_name, strip_ref};
 use crate::analysis::vocab::{is_lock_verb, words, TRANSACTION_VERBS};
 
 /// Expressions nested deeper than this are not followed (never a crash).
@@ -765,8 +765,8 @@ impl Walker<'_> {
         for a in &m.args {
             // A closure bound earlier and handed over by name (`let release
             // = |e| { store.release(&k); e }; .. .map_err(release)?`) is
-            // that closure.
-            let held = match strip_paren(a) {
+            // that closure (also lent: `.map_err(&release)`).
+            let held = match strip_ref(a) {
                 Expr::Path(p) if error_handler => (p.path.get_ident())
                     .and_then(|n| self.local_closures.get(&n.to_string()).cloned()),
                 _ => None,

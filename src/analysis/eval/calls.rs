@@ -846,8 +846,10 @@ impl Evaluator<'_> {
                 }
                 _ => {}
             }
-            for arg in call.args.iter().filter(|a| a.carries_key()) {
-                // `a.chain(b)`: the elements of both.
+            // `a.chain(b)`: the elements of both, scope parts too
+            // (`once(tenant).chain(once(user)).chain([op, key])`).
+            let both = method == "chain";
+            for arg in call.args.iter().filter(|a| both || a.carries_key()) {
                 value.join(arg);
             }
             return value;

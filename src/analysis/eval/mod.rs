@@ -40,6 +40,7 @@ mod macros;
 mod names;
 mod out_params;
 mod outbound_headers;
+mod patterns;
 mod payload_hash;
 mod record_fields;
 mod record_methods;
@@ -165,6 +166,8 @@ pub struct Evaluator<'a> {
     /// Parameters typed by another crate's type (`headers: &HeaderMap`):
     /// their methods are that crate's, not a crate method of the same name.
     foreign_params: Vec<String>,
+    /// Those parameters' type names (`ask: &Ask` → `Ask`).
+    foreign_param_types: Vec<(String, String)>,
     /// Type parameters bounded by a hashing trait (`D: Digest`): hashers.
     hash_generics: Vec<String>,
     named_key_params: u64,
@@ -203,6 +206,9 @@ pub struct Evaluator<'a> {
     /// Bindings declared with the type of a server entity (`ev: PspEvent`,
     /// `Json(d): Json<WebhookDelivery>`): their `id` is a server id.
     entity_bindings: std::collections::HashSet<String>,
+    /// Bindings the function acknowledges (`tote.ack()`): consumed
+    /// messages, so what is decoded from them came from their sender.
+    acknowledged: std::collections::HashSet<String>,
     /// Unresolved calls given a value that may carry a fact (see
     /// `calls::unresolved_call`).
     demands: Vec<(Arc<CallSite>, Demanded)>,
@@ -292,6 +298,7 @@ impl<'a> Evaluator<'a> {
             absorbs: Vec::new(),
             unnamed_params: 0,
             foreign_params: Vec::new(),
+            foreign_param_types: Vec::new(),
             hash_generics: payload_hash::hash_generics(def.sig),
             named_key_params: 0,
             tenant_seen: false,
@@ -306,6 +313,7 @@ impl<'a> Evaluator<'a> {
             local_closures: HashMap::new(),
             closure_calls: Vec::new(),
             entity_bindings: Default::default(),
+            acknowledged: Default::default(),
             demands: Vec::new(),
             arg_flows: Vec::new(),
             field_keys: &NO_FIELD_KEYS,
@@ -375,6 +383,9 @@ impl<'a> Evaluator<'a> {
                 && !self.index.wraps_own_type(&pat_type.ty);
             if let (Pat::Ident(pi), true) = (&*pat_type.pat, foreign) {
                 self.foreign_params.push(pi.ident.to_string());
+                if let Some(ty) = crate::analysis::syntax::type_name_within(&pat_type.ty, &[]) {
+                    (self.foreign_param_types).push((pi.ident.to_string(), ty));
+                }
             }
             if index < 64 && crate::analysis::syntax::is_text_type(&pat_type.ty) {
                 self.text_params |= 1u64 << index;
@@ -409,6 +420,7 @@ impl<'a> Evaluator<'a> {
         }
         self.param_names.clone_from(&param_names);
         self.bind_payload_receiver(def);
+        self.note_acknowledged(def.block);
         let body = self.eval_block(def.block);
         let body = self.note_tail_fallback(def.block, body);
         let mut ret = self.ret.clone().union(&body);
@@ -564,130 +576,6 @@ impl<'a> Evaluator<'a> {
         }
     }
 
-    // ---- patterns ---------------------------------------------------------
-
-    fn bind_pat(&mut self, pat: &Pat, value: Value, hint: Option<&str>) {
-        match pat {
-            Pat::Ident(pi) => {
-                let name = pi.ident.to_string();
-                let mut value = value;
-                if let Some(hint) = hint {
-                    let had_key = value.client_key.is_some();
-                    self.enrich_by_name(&mut value, hint, &pi.ident);
-                    // A field the code documents as the client's key is one
-                    // by flow when destructured too, as it is when read
-                    // (`msg.idem`).
-                    if !had_key && self.vocab.is_documented_key(hint) {
-                        value.client_key = (value.client_key.take()).map(|(o, s)| (o, s.by_flow()));
-                    }
-                }
-                self.enrich_by_name(&mut value, &name, &pi.ident);
-                if let Some((origin, _)) = value.client_key.as_mut() {
-                    // Help texts name the variable the user holds the key in.
-                    if origin.site.file == self.file && value.construct.is_none() {
-                        origin.text = name.clone();
-                    }
-                }
-                if let Some((_, sub)) = &pi.subpat {
-                    self.bind_pat(sub, value.clone(), None);
-                }
-                self.declare(name, value);
-            }
-            Pat::Tuple(t) => self.bind_elems(t.elems.iter(), value),
-            Pat::TupleStruct(ts) => {
-                let mut value = value;
-                let ty = last_ident(&ts.path);
-                self.header_holder(&mut value, Holder::Variant(ty.clone()));
-                self.body_extractor_pattern(&ty, &mut value, pat);
-                if ty.ends_with("Key")
-                    && self.vocab.is_client_key_name(&ty)
-                    && value.client_key.is_none()
-                {
-                    value.client_key = Some((self.origin(pat), KeySource::IdempotencyKey));
-                }
-                if !self.bind_record_elements(&ty, &ts.elems, &mut value) {
-                    if ts.elems.len() == 1 {
-                        if let Some(inner) = ts.elems.first() {
-                            self.bind_pat(inner, value, None);
-                        }
-                    } else {
-                        self.bind_elems(ts.elems.iter(), value);
-                    }
-                }
-            }
-            Pat::Struct(ps) => {
-                for field in &ps.fields {
-                    let member = match &field.member {
-                        syn::Member::Named(name) => Some(name.to_string()),
-                        syn::Member::Unnamed(_) => None,
-                    };
-                    let mut v = member
-                        .as_deref()
-                        .and_then(|m| value.field(m))
-                        .unwrap_or(&value)
-                        .clone();
-                    v.elems = None;
-                    if let Some(member) = &member {
-                        self.header_holder(&mut v, Holder::Field(member.clone()));
-                        self.field_key(&last_ident(&ps.path), member, &mut v);
-                        self.entity_pattern_id(&mut v, &last_ident(&ps.path), member, field);
-                    }
-                    let had_key = v.client_key.is_some();
-                    self.bind_pat(&field.pat, v, member.as_deref());
-                    if !had_key && member.is_some_and(|m| self.field_holds_no_key(&m)) {
-                        self.unname_pat(&field.pat);
-                    }
-                }
-            }
-            Pat::Reference(r) => self.bind_pat(&r.pat, value, hint),
-            Pat::Paren(p) => self.bind_pat(&p.pat, value, hint),
-            Pat::Type(pt) => {
-                let mut value = value;
-                if value.client_key.is_none()
-                    && extractors::type_mentions_client_key(&pt.ty, self.vocab)
-                {
-                    value.client_key = Some((self.origin(&*pt.pat), KeySource::IdempotencyKey));
-                }
-                let had_key = value.client_key.is_some();
-                self.note_entity_binding(&pt.pat, &pt.ty);
-                self.note_record_binding(&pt.pat, &pt.ty);
-                self.note_element_binding(&pt.pat, &pt.ty);
-                self.bind_pat(&pt.pat, value, hint);
-                self.unname_binding(&pt.pat, &pt.ty, had_key);
-            }
-            Pat::Slice(s) => {
-                for elem in &s.elems {
-                    self.bind_pat(elem, value.clone(), None);
-                }
-            }
-            Pat::Or(o) => {
-                for case in &o.cases {
-                    self.bind_pat(case, value.clone(), hint);
-                }
-            }
-            _ => {}
-        }
-    }
-
-    fn bind_elems<'p>(&mut self, pats: impl ExactSizeIterator<Item = &'p Pat>, value: Value) {
-        let len = pats.len();
-        match value.elems.clone() {
-            Some(elems) if elems.len() == len => {
-                for (pat, v) in pats.zip(elems) {
-                    self.bind_pat(pat, v.destructured_from(&value, self.fn_site), None);
-                }
-            }
-            _ => {
-                let mut shared = value;
-                shared.elems = None;
-                shared.construct = None;
-                for pat in pats {
-                    self.bind_pat(pat, shared.clone(), None);
-                }
-            }
-        }
-    }
-
     // ---- statements -------------------------------------------------------
 
     /// Evaluates a block in its own scope; returns the value of its tail.
@@ -768,6 +656,12 @@ impl<'a> Evaluator<'a> {
                 let site = self.site(&*init.expr);
                 let keyed = self.hash_becomes_key(&mut value, &name, site);
                 self.key_position(keyed, site, false, false);
+            } else if value.payload_hash.is_some() && self.vocab.is_client_key_name(&name) {
+                // `let idem_key = format!("{:x}", Sha512_256::digest(body))`:
+                // the hash put in the client key's place becomes the key
+                // here, whatever stores it later (no sink by the name alone).
+                let site = self.site(&*init.expr);
+                self.hash_becomes_key(&mut value, &name, site);
             }
         }
         self.bind_received(&local.pat, &init.expr, false);
@@ -1091,7 +985,8 @@ impl<'a> Evaluator<'a> {
             let name = last_ident(&p.path);
             if let Some(v) = self.lookup(&name) {
                 let mut v = v.clone();
-                v.entity_borne |= server_keys::names_server_entity_binding(&name);
+                v.entity_borne |= server_keys::names_server_entity_binding(&name)
+                    || self.acknowledged.contains(&name);
                 return v;
             }
         }

@@ -253,9 +253,9 @@ impl Evaluator<'_> {
             && !names_response(&m.receiver))
             || (matches!(
                 method.as_str(),
-                "bytes" | "json" | "text" | "to_bytes" | "collect"
+                "bytes" | "json" | "text" | "to_bytes" | "collect" | "content" | "contents" | "raw"
             ) && m.args.is_empty()
-                && of_request());
+                && (of_request() || self.is_request_param(&m.receiver)));
         if reads_body {
             value.payload = Some(self.fact_origin(expr));
         }

@@ -6,12 +6,15 @@
 //! (`Body::take_from(&mut state)`). Sources of IDEM003, split from
 //! `payload_hash`, which says what digests them.
 
+use std::collections::HashSet;
 use std::ops::ControlFlow;
 
 use syn::spanned::Spanned;
+use syn::visit::{self, Visit};
 use syn::{Expr, Pat};
 
 use super::{Evaluator, MethodCall};
+use crate::analysis::index::{CrateIndex, FnDef};
 use crate::analysis::payload_sources;
 use crate::analysis::syntax;
 use crate::analysis::value::Value;
@@ -235,6 +238,134 @@ impl Evaluator<'_> {
         let mut value = recv;
         value.payload = Some(self.fact_origin(call.expr));
         ControlFlow::Break(value)
+    }
+}
+
+impl Evaluator<'_> {
+    /// Whether `receiver` is a parameter of the framework's request type:
+    /// another crate's type that some function of the unit reads the key
+    /// header from (`ask.head("Idempotency-Key")`) or asks a record it
+    /// deserialises of (`let o: Order = ask.json()?`), whatever the
+    /// parameter is called.
+    pub(super) fn is_request_param(&self, receiver: &Expr) -> bool {
+        let Some(name) = syntax::place_name(receiver) else {
+            return false;
+        };
+        let Some((_, ty)) = (self.foreign_param_types.iter()).find(|(n, _)| *n == name) else {
+            return false;
+        };
+        self.is_foreign_param(receiver) && self.request_types().contains(ty)
+    }
+
+    fn request_types(&self) -> &HashSet<String> {
+        (self.index.request_types).get_or_init(|| {
+            let mut found = HashSet::new();
+            for def in &self.index.fns {
+                let params = foreign_params(self.index, def);
+                if params.is_empty() {
+                    continue;
+                }
+                let mut scan = RequestUses {
+                    eval: self,
+                    params: &params,
+                    found: &mut found,
+                };
+                scan.visit_block(def.block);
+            }
+            found
+        })
+    }
+
+    /// A string argument naming the key header, as a literal or a constant.
+    fn names_key_header(&self, arg: &Expr) -> bool {
+        let literal = |e: &Expr| match syntax::strip_ref(e) {
+            Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(s),
+                ..
+            }) => Some(s.value()),
+            _ => None,
+        };
+        let text = literal(arg).or_else(|| match syntax::strip_ref(arg) {
+            Expr::Path(p) => (p.path.segments.last())
+                .and_then(|s| self.index.consts.get(&s.ident.to_string()))
+                .and_then(|defs| defs.iter().find_map(|d| literal(d.expr))),
+            _ => None,
+        });
+        text.is_some_and(|t| self.vocab.is_key_header(&t))
+    }
+}
+
+/// A function's parameters of another crate's types: name and type name.
+fn foreign_params(index: &CrateIndex<'_>, def: &FnDef<'_>) -> Vec<(String, String)> {
+    (def.sig.inputs.iter())
+        .filter_map(|input| match input {
+            syn::FnArg::Typed(pt) => Some(pt),
+            syn::FnArg::Receiver(_) => None,
+        })
+        .filter(|pt| index.is_foreign_type(&pt.ty, def.file) && !index.wraps_own_type(&pt.ty))
+        .filter_map(|pt| match &*pt.pat {
+            Pat::Ident(pi) => Some((pi.ident.to_string(), syntax::type_name_within(&pt.ty, &[])?)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Finds the request's uses of one function's foreign parameters.
+struct RequestUses<'e, 'a, 'p> {
+    eval: &'e Evaluator<'a>,
+    params: &'p [(String, String)],
+    found: &'p mut HashSet<String>,
+}
+
+impl RequestUses<'_, '_, '_> {
+    fn param_type(&self, receiver: &Expr) -> Option<&String> {
+        let name = syntax::place_name(receiver)?;
+        (self.params.iter())
+            .find(|(n, _)| *n == name)
+            .map(|(_, ty)| ty)
+    }
+}
+
+impl<'ast> Visit<'ast> for RequestUses<'_, '_, '_> {
+    fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+        if let Some(ty) = self.param_type(&m.receiver) {
+            if m.args.iter().any(|a| self.eval.names_key_header(a)) {
+                self.found.insert(ty.clone());
+            }
+        }
+        visit::visit_expr_method_call(self, m);
+    }
+
+    fn visit_local(&mut self, local: &'ast syn::Local) {
+        if let (Pat::Type(pt), Some(init)) = (&local.pat, &local.init) {
+            let record = syntax::type_name_within(&pt.ty, &[])
+                .is_some_and(|r| self.eval.index.is_deserialized(&r));
+            let asked = asked_of(&init.expr).and_then(|m| self.param_type(&m.receiver));
+            if let (true, Some(ty)) = (record, asked) {
+                self.found.insert(ty.clone());
+            }
+        }
+        visit::visit_local(self, local);
+    }
+
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+/// The call a typed `let` asks its value of, through `.await`, `?` and
+/// error adapters (`ask.json().await.map_err(..)?`), when it is given
+/// nothing.
+fn asked_of(init: &Expr) -> Option<&syn::ExprMethodCall> {
+    let mut call = init;
+    loop {
+        match call {
+            Expr::Try(syn::ExprTry { expr, .. })
+            | Expr::Await(syn::ExprAwait { base: expr, .. }) => call = expr,
+            Expr::MethodCall(m) if syntax::is_error_adapter(&m.method.to_string()) => {
+                call = &m.receiver
+            }
+            Expr::MethodCall(m) if m.args.is_empty() => return Some(m),
+            _ => return None,
+        }
     }
 }
 

@@ -5,6 +5,7 @@
 //! key reaches, so the rule can tell which stores client keys reach.
 
 use syn::spanned::Spanned;
+use syn::visit::{self, Visit};
 use syn::Expr;
 
 use super::sinks::receiver_name;
@@ -93,6 +94,32 @@ impl Evaluator<'_> {
         let mut names = Vec::new();
         pat_names(pat, &mut names);
         self.entity_bindings.extend(names);
+    }
+
+    /// A binding the function acknowledges (`tote.ack()`, `msg.nack(..)`,
+    /// `delivery.acknowledge()`) is a consumed message, whatever its type
+    /// is called: its `id()` was minted by its sender.
+    pub(super) fn note_acknowledged(&mut self, block: &syn::Block) {
+        struct Acked(Vec<String>);
+        impl<'ast> Visit<'ast> for Acked {
+            fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+                let method = m.method.to_string();
+                if matches!(
+                    method.as_str(),
+                    "ack" | "nack" | "acknowledge" | "ack_with" | "nack_with" | "negative_ack"
+                ) {
+                    if let Some(name) = crate::analysis::syntax::place_name(&m.receiver) {
+                        self.0.push(name);
+                    }
+                }
+                visit::visit_expr_method_call(self, m);
+            }
+            fn visit_item(&mut self, _: &'ast syn::Item) {}
+        }
+        let mut acked = Acked(Vec::new());
+        acked.visit_block(block);
+        self.entity_bindings.extend(acked.0.iter().cloned());
+        self.acknowledged.extend(acked.0);
     }
 
     /// A generator's next id, asked with nothing given and no crate method

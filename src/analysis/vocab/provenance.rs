@@ -174,7 +174,7 @@ pub fn mints_id_method(method: &str) -> bool {
 /// The words that name a record's own id: `id`, `uuid`, `ulid`, and
 /// Twilio's `sid` (`message_sid`). One list for the server-id names
 /// (`event_id`) and the id fields of server entities (`msg.id`).
-const RECORD_ID_WORDS: &[&str] = &["id", "uuid", "ulid", "sid"];
+const RECORD_ID_WORDS: &[&str] = &["id", "uuid", "guid", "ulid", "sid"];
 
 /// Whether a word (a field, or the last word of a name) names a record's
 /// own id: `id`, `uuid`, `ulid`, `sid`.

@@ -433,6 +433,19 @@ impl Vocabulary {
         if has("route") || has("endpoint") || has("operation") {
             return Some(Component::Route);
         }
+        // A listed id qualified or spelled as another kind of id
+        // (`root_account_uuid`, `billing_merchant_id`): the listed
+        // component's.
+        if let [.., owner, id] = w.as_slice() {
+            let base = format!("{owner}_id");
+            if super::provenance::is_record_id_word(id) && base != name {
+                for (component, list) in lists {
+                    if list.contains(&base) {
+                        return Some(component);
+                    }
+                }
+            }
+        }
         None
     }
 

@@ -702,8 +702,16 @@ impl<'ast> Visit<'ast> for Collector<'_, 'ast> {
         if is_test(&item.attrs) {
             return;
         }
-        self.self_ty.push(type_name(&item.self_ty));
         let of_trait = (item.trait_.as_ref()).and_then(|(_, path, _)| path.segments.last());
+        // A blanket impl (`impl<T: Hash> Dedupe for T`) gives its methods to
+        // any type, as the trait's default methods do: they are read as
+        // those (`self_ty` is the trait).
+        let self_ty = type_name(&item.self_ty);
+        let blanket = (item.generics.type_params()).any(|p| Some(p.ident.to_string()) == self_ty);
+        self.self_ty.push(match (blanket, of_trait) {
+            (true, Some(t)) => Some(t.ident.to_string()),
+            _ => self_ty,
+        });
         // `impl Hasher for Mixer`: the crate's own hasher, whatever its name.
         if let (Some(t), Some(ty)) = (of_trait, type_name(&item.self_ty)) {
             if matches!(

@@ -1087,7 +1087,8 @@ impl Value {
                 | u16::from(self.hashed_params != 0) << 5
                 | u16::from(self.client_ns) << 6
                 | u16::from(self.hash_alone) << 7
-                | u16::from(self.server_alone) << 8,
+                | u16::from(self.server_alone) << 8
+                | u16::from(self.key_header_name.is_some()) << 9,
         )
     }
 }

@@ -71,6 +71,13 @@ impl Evaluator<'_> {
             return None;
         };
         let target = target.path.segments.last()?.ident.to_string();
+        // `let slot: String = [org, SEP, key].into_iter().collect();`
+        if let (Expr::MethodCall(m), "String") = (init, target.as_str()) {
+            if m.method == "collect" && m.args.is_empty() && m.turbofish.is_none() {
+                let parts = self.eval(&m.receiver);
+                return Some(self.collected_text(parts, init));
+            }
+        }
         let (call, tried) = match init {
             Expr::Try(t) => (&*t.expr, true),
             other => (other, false),

@@ -265,6 +265,11 @@ impl Evaluator<'_> {
                 }
                 ControlFlow::Break(Value::empty())
             }
+            // `[org, SEP, user, SEP, key].into_iter().collect::<String>()`:
+            // the parts glued, as `concat()` glues them.
+            "collect" if args.is_empty() && collects_text(call.m.turbofish.as_ref()) => {
+                ControlFlow::Break(self.collected_text(recv, call.expr))
+            }
             "join" | "concat" if args.len() <= 1 => {
                 // The pieces of one value glued back (`bytes.iter().map(|b|
                 // format!("{b:02x}")).collect::<Vec<_>>().join("")` in a
@@ -288,6 +293,28 @@ impl Evaluator<'_> {
             _ => ControlFlow::Continue(recv),
         }
     }
+}
+
+impl Evaluator<'_> {
+    /// What collecting `parts` into a `String` at `node` gives: the
+    /// concatenation of an array's several parts; else the one value's
+    /// text (`key.chars().filter(..).collect()` is the key, stripped).
+    pub(super) fn collected_text(&mut self, parts: Value, node: &Expr) -> Value {
+        if parts.elems.as_ref().is_some_and(|e| e.len() > 1) {
+            self.concat_value(&[parts], node)
+        } else {
+            parts
+        }
+    }
+}
+
+/// Whether a turbofish collects into text (`collect::<String>()`).
+fn collects_text(turbofish: Option<&syn::AngleBracketedGenericArguments>) -> bool {
+    let Some(args) = turbofish else {
+        return false;
+    };
+    matches!(args.args.first(), Some(syn::GenericArgument::Type(ty))
+        if crate::analysis::syntax::type_name_within(ty, &[]).as_deref() == Some("String"))
 }
 
 /// Whether `v` is one value's pieces at most: no client key, scope

@@ -10,7 +10,7 @@
 use syn::spanned::Spanned;
 
 use super::Evaluator;
-use crate::analysis::value::Value;
+use crate::analysis::value::{KeySource, Value};
 use crate::analysis::vocab::Vocabulary;
 
 /// Wrappers a handler may put around an extractor type: still the extractor.
@@ -58,6 +58,44 @@ impl Evaluator<'_> {
                 return;
             }
         }
+        // A typed header (`impl Header for IdemHeader`): the impl's
+        // decoder builds the value of the header its `name()` names, so
+        // where that is the key header, the value is the client's key.
+        // Also inside a framework's wrapper (`TypedHeader<IdemHeader>`).
+        let inner = (crate::analysis::syntax::type_path_within(ty, EXTRACTOR_WRAPPERS))
+            .and_then(|p| p.segments.last())
+            .and_then(crate::analysis::syntax::only_type_argument)
+            .and_then(extractor_type);
+        let typed_key_header = [Some(name), inner].into_iter().flatten().any(|name| {
+            (index.extractor_fns.get(&name).into_iter().flatten())
+                .any(|&id| self.names_key_header_beside(id))
+        });
+        if typed_key_header {
+            value.client_key = Some((self.origin(node), KeySource::IdempotencyKey));
+        }
+    }
+
+    /// Whether the impl holding function `id` has a function given nothing
+    /// that returns the key header's name (`fn name() -> &'static
+    /// HeaderName { &IDEMPOTENCY_KEY }`).
+    fn names_key_header_beside(&mut self, id: usize) -> bool {
+        let index = self.index;
+        let def = &index.fns[id];
+        let (Some(ty), Some(_)) = (&def.self_ty, &def.trait_of) else {
+            return false;
+        };
+        let siblings: Vec<usize> = (index.fns.iter().enumerate())
+            .filter(|(_, f)| {
+                f.self_ty.as_ref() == Some(ty)
+                    && f.trait_of == def.trait_of
+                    && f.sig.inputs.is_empty()
+            })
+            .map(|(n, _)| n)
+            .collect();
+        siblings.into_iter().any(|n| {
+            self.callees.push(n);
+            (self.summaries.get(n)).is_some_and(|s| s.ret.key_header_name.is_some())
+        })
     }
 }
 

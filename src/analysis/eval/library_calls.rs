@@ -61,6 +61,12 @@ impl Evaluator<'_> {
             let mut carrying = (args.iter().zip(arg_exprs)).filter(|(a, _)| !a.is_empty());
             let serialised = match (carrying.next(), carrying.next()) {
                 (Some((arg, arg_expr)), None) => {
+                    // The one value a call is given beside options keeps its
+                    // elements (`timeout(d, lookup)` of a block giving
+                    // `(sk, hit)`): taken apart later, each is what it was.
+                    if v.elems.is_none() {
+                        v.elems.clone_from(&arg.elems);
+                    }
                     let encodes = matches!(
                         arg_expr,
                         Expr::Reference(_)

@@ -20,11 +20,13 @@ pub(super) fn read(
     if !head.create_table {
         return names_no_key(&tokens);
     }
+    let none = std::collections::HashSet::new();
     let ctx = Statement_ {
         tokens: &tokens,
         lines: Lines::new(statement_text),
         base,
         vocab,
+        client_key_tables: &none,
     };
     ctx.tolerant_create_table(&head.table, out)
 }

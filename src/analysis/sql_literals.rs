@@ -77,6 +77,19 @@ impl<'ast> Visit<'ast> for Collector {
     }
 
     fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        // `concat!("CREATE TABLE t (\n", "  key TEXT PRIMARY KEY\n", ")")`:
+        // one statement, read whole.
+        if mac
+            .path
+            .segments
+            .last()
+            .is_some_and(|s| s.ident == "concat")
+        {
+            if let Some(joined) = concatenated(mac).filter(|d| looks_like_ddl(&d.value)) {
+                self.out.push(joined);
+                return;
+            }
+        }
         self.tokens(mac.tokens.clone());
     }
 
@@ -121,6 +134,40 @@ impl<'ast> Visit<'ast> for Collector {
             syn::visit::visit_item_static(self, item);
         }
     }
+}
+
+/// The text `concat!` makes of string literals only, each char mapped to
+/// its place in its literal; `None` when another kind of argument is there.
+fn concatenated(mac: &syn::Macro) -> Option<DdlLiteral> {
+    use syn::punctuated::Punctuated;
+    let parts = mac
+        .parse_body_with(Punctuated::<syn::Lit, syn::Token![,]>::parse_terminated)
+        .ok()?;
+    let mut value = String::new();
+    let (mut starts, mut ends) = (Vec::new(), Vec::new());
+    let mut end = None;
+    for part in &parts {
+        let syn::Lit::Str(lit) = part else {
+            return None;
+        };
+        let text = lit.value();
+        let SqlSource::Literal {
+            starts: mut s,
+            ends: e,
+        } = map_literal(lit.span(), &text)
+        else {
+            return None;
+        };
+        end = s.pop();
+        starts.extend(s);
+        ends.extend(e);
+        value.push_str(&text);
+    }
+    starts.push(end?);
+    Some(DdlLiteral {
+        value,
+        source: SqlSource::Literal { starts, ends },
+    })
 }
 
 /// A statement that reads or writes rows: its first word is `SELECT`,

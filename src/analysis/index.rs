@@ -147,6 +147,10 @@ pub struct CrateIndex<'a> {
     /// a record it deserialises of: the framework's request
     /// (`eval::request_input`). Found on first use.
     pub request_types: std::sync::OnceLock<HashSet<String>>,
+    /// The unit's types of acknowledged messages: the parameter types of
+    /// functions handed a binding the caller acknowledges
+    /// (`eval::server_keys`). Found on first use.
+    pub acknowledged_types: std::sync::OnceLock<HashSet<String>>,
     /// The crate's types that implement a hashing trait (`impl Hasher for
     /// Mixer`): hashers by what they are, whatever their names.
     pub local_hashers: HashSet<String>,

@@ -420,7 +420,7 @@ impl<'a> Evaluator<'a> {
         }
         self.param_names.clone_from(&param_names);
         self.bind_payload_receiver(def);
-        self.note_acknowledged(def.block);
+        self.note_acknowledged(def);
         let body = self.eval_block(def.block);
         let body = self.note_tail_fallback(def.block, body);
         let mut ret = self.ret.clone().union(&body);

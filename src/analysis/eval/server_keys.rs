@@ -4,12 +4,15 @@
 //! function boundaries. `KeyEvent::store` (see `sinks`) names the store a
 //! key reaches, so the rule can tell which stores client keys reach.
 
+use std::collections::HashSet;
+
 use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
 use syn::Expr;
 
 use super::sinks::receiver_name;
 use super::Evaluator;
+use crate::analysis::index::FnDef;
 use crate::analysis::value::{Site, Value};
 use crate::analysis::vocab::{is_server_entity_word, mints_id_method, words};
 
@@ -99,27 +102,46 @@ impl Evaluator<'_> {
     /// A binding the function acknowledges (`tote.ack()`, `msg.nack(..)`,
     /// `delivery.acknowledge()`) is a consumed message, whatever its type
     /// is called: its `id()` was minted by its sender.
-    pub(super) fn note_acknowledged(&mut self, block: &syn::Block) {
-        struct Acked(Vec<String>);
-        impl<'ast> Visit<'ast> for Acked {
-            fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
-                let method = m.method.to_string();
-                if matches!(
-                    method.as_str(),
-                    "ack" | "nack" | "acknowledge" | "ack_with" | "nack_with" | "negative_ack"
-                ) {
-                    if let Some(name) = crate::analysis::syntax::place_name(&m.receiver) {
-                        self.0.push(name);
+    /// So is a parameter of a type the unit's callers hand acknowledged
+    /// bindings to (`handle_fix(&desk, &cargo)` before `cargo.ack()`).
+    pub(super) fn note_acknowledged(&mut self, def: &FnDef<'_>) {
+        let mut acked = acknowledged_in(def.block);
+        let types = self.acknowledged_types();
+        if !types.is_empty() {
+            for (name, ty) in typed_params(def) {
+                if types.contains(&ty) {
+                    acked.push(name);
+                }
+            }
+        }
+        self.entity_bindings.extend(acked.iter().cloned());
+        self.acknowledged.extend(acked);
+    }
+
+    fn acknowledged_types(&self) -> &HashSet<String> {
+        (self.index.acknowledged_types).get_or_init(|| {
+            let mut found = HashSet::new();
+            for def in &self.index.fns {
+                let acked = acknowledged_in(def.block);
+                if acked.is_empty() {
+                    continue;
+                }
+                let mut calls = HandedOn {
+                    acked: &acked,
+                    out: Vec::new(),
+                };
+                calls.visit_block(def.block);
+                for (callee, position) in calls.out {
+                    for &id in self.index.fns_by_name.get(&callee).into_iter().flatten() {
+                        let params: Vec<(String, String)> = typed_params(&self.index.fns[id]);
+                        if let Some((_, ty)) = params.get(position) {
+                            found.insert(ty.clone());
+                        }
                     }
                 }
-                visit::visit_expr_method_call(self, m);
             }
-            fn visit_item(&mut self, _: &'ast syn::Item) {}
-        }
-        let mut acked = Acked(Vec::new());
-        acked.visit_block(block);
-        self.entity_bindings.extend(acked.0.iter().cloned());
-        self.acknowledged.extend(acked.0);
+            found
+        })
     }
 
     /// A generator's next id, asked with nothing given and no crate method
@@ -253,4 +275,67 @@ fn is_received_word(word: &str) -> bool {
 /// service's own API, whose type names an entity too).
 pub(super) fn names_server_entity_binding(name: &str) -> bool {
     words(name).last().is_some_and(|w| is_received_word(w))
+}
+
+/// The bindings a body acknowledges (`tote.ack()`, `msg.nack(..)`).
+fn acknowledged_in(block: &syn::Block) -> Vec<String> {
+    struct Acked(Vec<String>);
+    impl<'ast> Visit<'ast> for Acked {
+        fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+            let method = m.method.to_string();
+            if matches!(
+                method.as_str(),
+                "ack" | "nack" | "acknowledge" | "ack_with" | "nack_with" | "negative_ack"
+            ) {
+                if let Some(name) = crate::analysis::syntax::place_name(&m.receiver) {
+                    self.0.push(name);
+                }
+            }
+            visit::visit_expr_method_call(self, m);
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut acked = Acked(Vec::new());
+    acked.visit_block(block);
+    acked.0
+}
+
+/// Calls of crate functions by name given an acknowledged binding: the
+/// callee's name and the argument's position.
+struct HandedOn<'a> {
+    acked: &'a [String],
+    out: Vec<(String, usize)>,
+}
+
+impl<'ast> Visit<'ast> for HandedOn<'_> {
+    fn visit_expr_call(&mut self, c: &'ast syn::ExprCall) {
+        if let Expr::Path(p) = &*c.func {
+            let callee = crate::analysis::syntax::last_ident(&p.path);
+            for (n, arg) in c.args.iter().enumerate() {
+                let given = crate::analysis::syntax::place_name(arg);
+                if given.is_some_and(|g| self.acked.contains(&g)) {
+                    self.out.push((callee.clone(), n));
+                }
+            }
+        }
+        visit::visit_expr_call(self, c);
+    }
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+/// A function's parameters bound to a name, with their type names.
+fn typed_params(def: &FnDef<'_>) -> Vec<(String, String)> {
+    (def.sig.inputs.iter())
+        .filter_map(|input| match input {
+            syn::FnArg::Typed(pt) => Some(pt),
+            syn::FnArg::Receiver(_) => None,
+        })
+        .filter_map(|pt| match &*pt.pat {
+            syn::Pat::Ident(pi) => Some((
+                pi.ident.to_string(),
+                crate::analysis::syntax::type_name_within(&pt.ty, &[])?,
+            )),
+            _ => None,
+        })
+        .collect()
 }

@@ -73,10 +73,21 @@ pub struct FnDef<'a> {
     pub attrs: &'a [syn::Attribute],
 }
 
-impl FnDef<'_> {
+impl<'a> FnDef<'a> {
     /// Whether the function takes `self`.
     pub fn has_receiver(&self) -> bool {
         self.sig.receiver().is_some()
+    }
+
+    /// The parameters bound to a plain name, with their types.
+    pub fn named_params(&self) -> impl Iterator<Item = (String, &'a syn::Type)> + 'a {
+        (self.sig.inputs.iter()).filter_map(|input| match input {
+            syn::FnArg::Typed(pt) => match &*pt.pat {
+                syn::Pat::Ident(pi) => Some((pi.ident.to_string(), &*pt.ty)),
+                _ => None,
+            },
+            syn::FnArg::Receiver(_) => None,
+        })
     }
 }
 

@@ -533,6 +533,21 @@ pub fn returns_no_value(sig: &syn::Signature) -> bool {
     }
 }
 
+/// The method call a value is asked of, through `.await`, `?` and error
+/// adapters (`req.json().await.map_err(..)?` → `req.json()`).
+pub fn asked_call(expr: &Expr) -> Option<&syn::ExprMethodCall> {
+    let mut call = expr;
+    loop {
+        match call {
+            Expr::Try(syn::ExprTry { expr, .. })
+            | Expr::Await(syn::ExprAwait { base: expr, .. }) => call = expr,
+            Expr::MethodCall(m) if is_error_adapter(&m.method.to_string()) => call = &m.receiver,
+            Expr::MethodCall(m) => return Some(m),
+            _ => return None,
+        }
+    }
+}
+
 /// Whether a method only adapts a `Result`/`Option`'s error or unwraps
 /// it (`.map_err(..)`, `.context(..)`, `.ok()`, `.unwrap()`): the value it
 /// hands on is its receiver's success value.

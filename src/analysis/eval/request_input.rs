@@ -153,18 +153,7 @@ impl Evaluator<'_> {
     /// the request's input, whatever the framework calls the raw params.
     pub(super) fn parsed_into_record(&mut self, ty: &syn::Type, init: &Expr) -> Option<Value> {
         let record = syntax::type_name_within(ty, &[])?;
-        let mut call = init;
-        let m = loop {
-            match call {
-                Expr::Try(syn::ExprTry { expr, .. })
-                | Expr::Await(syn::ExprAwait { base: expr, .. }) => call = expr,
-                Expr::MethodCall(m) if syntax::is_error_adapter(&m.method.to_string()) => {
-                    call = &m.receiver
-                }
-                Expr::MethodCall(m) => break m,
-                _ => return None,
-            }
-        };
+        let m = syntax::asked_call(init)?;
         let verb = words(&m.method.to_string());
         let parses = verb
             .iter()
@@ -278,35 +267,15 @@ impl Evaluator<'_> {
 
     /// A string argument naming the key header, as a literal or a constant.
     fn names_key_header(&self, arg: &Expr) -> bool {
-        let literal = |e: &Expr| match syntax::strip_ref(e) {
-            Expr::Lit(syn::ExprLit {
-                lit: syn::Lit::Str(s),
-                ..
-            }) => Some(s.value()),
-            _ => None,
-        };
-        let text = literal(arg).or_else(|| match syntax::strip_ref(arg) {
-            Expr::Path(p) => (p.path.segments.last())
-                .and_then(|s| self.index.consts.get(&s.ident.to_string()))
-                .and_then(|defs| defs.iter().find_map(|d| literal(d.expr))),
-            _ => None,
-        });
-        text.is_some_and(|t| self.vocab.is_key_header(&t))
+        (self.string_literal(arg, 0)).is_some_and(|t| self.vocab.is_key_header(&t))
     }
 }
 
 /// A function's parameters of another crate's types: name and type name.
 fn foreign_params(index: &CrateIndex<'_>, def: &FnDef<'_>) -> Vec<(String, String)> {
-    (def.sig.inputs.iter())
-        .filter_map(|input| match input {
-            syn::FnArg::Typed(pt) => Some(pt),
-            syn::FnArg::Receiver(_) => None,
-        })
-        .filter(|pt| index.is_foreign_type(&pt.ty, def.file) && !index.wraps_own_type(&pt.ty))
-        .filter_map(|pt| match &*pt.pat {
-            Pat::Ident(pi) => Some((pi.ident.to_string(), syntax::type_name_within(&pt.ty, &[])?)),
-            _ => None,
-        })
+    (def.named_params())
+        .filter(|(_, ty)| index.is_foreign_type(ty, def.file) && !index.wraps_own_type(ty))
+        .filter_map(|(name, ty)| Some((name, syntax::type_name_within(ty, &[])?)))
         .collect()
 }
 
@@ -340,7 +309,9 @@ impl<'ast> Visit<'ast> for RequestUses<'_, '_, '_> {
         if let (Pat::Type(pt), Some(init)) = (&local.pat, &local.init) {
             let record = syntax::type_name_within(&pt.ty, &[])
                 .is_some_and(|r| self.eval.index.is_deserialized(&r));
-            let asked = asked_of(&init.expr).and_then(|m| self.param_type(&m.receiver));
+            let asked = (syntax::asked_call(&init.expr))
+                .filter(|m| m.args.is_empty())
+                .and_then(|m| self.param_type(&m.receiver));
             if let (true, Some(ty)) = (record, asked) {
                 self.found.insert(ty.clone());
             }
@@ -349,24 +320,6 @@ impl<'ast> Visit<'ast> for RequestUses<'_, '_, '_> {
     }
 
     fn visit_item(&mut self, _: &'ast syn::Item) {}
-}
-
-/// The call a typed `let` asks its value of, through `.await`, `?` and
-/// error adapters (`ask.json().await.map_err(..)?`), when it is given
-/// nothing.
-fn asked_of(init: &Expr) -> Option<&syn::ExprMethodCall> {
-    let mut call = init;
-    loop {
-        match call {
-            Expr::Try(syn::ExprTry { expr, .. })
-            | Expr::Await(syn::ExprAwait { base: expr, .. }) => call = expr,
-            Expr::MethodCall(m) if syntax::is_error_adapter(&m.method.to_string()) => {
-                call = &m.receiver
-            }
-            Expr::MethodCall(m) if m.args.is_empty() => return Some(m),
-            _ => return None,
-        }
-    }
 }
 
 /// Rocket's request body (`data: Data<'_>`): its only generic argument is

@@ -288,7 +288,7 @@ impl Evaluator<'_> {
     }
 
     /// The text of a string or char literal argument, through constants.
-    fn string_literal(&self, expr: &Expr, depth: usize) -> Option<String> {
+    pub(super) fn string_literal(&self, expr: &Expr, depth: usize) -> Option<String> {
         if depth > MAX_LOOKUP {
             return None;
         }

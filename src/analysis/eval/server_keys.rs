@@ -325,17 +325,7 @@ impl<'ast> Visit<'ast> for HandedOn<'_> {
 
 /// A function's parameters bound to a name, with their type names.
 fn typed_params(def: &FnDef<'_>) -> Vec<(String, String)> {
-    (def.sig.inputs.iter())
-        .filter_map(|input| match input {
-            syn::FnArg::Typed(pt) => Some(pt),
-            syn::FnArg::Receiver(_) => None,
-        })
-        .filter_map(|pt| match &*pt.pat {
-            syn::Pat::Ident(pi) => Some((
-                pi.ident.to_string(),
-                crate::analysis::syntax::type_name_within(&pt.ty, &[])?,
-            )),
-            _ => None,
-        })
+    (def.named_params())
+        .filter_map(|(name, ty)| Some((name, crate::analysis::syntax::type_name_within(ty, &[])?)))
         .collect()
 }

@@ -158,13 +158,24 @@ pub struct CrateIndex<'a> {
     /// a record it deserialises of: the framework's request
     /// (`eval::request_input`). Found on first use.
     pub request_types: std::sync::OnceLock<HashSet<String>>,
-    /// The unit's types of acknowledged messages: the parameter types of
-    /// functions handed a binding the caller acknowledges
-    /// (`eval::server_keys`). Found on first use.
-    pub acknowledged_types: std::sync::OnceLock<HashSet<String>>,
+    /// The unit's acknowledged messages (`eval::server_keys`): the
+    /// bindings each function acknowledges and the parameter types of
+    /// functions handed such a binding. Found on first use.
+    pub acknowledged: std::sync::OnceLock<Acknowledged>,
     /// The crate's types that implement a hashing trait (`impl Hasher for
     /// Mixer`): hashers by what they are, whatever their names.
     pub local_hashers: HashSet<String>,
+}
+
+/// What the unit's functions acknowledge (`tote.ack()`): found in one walk
+/// of every body, as each evaluation of a function asks again.
+#[derive(Debug, Default)]
+pub struct Acknowledged {
+    /// Per function body of the index (by its address), the bindings it
+    /// acknowledges.
+    pub by_body: HashMap<usize, Vec<String>>,
+    /// The parameter types of functions handed an acknowledged binding.
+    pub types: HashSet<String>,
 }
 
 /// The crate's consuming methods that append a parameter to a field of

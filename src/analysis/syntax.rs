@@ -129,6 +129,23 @@ pub fn written_place(expr: &Expr) -> Option<String> {
     }
 }
 
+/// The method call a statement's value comes from, by address, when the
+/// statement throws the value away (`w.set_nx(&id, ttl).await?;`): through
+/// `.await`, `?`, parentheses and error adapters (`.map_err(..)`, `.ok()`).
+/// Zero when it is no method call.
+pub fn discarded_call(expr: &Expr) -> usize {
+    match expr {
+        Expr::Await(a) => discarded_call(&a.base),
+        Expr::Try(t) => discarded_call(&t.expr),
+        Expr::Paren(p) => discarded_call(&p.expr),
+        Expr::MethodCall(m) if is_error_adapter(&m.method.to_string()) => {
+            discarded_call(&m.receiver)
+        }
+        Expr::MethodCall(_) => std::ptr::from_ref(expr) as usize,
+        _ => 0,
+    }
+}
+
 /// An access chain from the outside in: `expr`, then what each method
 /// call, field access, reference, dereference or parenthesis is of
 /// (`req.origin.as_reader()` → itself, `req.origin`, `req`).

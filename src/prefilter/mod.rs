@@ -283,6 +283,9 @@ impl Prefilter {
         let Some(stores) = &self.stores else {
             return true;
         };
+        if crate::analysis::vocab::calls_conditional_insert(text) {
+            return true;
+        }
         let mut regions = None;
         word_hits(stores, text).any(|at| {
             let regions = regions.get_or_insert_with(|| lex::regions(text));

@@ -3,9 +3,10 @@
 
 use super::{english_list, parse_error, Finding, Rule, Sink};
 use crate::analysis::sql::KeyConstraint;
-use crate::analysis::vocab::Component;
+use crate::analysis::vocab::{is_record_id_word, words, Component};
 use crate::analysis::UnitFacts;
 use crate::diagnostic::Severity;
+use crate::model::diagnostic::Confidence;
 
 /// The rule.
 pub const RULE: Rule = Rule {
@@ -61,11 +62,28 @@ fn report(constraint: &KeyConstraint, components: &[Component], sink: &mut Sink<
     } else {
         format!("{} columns", english_list(&missing))
     };
-    let message = format!(
+    // A component is missing only by the names the vocabulary knows: an
+    // id column of the key it does not know (`clerk_id`) may be the one
+    // missing under another name, so the finding is a judgement by names.
+    let unknown = unknown_id_columns(constraint);
+    // No id stands in for a route.
+    let by_name = !unknown.is_empty()
+        && !components.contains(&Component::Route)
+        && unknown.len() >= missing.len();
+    let mut message = format!(
         "idempotency table `{}` has a {} on {on} that lacks {lacks}",
         constraint.table,
         constraint.kind.as_str(),
     );
+    if by_name {
+        let named: Vec<String> = unknown.iter().map(|c| format!("`{c}`")).collect();
+        let named: Vec<&str> = named.iter().map(String::as_str).collect();
+        message.push_str(&format!(
+            " (unless {} is the {}: name it in `[vocabulary]` of idem-lint.toml)",
+            english_list(&named),
+            english_list(&missing),
+        ));
+    }
     let mut labels = Vec::new();
     if !alone {
         labels.push((
@@ -136,9 +154,29 @@ fn report(constraint: &KeyConstraint, components: &[Component], sink: &mut Sink<
             notes.join(" and ")
         ));
     }
+    let confidence = if by_name {
+        Confidence::Possible
+    } else {
+        Confidence::Certain
+    };
     sink.add(
         Finding::new(&RULE, constraint.site, message)
             .labels(labels)
-            .help(help),
+            .help(help)
+            .confidence(confidence),
     );
+}
+
+/// The key's id columns that name no scope component, no namespace and
+/// no version: `clerk_id` of `(tenant_id, clerk_id, route, idem_key)`.
+fn unknown_id_columns(constraint: &KeyConstraint) -> Vec<&str> {
+    (constraint.columns.iter())
+        .filter(|c| **c != constraint.key_column.name)
+        .filter(|c| !constraint.present.iter().any(|(_, name)| name == *c))
+        .filter(|c| {
+            let words = words(c);
+            words.len() > 1 && words.last().is_some_and(|w| is_record_id_word(w))
+        })
+        .map(String::as_str)
+        .collect()
 }

@@ -166,7 +166,7 @@ impl Evaluator<'_> {
         // encoded (a `to_hex` helper), not a key built here.
         let encodes = matches!(rest, [Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(f), .. }), ..]
             if rest.len() <= 2 && is_one_placeholder(&f.value()));
-        if let Some(var) = place_name(dst) {
+        if let Some(var) = place_name(dst).or_else(|| self.written_self_field(dst)) {
             self.update(&var, |d| {
                 let had_key = d.client_key.is_some();
                 let only_this = encodes && holds_only_facts_of(d, &v);
@@ -187,6 +187,18 @@ impl Evaluator<'_> {
             });
         }
         Value::empty()
+    }
+
+    /// `write!(self.buf, ..)` in a method: the field is read back in the
+    /// same method (`self.buf` returned by a builder's consuming method),
+    /// so it is a binding of the function's own, [`SELF_FIELD`] and its
+    /// name, for the rest of the call.
+    fn written_self_field(&mut self, dst: &Expr) -> Option<String> {
+        let name = self_field_name(dst)?;
+        if self.lookup(&name).is_none() {
+            self.env.declare_outermost(name.clone(), Value::empty());
+        }
+        Some(name)
     }
 
     /// String building on a variable: `s.push_str(&key)`, `parts.push(key)`,
@@ -407,4 +419,23 @@ fn holds_only_facts_of(buffer: &Value, piece: &Value) -> bool {
     }
     rest.construct = None;
     rest.is_empty()
+}
+
+/// The prefix of the binding that stands for a field of `self` a method
+/// writes (`self.buf`): no Rust name starts so.
+pub(super) const SELF_FIELD: &str = "self.";
+
+/// `self.buf` (or `&mut self.buf`) as the binding [`SELF_FIELD`]`buf`.
+pub(super) fn self_field_name(expr: &Expr) -> Option<String> {
+    match expr {
+        Expr::Field(f) => match (&*f.base, &f.member) {
+            (Expr::Path(p), syn::Member::Named(field)) if p.path.is_ident("self") => {
+                Some(format!("{SELF_FIELD}{field}"))
+            }
+            _ => None,
+        },
+        Expr::Reference(r) => self_field_name(&r.expr),
+        Expr::Paren(p) => self_field_name(&p.expr),
+        _ => None,
+    }
 }

@@ -62,6 +62,23 @@ impl Env {
         self.scopes[level].insert(name, value);
     }
 
+    /// Binds `name` in the function's own scope, so that it outlives the
+    /// block that binds it.
+    pub(super) fn declare_outermost(&mut self, name: String, value: Value) {
+        if self.scopes.is_empty() {
+            return;
+        }
+        self.save(0, &name);
+        self.scopes[0].insert(name, value);
+    }
+
+    /// Whether the function's own scope binds a name that starts so.
+    pub(super) fn binds_prefixed(&self, prefix: &str) -> bool {
+        self.scopes
+            .first()
+            .is_some_and(|s| s.keys().any(|k| k.starts_with(prefix)))
+    }
+
     /// Rebinds `name` where it is bound, or binds it in the innermost scope.
     pub(super) fn assign(&mut self, name: &str, value: Value) {
         match self.level_of(name) {

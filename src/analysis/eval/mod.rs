@@ -209,6 +209,10 @@ pub struct Evaluator<'a> {
     /// Bindings the function acknowledges (`tote.ack()`): consumed
     /// messages, so what is decoded from them came from their sender.
     acknowledged: std::collections::HashSet<String>,
+    /// The method call whose result the statement being evaluated throws
+    /// away (`window.set_nx(&id, ttl).await?;`, `let _ = ..`), by address:
+    /// a conditional insert nothing decides on is no dedup check.
+    discarded_call: usize,
     /// Unresolved calls given a value that may carry a fact (see
     /// `calls::unresolved_call`).
     demands: Vec<(Arc<CallSite>, Demanded)>,
@@ -314,6 +318,7 @@ impl<'a> Evaluator<'a> {
             closure_calls: Vec::new(),
             entity_bindings: Default::default(),
             acknowledged: Default::default(),
+            discarded_call: 0,
             demands: Vec::new(),
             arg_flows: Vec::new(),
             field_keys: &NO_FIELD_KEYS,
@@ -432,7 +437,14 @@ impl<'a> Evaluator<'a> {
         }
         // A function named for keys that gives back nothing (`-> Result<(),
         // E>`) makes no key, whatever its calls' results carried.
-        if self.vocab.is_key_maker_fn(&def.name) && !super::syntax::returns_no_value(def.sig) {
+        // Nor one that appends to a field of `self` (a text builder's
+        // `with_client_key(mut self, k)`): the receiver's own parts are
+        // joined where it is called (`builders::consumed_receiver`).
+        let builds_on_self = self.env.binds_prefixed(concat::SELF_FIELD);
+        if self.vocab.is_key_maker_fn(&def.name)
+            && !super::syntax::returns_no_value(def.sig)
+            && !builds_on_self
+        {
             if let Some(construct) = ret.construct {
                 self.key_position(ret.clone(), construct.site, false, false);
             }
@@ -594,6 +606,9 @@ impl<'a> Evaluator<'a> {
                 Stmt::Local(local) => self.eval_local(local),
                 Stmt::Item(_) => {}
                 Stmt::Expr(expr, semi) => {
+                    if semi.is_some() {
+                        self.discarded_call = super::syntax::discarded_call(expr);
+                    }
                     let value = self.eval(expr);
                     let value = self.finish_sql(value);
                     if semi.is_none() {
@@ -617,6 +632,9 @@ impl<'a> Evaluator<'a> {
             self.bind_pat(&local.pat, Value::empty(), None);
             return;
         };
+        if matches!(local.pat, Pat::Wild(_)) {
+            self.discarded_call = super::syntax::discarded_call(&init.expr);
+        }
         let converted = match &local.pat {
             Pat::Type(typed) => self.conversion_into(&typed.ty, &init.expr),
             _ => None,
@@ -760,6 +778,10 @@ impl<'a> Evaluator<'a> {
                 value
             }
             Expr::Field(f) => {
+                let written = concat::self_field_name(expr).and_then(|n| self.lookup(&n));
+                if let Some(written) = written {
+                    return written.clone();
+                }
                 let base = self.eval(&f.base);
                 match &f.member {
                     syn::Member::Unnamed(index) => match base.tuple_element(index.index as usize) {

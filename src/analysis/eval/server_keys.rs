@@ -4,15 +4,13 @@
 //! function boundaries. `KeyEvent::store` (see `sinks`) names the store a
 //! key reaches, so the rule can tell which stores client keys reach.
 
-use std::collections::HashSet;
-
 use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
 use syn::Expr;
 
 use super::sinks::receiver_name;
 use super::Evaluator;
-use crate::analysis::index::FnDef;
+use crate::analysis::index::{Acknowledged, FnDef};
 use crate::analysis::value::{Site, Value};
 use crate::analysis::vocab::{is_server_entity_word, mints_id_method, words};
 
@@ -105,11 +103,14 @@ impl Evaluator<'_> {
     /// So is a parameter of a type the unit's callers hand acknowledged
     /// bindings to (`handle_fix(&desk, &cargo)` before `cargo.ack()`).
     pub(super) fn note_acknowledged(&mut self, def: &FnDef<'_>) {
-        let mut acked = acknowledged_in(def.block);
-        let types = self.acknowledged_types();
-        if !types.is_empty() {
+        let known = self.acknowledged();
+        let mut acked = match known.by_body.get(&body_address(def.block)) {
+            Some(acked) => acked.clone(),
+            None => acknowledged_in(def.block),
+        };
+        if !known.types.is_empty() {
             for (name, ty) in typed_params(def) {
-                if types.contains(&ty) {
+                if known.types.contains(&ty) {
                     acked.push(name);
                 }
             }
@@ -118,27 +119,27 @@ impl Evaluator<'_> {
         self.acknowledged.extend(acked);
     }
 
-    fn acknowledged_types(&self) -> &HashSet<String> {
-        (self.index.acknowledged_types).get_or_init(|| {
-            let mut found = HashSet::new();
+    fn acknowledged(&self) -> &Acknowledged {
+        (self.index.acknowledged).get_or_init(|| {
+            let mut found = Acknowledged::default();
             for def in &self.index.fns {
                 let acked = acknowledged_in(def.block);
-                if acked.is_empty() {
-                    continue;
-                }
-                let mut calls = HandedOn {
-                    acked: &acked,
-                    out: Vec::new(),
-                };
-                calls.visit_block(def.block);
-                for (callee, position) in calls.out {
-                    for &id in self.index.fns_by_name.get(&callee).into_iter().flatten() {
-                        let params: Vec<(String, String)> = typed_params(&self.index.fns[id]);
-                        if let Some((_, ty)) = params.get(position) {
-                            found.insert(ty.clone());
+                if !acked.is_empty() {
+                    let mut calls = HandedOn {
+                        acked: &acked,
+                        out: Vec::new(),
+                    };
+                    calls.visit_block(def.block);
+                    for (callee, position) in calls.out {
+                        for &id in self.index.fns_by_name.get(&callee).into_iter().flatten() {
+                            let params: Vec<(String, String)> = typed_params(&self.index.fns[id]);
+                            if let Some((_, ty)) = params.get(position) {
+                                found.types.insert(ty.clone());
+                            }
                         }
                     }
                 }
+                found.by_body.insert(body_address(def.block), acked);
             }
             found
         })
@@ -278,6 +279,12 @@ pub(super) fn names_server_entity_binding(name: &str) -> bool {
 }
 
 /// The bindings a body acknowledges (`tote.ack()`, `msg.nack(..)`).
+/// A body's identity for the unit's memo: its syntax tree is not moved
+/// while the unit is analysed.
+fn body_address(block: &syn::Block) -> usize {
+    std::ptr::from_ref(block) as usize
+}
+
 fn acknowledged_in(block: &syn::Block) -> Vec<String> {
     struct Acked(Vec<String>);
     impl<'ast> Visit<'ast> for Acked {

@@ -19,9 +19,10 @@ use crate::analysis::value::{
     is_store_by_use, sql_store, ConstructKind, Origin, Site, SqlChain, Value,
 };
 use crate::analysis::vocab::{
-    is_claim_api_method, names_idempotency_store, names_map_entry, names_request_extensions,
-    names_strong_store, names_transaction_handle, words, Component, CLOSURE_ENTRY_METHODS,
-    DYNAMO_STORE, POSITIONAL_SQL_METHODS, PREPARED_EXECUTE_METHODS, TRANSPARENT_METHODS,
+    is_claim_api_method, is_conditional_insert, names_idempotency_store, names_map_entry,
+    names_request_extensions, names_strong_store, names_transaction_handle, words, Component,
+    CLOSURE_ENTRY_METHODS, DYNAMO_STORE, POSITIONAL_SQL_METHODS, PREPARED_EXECUTE_METHODS,
+    TRANSPARENT_METHODS,
 };
 
 /// Whether an argument holds a statement's binds: several values, or one
@@ -380,7 +381,13 @@ impl Evaluator<'_> {
             });
             if !headers && (names_store || any_receiver) && (!is_self(&m.receiver) || foreign_self)
             {
-                let strong = names_store && strong_name;
+                // A write that succeeds once per key (`drift.put_if_absent(
+                // &request_id, ..)`) dedups by what it does, whatever holds it.
+                // Only where its answer is used: a rate window's `set_nx`
+                // whose result is thrown away decides nothing.
+                let decides = std::ptr::from_ref(call.expr) as usize != self.discarded_call;
+                let strong =
+                    names_store && strong_name || decides && is_conditional_insert(&call.method);
                 let site = self.site(call.exprs[primary]);
                 let store = Some(name.to_ascii_lowercase())
                     .filter(|n| !n.is_empty())

@@ -58,6 +58,7 @@ impl Evidence {
         self.find(text, |at| {
             !(regions.get_or_insert_with(|| crate::lex::regions(text))).in_comment(at)
         }) || self.scoping_chain(text)
+            || dedups_request_id(text)
     }
 
     /// Which of the tenant and the principal `text` names
@@ -164,6 +165,52 @@ impl Evidence {
 /// configured names (`Vocabulary::component_of_name`'s qualified forms).
 /// Snake-case identifiers matched as written (a field or binding, `org_id`;
 /// not a type, `Principal`), leftmost-longest; `None` as [`compile_words`].
+/// A request id given to a conditional insert (`drift.put_if_absent(
+/// &request_id, ..)`): the request id is a dedup key by that use (rules.md,
+/// *Client key value*), whatever the store is called. The request id is
+/// looked for first: a `q` is rare in code, `_nx` and `_if_` are not.
+fn dedups_request_id(text: &str) -> bool {
+    static REQUEST_ID: std::sync::OnceLock<Option<AhoCorasick>> = std::sync::OnceLock::new();
+    let matcher = REQUEST_ID.get_or_init(|| {
+        AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(["request_id", "request-id", "requestid"])
+            .ok()
+    });
+    matcher.as_ref().is_none_or(|m| m.is_match(text)) && calls_conditional_insert(text)
+}
+
+/// Whether Rust `text` calls a conditional insert (`.put_if_absent(`,
+/// `.set_nx(`) outside comments: a write that succeeds once per key is a
+/// dedup store by use, as the evaluator's sinks read it
+/// ([`super::is_conditional_insert`]).
+pub fn calls_conditional_insert(text: &str) -> bool {
+    static TAILS: std::sync::OnceLock<Option<AhoCorasick>> = std::sync::OnceLock::new();
+    let Some(tails) = TAILS.get_or_init(|| {
+        AhoCorasick::builder()
+            .match_kind(aho_corasick::MatchKind::LeftmostLongest)
+            .build(["nx", "_absent", "_exists", "_exist", "_present", "_missing"])
+            .ok()
+    }) else {
+        return true;
+    };
+    let bytes = text.as_bytes();
+    let mut regions = None;
+    tails.find_iter(text).any(|hit| {
+        if bytes[hit.end()..].trim_ascii_start().first() != Some(&b'(') {
+            return false;
+        }
+        let span = ident_span(bytes, hit.start());
+        let method_call = bytes[..span.start].trim_ascii_end().ends_with(b".");
+        method_call
+            && span.end == hit.end()
+            && text
+                .get(span.clone())
+                .is_some_and(super::is_conditional_insert)
+            && !(regions.get_or_insert_with(|| crate::lex::regions(text))).in_comment(span.start)
+    })
+}
+
 fn compile_identifiers(mut words: Vec<String>) -> Option<AhoCorasick> {
     words.retain(|w| !w.is_empty());
     words.sort();

@@ -44,7 +44,9 @@ mod verbs;
 mod vocabulary;
 
 pub use documented::{attribute_documents_client_key, documented_key_names, documented_parameter};
-pub use evidence::{compile_words, ident_span, starts_word, word_hits, Evidence};
+pub use evidence::{
+    calls_conditional_insert, compile_words, ident_span, starts_word, word_hits, Evidence,
+};
 pub use extension::VocabularyExtension;
 pub use provenance::{
     is_record_id_word, is_server_entity_word, mints_id_method, names_fresh_id_call,
@@ -58,10 +60,11 @@ pub use semantics::{
 };
 pub use sentinels::{is_sentinel_literal, is_sentinel_name};
 pub use stores::{
-    is_claim_api_method, is_dynamo_key_attribute, is_dynamo_primary_attribute, is_namespace_column,
-    is_scope_version_column, names_handle_type, names_idempotency_store, names_map_entry,
-    names_request_extensions, names_strong_store, names_transaction_handle, writes_with_options,
-    CLOSURE_ENTRY_METHODS, DYNAMO_STORE, STRONG_STORE_WORDS,
+    is_claim_api_method, is_conditional_insert, is_dynamo_key_attribute,
+    is_dynamo_primary_attribute, is_namespace_column, is_scope_version_column, names_handle_type,
+    names_idempotency_store, names_map_entry, names_request_extensions, names_strong_store,
+    names_transaction_handle, writes_with_options, CLOSURE_ENTRY_METHODS, DYNAMO_STORE,
+    STRONG_STORE_WORDS,
 };
 pub use text::{contains_ci, ends_with_ci, snake, words};
 pub use verbs::{

@@ -528,6 +528,29 @@ pub fn writes_with_options(method: &str) -> bool {
     verb_with_options(method).is_some_and(is_write_verb)
 }
 
+/// A write that succeeds only where the key is not yet there
+/// (`set_nx`, `setnx`, `put_if_absent`, `insert_if_not_exists`): a
+/// dedup by what it does, whatever store holds it, so a request id it
+/// is given is used as a dedup key (rules.md, *Client key value*).
+pub fn is_conditional_insert(method: &str) -> bool {
+    if method == "setnx" {
+        return true;
+    }
+    let mut parts = method.split('_');
+    let Some(verb) = parts.next() else {
+        return false;
+    };
+    let condition: Vec<&str> = parts.collect();
+    (is_write_verb(verb) || verb == "add")
+        && matches!(
+            condition.as_slice(),
+            ["nx"]
+                | ["if", "absent"]
+                | ["if", "not", "exists" | "exist" | "present"]
+                | ["if", "missing"]
+        )
+}
+
 fn is_write_verb(verb: &str) -> bool {
     matches!(verb, "set" | "put" | "insert" | "upsert" | "store")
 }
@@ -547,6 +570,29 @@ fn verb_with_options(method: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn conditional_inserts_are_known_by_their_condition() {
+        for m in [
+            "set_nx",
+            "setnx",
+            "put_if_absent",
+            "insert_if_not_exists",
+            "add_if_absent",
+        ] {
+            assert!(is_conditional_insert(m), "{m}");
+        }
+        for m in [
+            "set",
+            "put",
+            "set_with_options",
+            "get_if_absent",
+            "insert_if",
+            "if_absent",
+        ] {
+            assert!(!is_conditional_insert(m), "{m}");
+        }
+    }
 
     #[test]
     fn store_verbs_with_options_in_their_names_are_store_methods() {

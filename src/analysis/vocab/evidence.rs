@@ -56,7 +56,11 @@ impl Evidence {
     pub fn in_rust(&self, text: &str) -> bool {
         let mut regions = None;
         self.find(text, |at| {
-            !(regions.get_or_insert_with(|| crate::lex::regions(text))).in_comment(at)
+            if capitals_type_position(text, at) {
+                return false;
+            }
+            let regions = regions.get_or_insert_with(|| crate::lex::regions(text));
+            !regions.in_comment(at) && !in_doc_attribute(text, regions, at)
         }) || self.scoping_chain(text)
             || dedups_request_id(text)
     }
@@ -165,6 +169,168 @@ impl Evidence {
 /// configured names (`Vocabulary::component_of_name`'s qualified forms).
 /// Snake-case identifiers matched as written (a field or binding, `org_id`;
 /// not a type, `Principal`), leftmost-longest; `None` as [`compile_words`].
+/// Whether the word at `at` is in a constant that is a number (`pub const
+/// ASC_REQ_REPLAY_DETECT: ASC_REQ_FLAGS = 4u32;`, `eapPropReplayProtection`),
+/// a name declared a number or a bool, a function declared without a
+/// body, or in a name written in capitals in a type position (`pub struct
+/// REFS_SET_VOLUME_DEDUP_INFO_INPUT_BUFFER`, `impl Copy for ..`, `p: *const
+/// super::..`): a C API's flags and types as its bindings spell them
+/// (windows-sys). A number names no store and holds no key; the code's
+/// stores in capitals are values (`REPLAY_CACHE.insert(k)`, `&IDEM_HEADER`),
+/// and still count.
+fn capitals_type_position(text: &str, at: usize) -> bool {
+    let bytes = text.as_bytes();
+    let span = ident_span(bytes, at);
+    let keyword = |before: &[u8], k: &[u8]| {
+        before.ends_with(k)
+            && !before[..before.len() - k.len()]
+                .last()
+                .is_some_and(|b| is_ident_byte(*b))
+    };
+    let before = bytes[..span.start].trim_ascii_end();
+    if keyword(before, b"const") && defines_number(&bytes[span.end..])
+        || typed_as_number(&bytes[span.end..])
+    {
+        return true;
+    }
+    // A function declared without a body: a foreign one (`extern "C" {
+    // fn .. ; }`, windows-sys' `link!(".." fn ApplyPendingSavedStateFileReplayLog(..));`),
+    // or a trait's, whose implementations name it again with their bodies.
+    if keyword(before, b"fn") {
+        let after = &bytes[span.end..];
+        let end = after
+            .iter()
+            .take(4096)
+            .position(|b| matches!(b, b';' | b'{'));
+        return end.is_some_and(|i| after[i] == b';');
+    }
+    // A type's name as Rust writes it (`DedupStore`) is the code's own; one
+    // in capitals or in snake case (`file_dedupe_range_info`) is C's.
+    let name = &bytes[span.clone()];
+    let camel =
+        name.first().is_some_and(u8::is_ascii_uppercase) && name.iter().any(u8::is_ascii_lowercase);
+    if camel || !name.first().is_some_and(u8::is_ascii_alphabetic) {
+        return false;
+    }
+    // Past a path's leading segments (`super::super::Foundation::`).
+    let mut before = before;
+    while let Some(rest) = before.strip_suffix(b"::") {
+        let rest = rest.trim_ascii_end();
+        let start = rest.len() - rest.iter().rev().take_while(|b| is_ident_byte(**b)).count();
+        before = rest[..start].trim_ascii_end();
+    }
+    let annotation = before.ends_with(b":") && !before.ends_with(b"::");
+    annotation
+        || before.ends_with(b"<")
+        || before.ends_with(b"->")
+        || ["struct", "enum", "union", "type", "for"]
+            .iter()
+            .any(|k| keyword(before, k.as_bytes()))
+        || before.ends_with(b"*const")
+        || before.ends_with(b"*mut")
+}
+
+/// Whether byte `at` is in the string of a `#[doc = ".."]` or `#[cfg(..)]`
+/// attribute: a comment in substance, or a feature's name (windows-sys'
+/// `#[doc = "*Required features: `Win32_Storage_DataDeduplication`*"]`,
+/// `#[cfg(feature = "Win32_Storage_DataDeduplication")]`).
+fn in_doc_attribute(text: &str, regions: &crate::lex::Regions, at: usize) -> bool {
+    let Some(string) = regions.string_at(at) else {
+        return false;
+    };
+    let line_start = text.as_bytes()[..string.start]
+        .iter()
+        .rposition(|b| *b == b'\n')
+        .map_or(0, |i| i + 1);
+    let line = text.as_bytes()[line_start..string.start].trim_ascii_start();
+    let attribute = line
+        .strip_prefix(b"#[")
+        .or_else(|| line.strip_prefix(b"#!["))
+        .map(|a| a.trim_ascii_start());
+    attribute.is_some_and(|a| a.starts_with(b"doc") || a.starts_with(b"cfg"))
+}
+
+/// Whether what follows a name declares it a number or a bool (`pub
+/// uNumOfReplayWindows: u32,`, `replay_count: u64`): a name is never
+/// enough for such a value (rules.md, *Client key value*).
+fn typed_as_number(after: &[u8]) -> bool {
+    let after = after.trim_ascii_start();
+    // An enum's variant given its number (`IFLA_MACSEC_REPLAY_PROTECT = 12,`).
+    if let Some(value) = after.strip_prefix(b"=").filter(|v| !v.starts_with(b"=")) {
+        let value = value.trim_ascii_start();
+        let len = value.iter().take_while(|b| is_ident_byte(**b)).count();
+        let next = value[len..].trim_ascii_start().first();
+        return value.first().is_some_and(u8::is_ascii_digit) && matches!(next, Some(b',' | b'}'));
+    }
+    let Some(typed) = after.strip_prefix(b":").filter(|t| !t.starts_with(b":")) else {
+        return false;
+    };
+    let typed = typed.trim_ascii_start();
+    let len = typed.iter().take_while(|b| is_ident_byte(**b)).count();
+    let ty = &typed[..len];
+    // Rust's and C's (`__u64`, `c_int`) numbers.
+    let c_number = (ty.strip_prefix(b"__").is_some_and(|t| {
+        matches!(t.first(), Some(b'u' | b's')) && t[1..].iter().all(u8::is_ascii_digit)
+    })) || matches!(
+        ty,
+        b"c_int"
+            | b"c_uint"
+            | b"c_long"
+            | b"c_ulong"
+            | b"c_short"
+            | b"c_ushort"
+            | b"c_longlong"
+            | b"c_ulonglong"
+            | b"c_char"
+            | b"c_uchar"
+            | b"size_t"
+    );
+    let primitive = c_number
+        || matches!(
+            ty,
+            b"u8"
+                | b"u16"
+                | b"u32"
+                | b"u64"
+                | b"u128"
+                | b"usize"
+                | b"i8"
+                | b"i16"
+                | b"i32"
+                | b"i64"
+                | b"i128"
+                | b"isize"
+                | b"f32"
+                | b"f64"
+                | b"bool"
+        );
+    let next = typed[len..].trim_ascii_start().first();
+    primitive && matches!(next, Some(b',' | b';' | b')' | b'=' | b'}'))
+}
+
+/// Whether what follows a constant's name gives it a number: `: T = 4u32;`,
+/// `: i32 = -1;`, `: GUID = GUID::from_u128(0x..);`.
+fn defines_number(after: &[u8]) -> bool {
+    let Some(typed) = after.trim_ascii_start().strip_prefix(b":") else {
+        return false;
+    };
+    let Some(eq) = typed.iter().take(120).position(|b| *b == b'=') else {
+        return false;
+    };
+    let value = typed[eq + 1..].trim_ascii_start();
+    // A number made by a constructor of one literal (`GUID::from_u128(0x..)`).
+    let path = value
+        .iter()
+        .take_while(|b| is_ident_byte(**b) || **b == b':')
+        .count();
+    let value = match value[path..].trim_ascii_start().strip_prefix(b"(") {
+        Some(args) if path > 0 => args.trim_ascii_start(),
+        _ => value,
+    };
+    let value = value.strip_prefix(b"-").unwrap_or(value).trim_ascii_start();
+    value.first().is_some_and(u8::is_ascii_digit)
+}
+
 /// A request id given to a conditional insert (`drift.put_if_absent(
 /// &request_id, ..)`): the request id is a dedup key by that use (rules.md,
 /// *Client key value*), whatever the store is called. The request id is
@@ -382,6 +548,40 @@ mod tests {
         }
         // A rejected hit does not hide a later one.
         assert!(holds("invalidempty idem"));
+    }
+
+    #[test]
+    fn foreign_bindings_names_are_no_evidence() {
+        for text in [
+            "pub const ASC_REQ_REPLAY_DETECT: ASC_REQ_FLAGS = 4u32;",
+            "pub const eapPropReplayProtection: u32 = 8u32;",
+            "pub const DedupDataPort: ::windows_sys::core::GUID = ::windows_sys::core::GUID::from_u128(0x8f10_7207);",
+            "pub struct REFS_SET_VOLUME_DEDUP_INFO_INPUT_BUFFER { pub Version: u32 }",
+            "impl ::core::marker::Copy for REFS_SET_VOLUME_DEDUP_INFO_INPUT_BUFFER {}",
+            "pub fn f(p: *const super::REFS_QUERY_VOLUME_DEDUP_INFO_OUTPUT_BUFFER) {}",
+            "link!(\"x.dll\" \"system\" fn ApplyPendingSavedStateFileReplayLog(f: PCWSTR) -> HRESULT);",
+            "extern \"C\" { fn zstd_dedup_window(level: i32) -> i32; }",
+            "pub struct W { pub uNumOfReplayWindows: u32, }",
+            "pub struct file_dedupe_range { pub bytes_deduped: __u64, }",
+            "pub info: __IncompleteArrayField<file_dedupe_range_info>,",
+            "pub enum IFLA { IFLA_MACSEC_REPLAY_PROTECT = 12, }",
+            "#[doc = \"*Required features: `Win32_Storage_DataDeduplication`*\"]\npub struct A;",
+            "#[cfg(feature = \"Win32_Storage_DataDeduplication\")]\npub mod a;",
+        ] {
+            assert!(!holds(text), "{text}");
+        }
+        // The code's own stores and keys in capitals, or typed, still count.
+        for text in [
+            "static REPLAY_CACHE: Lazy<DashMap<String, Vec<u8>>> = Lazy::new(DashMap::new);",
+            "fn f(k: &str) { REPLAY_CACHE.insert(k); }",
+            "const IDEM_HEADER: &str = \"x-request-key\";",
+            "fn f(h: &HeaderMap) { h.get(&IDEM_HEADER); }",
+            "struct S { dedup: Arc<DedupStore> }",
+            "fn replay(&self, key: &str) -> Option<Vec<u8>> { None }",
+            "struct Cfg { idempotency_key: String }",
+        ] {
+            assert!(holds(text), "{text}");
+        }
     }
 
     #[test]

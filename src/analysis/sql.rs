@@ -23,7 +23,9 @@ use super::index::ParsedFile;
 use super::sql_source::char_line_starts;
 pub use super::sql_source::{CharRange, SqlSource};
 use super::value::Site;
-use super::vocab::{is_namespace_column, is_scope_version_column, Component, Vocabulary};
+use super::vocab::{
+    is_namespace_column, is_record_id_word, is_scope_version_column, words, Component, Vocabulary,
+};
 
 mod statements;
 mod tolerant;
@@ -86,6 +88,10 @@ pub struct KeyConstraint {
     pub has_scope_version: bool,
     /// A namespace (`ns`) column is part of the constraint.
     pub has_namespace: bool,
+    /// The constraint's id columns the vocabulary names no component by
+    /// (`clerk_id` of `(tenant_id, clerk_id, route, idem_key)`): one may be
+    /// a missing component under another name.
+    pub unknown_ids: Vec<String>,
 }
 
 /// A statement that looks like DDL for an idempotency table but that no
@@ -141,6 +147,8 @@ pub struct TextConstraint {
     pub has_scope_version: bool,
     /// See [`KeyConstraint::has_namespace`].
     pub has_namespace: bool,
+    /// See [`KeyConstraint::unknown_ids`].
+    pub unknown_ids: Vec<String>,
 }
 
 /// A skipped statement, positions relative to the SQL text.
@@ -237,6 +245,7 @@ fn add(facts: &mut SqlFacts, file: u32, source: &SqlSource, analysis: TextAnalys
                 .collect(),
             has_scope_version: c.has_scope_version,
             has_namespace: c.has_namespace,
+            unknown_ids: c.unknown_ids,
         });
     }
     for s in analysis.skipped {
@@ -878,6 +887,16 @@ impl Statement_<'_> {
                 .columns
                 .iter()
                 .any(|(n, _)| is_namespace_column(n) && self.vocab.component_of_name(n).is_none());
+            let unknown_ids = (candidate.columns.iter().enumerate())
+                .filter(|(i, (name, _))| {
+                    let words = words(name);
+                    *i != key_index
+                        && !present.iter().any(|(_, p)| p == name)
+                        && words.len() > 1
+                        && words.last().is_some_and(|w| is_record_id_word(w))
+                })
+                .map(|(_, (name, _))| name.clone())
+                .collect();
             out.push(TextConstraint {
                 range: candidate.range,
                 table: table.to_string(),
@@ -889,6 +908,7 @@ impl Statement_<'_> {
                 unused_scope_columns,
                 has_scope_version,
                 has_namespace,
+                unknown_ids,
             });
         }
     }

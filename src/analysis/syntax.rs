@@ -130,20 +130,10 @@ pub fn written_place(expr: &Expr) -> Option<String> {
 }
 
 /// The method call a statement's value comes from, by address, when the
-/// statement throws the value away (`w.set_nx(&id, ttl).await?;`): through
-/// `.await`, `?`, parentheses and error adapters (`.map_err(..)`, `.ok()`).
-/// Zero when it is no method call.
+/// statement throws the value away (`w.set_nx(&id, ttl).await?;`): the
+/// call it is asked of ([`asked_call`]). Zero when it is no method call.
 pub fn discarded_call(expr: &Expr) -> usize {
-    match expr {
-        Expr::Await(a) => discarded_call(&a.base),
-        Expr::Try(t) => discarded_call(&t.expr),
-        Expr::Paren(p) => discarded_call(&p.expr),
-        Expr::MethodCall(m) if is_error_adapter(&m.method.to_string()) => {
-            discarded_call(&m.receiver)
-        }
-        Expr::MethodCall(_) => std::ptr::from_ref(expr) as usize,
-        _ => 0,
-    }
+    asked_call(expr).map_or(0, |m| std::ptr::from_ref(m) as usize)
 }
 
 /// An access chain from the outside in: `expr`, then what each method
@@ -550,14 +540,15 @@ pub fn returns_no_value(sig: &syn::Signature) -> bool {
     }
 }
 
-/// The method call a value is asked of, through `.await`, `?` and error
-/// adapters (`req.json().await.map_err(..)?` → `req.json()`).
+/// The method call a value is asked of, through `.await`, `?`,
+/// parentheses and error adapters (`req.json().await.map_err(..)?` → `req.json()`).
 pub fn asked_call(expr: &Expr) -> Option<&syn::ExprMethodCall> {
     let mut call = expr;
     loop {
         match call {
             Expr::Try(syn::ExprTry { expr, .. })
-            | Expr::Await(syn::ExprAwait { base: expr, .. }) => call = expr,
+            | Expr::Await(syn::ExprAwait { base: expr, .. })
+            | Expr::Paren(syn::ExprParen { expr, .. }) => call = expr,
             Expr::MethodCall(m) if is_error_adapter(&m.method.to_string()) => call = &m.receiver,
             Expr::MethodCall(m) => return Some(m),
             _ => return None,

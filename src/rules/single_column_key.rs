@@ -3,7 +3,7 @@
 
 use super::{english_list, parse_error, Finding, Rule, Sink};
 use crate::analysis::sql::KeyConstraint;
-use crate::analysis::vocab::{is_record_id_word, words, Component};
+use crate::analysis::vocab::Component;
 use crate::analysis::UnitFacts;
 use crate::diagnostic::Severity;
 use crate::model::diagnostic::Confidence;
@@ -65,7 +65,7 @@ fn report(constraint: &KeyConstraint, components: &[Component], sink: &mut Sink<
     // A component is missing only by the names the vocabulary knows: an
     // id column of the key it does not know (`clerk_id`) may be the one
     // missing under another name, so the finding is a judgement by names.
-    let unknown = unknown_id_columns(constraint);
+    let unknown = &constraint.unknown_ids;
     // No id stands in for a route.
     let by_name = !unknown.is_empty()
         && !components.contains(&Component::Route)
@@ -165,18 +165,4 @@ fn report(constraint: &KeyConstraint, components: &[Component], sink: &mut Sink<
             .help(help)
             .confidence(confidence),
     );
-}
-
-/// The key's id columns that name no scope component, no namespace and
-/// no version: `clerk_id` of `(tenant_id, clerk_id, route, idem_key)`.
-fn unknown_id_columns(constraint: &KeyConstraint) -> Vec<&str> {
-    (constraint.columns.iter())
-        .filter(|c| **c != constraint.key_column.name)
-        .filter(|c| !constraint.present.iter().any(|(_, name)| name == *c))
-        .filter(|c| {
-            let words = words(c);
-            words.len() > 1 && words.last().is_some_and(|w| is_record_id_word(w))
-        })
-        .map(String::as_str)
-        .collect()
 }

@@ -385,7 +385,7 @@ impl Evaluator<'_> {
                 // &request_id, ..)`) dedups by what it does, whatever holds it.
                 // Only where its answer is used: a rate window's `set_nx`
                 // whose result is thrown away decides nothing.
-                let decides = std::ptr::from_ref(call.expr) as usize != self.discarded_call;
+                let decides = std::ptr::from_ref(call.m) as usize != self.discarded_call;
                 let strong =
                     names_store && strong_name || decides && is_conditional_insert(&call.method);
                 let site = self.site(call.exprs[primary]);

@@ -56,7 +56,7 @@ impl Evidence {
     pub fn in_rust(&self, text: &str) -> bool {
         let mut regions = None;
         self.find(text, |at| {
-            if capitals_type_position(text, at) {
+            if foreign_api_name(text, at) {
                 return false;
             }
             let regions = regions.get_or_insert_with(|| crate::lex::regions(text));
@@ -178,7 +178,7 @@ impl Evidence {
 /// (windows-sys). A number names no store and holds no key; the code's
 /// stores in capitals are values (`REPLAY_CACHE.insert(k)`, `&IDEM_HEADER`),
 /// and still count.
-fn capitals_type_position(text: &str, at: usize) -> bool {
+fn foreign_api_name(text: &str, at: usize) -> bool {
     let bytes = text.as_bytes();
     let span = ident_span(bytes, at);
     let keyword = |before: &[u8], k: &[u8]| {

@@ -267,10 +267,12 @@ fn is_select(mac: &syn::Macro) -> bool {
 }
 
 /// A `select!` body as the `match` it behaves like: every branch's future
-/// is polled (the scrutinee), then one handler runs (an arm each, with its
-/// pattern and guard; `else => ..` is a wildcard arm). Walks and the
-/// evaluator then see the handlers as alternatives, and a `?` or `return`
-/// in one as an exit.
+/// is polled (the scrutinee, a tuple of them), then one handler runs (an
+/// arm each, whose pattern takes its own future's place in the tuple and
+/// leaves the others `_`, with its guard; `else => ..` is a wildcard arm).
+/// Walks and the evaluator then see the handlers as alternatives, a `?` or
+/// `return` in one as an exit, and `frame = socket.next() => ..` binds
+/// `frame` to that one future's output, not to every branch's.
 fn select_as_match(input: syn::parse::ParseStream<'_>) -> syn::Result<Expr> {
     use syn::Token;
     if input.peek(syn::Ident) && input.peek2(Token![;]) {
@@ -285,15 +287,12 @@ fn select_as_match(input: syn::parse::ParseStream<'_>) -> syn::Result<Expr> {
     while !input.is_empty() {
         let pat = if input.peek(Token![else]) {
             let else_token: Token![else] = input.parse()?;
-            syn::Pat::Wild(syn::PatWild {
-                attrs: Vec::new(),
-                underscore_token: Token![_](else_token.span),
-            })
+            (None, wildcard(else_token.span))
         } else {
             let pat = syn::Pat::parse_single(input)?;
             input.parse::<Token![=]>()?;
             futures.push(Expr::parse_without_eager_brace(input)?);
-            pat
+            (Some(futures.len() - 1), pat)
         };
         let guard = if input.peek(Token![,]) && input.peek2(Token![if]) {
             input.parse::<Token![,]>()?;
@@ -309,15 +308,36 @@ fn select_as_match(input: syn::parse::ParseStream<'_>) -> syn::Result<Expr> {
         } else {
             None
         };
-        arms.push(syn::Arm {
-            attrs: Vec::new(),
-            pat,
-            guard,
-            fat_arrow_token,
-            body: Box::new(body),
-            comma,
-        });
+        arms.push((pat, guard, fat_arrow_token, body, comma));
     }
+    let branches = futures.len();
+    let arms = (arms.into_iter())
+        .map(
+            |((at, pat), guard, fat_arrow_token, body, comma)| syn::Arm {
+                attrs: Vec::new(),
+                pat: match at {
+                    Some(at) => syn::Pat::Tuple(syn::PatTuple {
+                        attrs: Vec::new(),
+                        paren_token: Default::default(),
+                        elems: (0..branches)
+                            .map(|i| {
+                                if i == at {
+                                    pat.clone()
+                                } else {
+                                    wildcard(fat_arrow_token.spans[0])
+                                }
+                            })
+                            .collect(),
+                    }),
+                    None => pat,
+                },
+                guard,
+                fat_arrow_token,
+                body: Box::new(body),
+                comma,
+            },
+        )
+        .collect();
     Ok(Expr::Match(syn::ExprMatch {
         attrs: Vec::new(),
         match_token: Default::default(),
@@ -329,6 +349,26 @@ fn select_as_match(input: syn::parse::ParseStream<'_>) -> syn::Result<Expr> {
         brace_token: Default::default(),
         arms,
     }))
+}
+
+/// Whether `expr` is a value the expression makes itself: a chain of
+/// method calls rooted in a path call (`csv::ReaderBuilder::new()
+/// .has_headers(true)`), not a local, a parameter or a field.
+pub fn made_by_chain(expr: &Expr) -> bool {
+    match strip_parens(expr) {
+        Expr::Call(c) => matches!(&*c.func, Expr::Path(_)),
+        Expr::MethodCall(m) => made_by_chain(&m.receiver),
+        Expr::Try(t) => made_by_chain(&t.expr),
+        _ => false,
+    }
+}
+
+/// The `_` pattern, at `span`.
+fn wildcard(span: proc_macro2::Span) -> syn::Pat {
+    syn::Pat::Wild(syn::PatWild {
+        attrs: Vec::new(),
+        underscore_token: syn::Token![_](span),
+    })
 }
 
 /// A macro call's name in a [`MacroMemo`] ([`macro_key`]).

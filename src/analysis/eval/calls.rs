@@ -20,8 +20,7 @@ use crate::analysis::hashing::{self, HashCall};
 use crate::analysis::syntax::{last_ident, path_segments, path_string, place_name};
 use crate::analysis::value::{Construct, ConstructKind, KeySource, Placeholder, Site, Value};
 use crate::analysis::vocab::{
-    is_claim_api_method, names_fresh_id_call, Component, ELEMENT_METHODS, MINTING_CONSTRUCTORS,
-    NO_TEXT_FLOW, OPAQUE_GETTERS, OWN_ACCESSORS, REMAINDER_METHODS, SETTER_ACCESSORS,
+    is_claim_api_method, names_fresh_id_call, Component, MINTING_CONSTRUCTORS, OWN_ACCESSORS,
     TRANSPARENT_METHODS,
 };
 use crate::model::diagnostic::Confidence;
@@ -769,167 +768,13 @@ impl Evaluator<'_> {
         let def = &self.index.fns[id];
         *def.name == *self.fn_name && def.self_ty == self.self_ty
     }
-
-    /// Any other method: transparent ones keep the receiver's value, opaque
-    /// getters give nothing, and an unknown method keeps where the text came
-    /// from, not the key shape (its name may still say what it returns).
-    fn library_method(&mut self, call: &MethodCall<'_>, recv: Value) -> Value {
-        let method = call.method.as_str();
-        let inputs = Demanded::of(std::iter::once(&recv).chain(&call.args));
-        let own_accessor = own_accessor(method, &recv);
-        if !NO_TEXT_FLOW.contains(&method) {
-            self.write_out_params(method, &[&recv], &call.args, &call.exprs);
-        }
-        let mut value = self.library_method_value(call, recv);
-        // A transparent method of another value is not resolved even where
-        // one of the crate has its name (`crate_method`), but for an
-        // accessor the crate may define on its own records.
-        // So is a setter of that name given a value (`.key(k)`, `own_setter`).
-        let setter = SETTER_ACCESSORS.contains(&method) && !call.args.is_empty();
-        if is_self(&call.m.receiver)
-            || !TRANSPARENT_METHODS.contains(&method)
-            || own_accessor
-            || setter
-        {
-            self.unresolved_call(method, inputs, &mut value);
-        }
-        value
-    }
-
-    /// [`Self::library_method`]'s value.
-    fn library_method_value(&self, call: &MethodCall<'_>, mut recv: Value) -> Value {
-        let method = call.method.as_str();
-        if reads_part(method, call.args.len()) {
-            // A defaulted map or list is empty: what is looked up in it or
-            // taken from it is missing, not the default
-            // (`headers.clone().unwrap_or_default().get("tenant")`).
-            recv.fallbacks.clear();
-        }
-        if call.args.is_empty() {
-            // `delivery.properties.message_id()`, `msg.key()` of a queue
-            // message: an id the sender of the message minted.
-            self.server_id_by_name(&mut recv, method, call.expr);
-            let field = if method == "key" { "id" } else { method };
-            self.entity_id_field(&mut recv, &call.m.receiver, field, call.expr);
-            self.generated_id(&mut recv, method, call.expr);
-        }
-        // `cond.then_some(v)`: `v`, or nothing.
-        if let ("then_some", [arg]) = (method, call.args.as_slice()) {
-            return arg.clone();
-        }
-        if TRANSPARENT_METHODS.contains(&method) {
-            // An accessor's name given an argument is a builder's setter
-            // (`.key(&order_digest)`): what it is given flows on too. The
-            // error and option adapters (`expect`, `context`) only pass
-            // their receiver on.
-            let mut value = recv;
-            if method == "to_string" {
-                super::builders::render(&mut value);
-            }
-            if SETTER_ACCESSORS.contains(&method) {
-                for arg in call.args.iter().filter(|a| sets_as_key(method, a)) {
-                    value.join_as_part(arg);
-                }
-            }
-            return value;
-        }
-        if OPAQUE_GETTERS.contains(&method) || REMAINDER_METHODS.contains(&method) {
-            return Value::empty();
-        }
-        if ELEMENT_METHODS.contains(&method) {
-            let mut value = recv;
-            value.literal = None;
-            match (method, call.args.as_slice()) {
-                // Pairs: `for (item, key) in items.iter().zip(keys.iter())`.
-                ("zip", [other]) => {
-                    let mut pair = Value::derived([&value, other]);
-                    pair.elems = Some(vec![value, other.clone()]);
-                    return pair;
-                }
-                ("enumerate", []) => {
-                    let mut pair = value.clone();
-                    pair.elems = Some(vec![Value::empty(), value]);
-                    return pair;
-                }
-                _ => {}
-            }
-            // `a.chain(b)`: the elements of both, scope parts too
-            // (`once(tenant).chain(once(user)).chain([op, key])`).
-            let both = method == "chain";
-            for arg in call.args.iter().filter(|a| both || a.carries_key()) {
-                value.join(arg);
-            }
-            return value;
-        }
-        // A tuple or record encoding itself (`(org, key).encode()` of
-        // parity-scale-codec, `rec.to_vec()`) is that tuple or record for
-        // the scope check, as a serialiser's call of it is
-        // (`library_calls`): its parts are judged where it was written.
-        let encodes_itself = (recv.construct)
-            .is_some_and(|c| matches!(c.kind, ConstructKind::Tuple | ConstructKind::Struct))
-            && call.args.iter().all(|a| a.is_empty());
-        let mut value = recv;
-        value.elems = None;
-        if !encodes_itself {
-            value.construct = None;
-        }
-        // A method given nothing changes the text it was built as, not
-        // how it was built (`buf.freeze()`, `s.into_boxed_str()`): the
-        // concatenation is still the key's. Given arguments, it may be
-        // anything.
-        let transforms = call.args.is_empty() && !NO_TEXT_FLOW.contains(&method);
-        if !transforms {
-            value.concat = None;
-            value.concat_params.clear();
-        }
-        value.sql = None;
-        // By default what a call the analysis does not know is given flows
-        // on to its result (`RE.replace_all(&key, "_")`, a builder's
-        // `.key(k)`), except through calls that answer a question about
-        // their input instead of passing its text on.
-        if !NO_TEXT_FLOW.contains(&method) {
-            for arg in call.args.iter().filter(|a| passes_on(a)) {
-                value.join_as_part(arg);
-            }
-            hashing::namespace_args(&call.args, &mut value);
-        }
-        // A setter named like the key (`.key(&order_digest)`) sets what it
-        // is given: its name says what that is only where the value does not.
-        let given = (call.args.iter()).any(|a| a.payload_hash.is_some());
-        if self.vocab.is_client_key_name(method) && !method.starts_with("set") && !given {
-            value
-                .client_key
-                .get_or_insert((self.origin(call.expr), KeySource::Named));
-        } else if let Some(component) = self.vocab.component_of_name(method) {
-            value.add_component(component, self.origin(call.expr));
-        }
-        value
-    }
-}
-
-/// What an unknown call or a builder's setter passes on from an argument
-/// to its result: the client key, a payload hash (`.key(&order_digest)`
-/// is in what the builder builds, as a key is), and a value stripped of a
-/// separator (`cond.then_some(tenant)`). Not a minted id: passed on
-/// through every builder, those made tuwunel 4x slower for no finding. Nor
-/// a defaulted value: a default is a component's only where the code
-/// defaulting it names it one, and passed on through any call a group id
-/// defaulted to `0` for a session became a key's principal.
-fn passes_on(arg: &Value) -> bool {
-    arg.client_key.is_some() || arg.payload_hash.is_some() || !arg.sanitized.is_empty()
-}
-
-/// What a builder's setter passes on ([`passes_on`]); a server id only
-/// where it is set as the key (`.key(&event_id)`).
-fn sets_as_key(method: &str, arg: &Value) -> bool {
-    passes_on(arg) || (arg.server_id.is_some() && !matches!(method, "value" | "inner"))
 }
 
 /// idem-scope's accessor of a key its constructor made is transparent; the
 /// same name on a value no key constructor made is the crate's own method
 /// on a record of its own (a `storage_key(&self)` that packs the fields by
 /// hand), resolved and demanded like any crate method.
-fn own_accessor(method: &str, recv: &Value) -> bool {
+pub(super) fn own_accessor(method: &str, recv: &Value) -> bool {
     OWN_ACCESSORS.contains(&method) && !recv.scoped
 }
 
@@ -1157,21 +1002,4 @@ fn brought_by_argument(
     };
     let from_arg = bits(value.params).find(|&p| args.get(p).is_some_and(brought) && !built_in(p));
     from_arg.and_then(|p| arg_sites.get(p)).copied()
-}
-
-/// Whether a method reads an element or entry of its receiver (a keyed
-/// lookup, or an iterator step) instead of converting the whole value.
-fn reads_part(method: &str, args: usize) -> bool {
-    ELEMENT_METHODS.contains(&method)
-        || (args > 0
-            && matches!(
-                method,
-                "get"
-                    | "get_one"
-                    | "get_all"
-                    | "get_mut"
-                    | "get_key_value"
-                    | "get_str"
-                    | "get_value"
-            ))
 }

@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use super::Summary;
+use super::{Summary, RECEIVER_PARAM};
 use crate::analysis::value::{FactTiers, Value};
 use crate::model::diagnostic::Confidence;
 
@@ -74,6 +74,17 @@ impl Demanded {
 
 /// What a function's summary tells the pre-filter about its callers.
 impl Summary {
+    /// Whether it returns or stores a key known by a name that it read out
+    /// of its receiver, a payload record ([`RECEIVER_PARAM`]).
+    fn receiver_key_by_name(&self) -> bool {
+        let of_receiver = |v: &Value| {
+            v.params & (1u64 << RECEIVER_PARAM) != 0
+                && (v.client_key.as_ref())
+                    .is_some_and(|(_, s)| s.confidence() == Confidence::Possible)
+        };
+        of_receiver(&self.ret) || self.pending.iter().any(|e| of_receiver(&e.value))
+    }
+
     /// Whether what it returns, or a key it stores, digests one of its
     /// parameters (`fn shard_of(job: &Job) -> u64` hashing `job`): a fact
     /// only where a caller passes the request payload there.
@@ -96,8 +107,12 @@ impl Summary {
     pub fn reaches_callers(&self, client_stores: &HashSet<&str>, tier: Confidence) -> bool {
         // A returned value may reach an idempotency store in a caller.
         let ret = self.ret.fact_tiers();
-        // A key known by its name alone makes only `possible` findings.
+        // A key known by its name alone makes only `possible` findings,
+        // but a payload record's method reading one out of `self`
+        // (`self.idem_key` in `fn label(&self)`) gives a key by flow where
+        // its caller's receiver is the payload.
         (tier == Confidence::Possible && self.named_key_params != 0)
+            || self.receiver_key_by_name()
             || ret.fact(tier)
             || ret.at_stores(tier)
             || self.pending.iter().any(|event| {

@@ -308,17 +308,31 @@ impl Evaluator<'_> {
     /// `Default::default()`, `T::default()`, `String::new()`, `Uuid::nil()`.
     fn is_default_ctor(&self, name: &str, path: &[String]) -> bool {
         // A decoder's own record starts empty (`let mut msg = Self::default()`
-        // in `fn from_reader`) and is filled from the message: a field the
-        // message lacks is the message's, no identity's default.
+        // in `fn from_reader`, `let mut opts = Opts::default()` in `fn
+        // parse_opts() -> Result<Opts, _>`) and is filled from the message:
+        // a field the message lacks is the message's, no identity's default.
         let decoder = ["from_", "decode", "parse", "read_", "deserialize"]
             .iter()
             .any(|p| self.fn_name.starts_with(p));
         match name {
-            "default" => !(decoder && path.first().is_some_and(|s| s == "Self")),
+            "default" => !(decoder && path.first().is_some_and(|s| self.decodes_into(s))),
             "new" => path.len() == 2 && path[0] == "String",
             "nil" => true,
             _ => false,
         }
+    }
+
+    /// Whether `ty` is the record a decoder fills: `Self`, or the type it
+    /// returns (in a `Result` or `Option`).
+    fn decodes_into(&self, ty: &str) -> bool {
+        if ty == "Self" {
+            return true;
+        }
+        let syn::ReturnType::Type(_, out) = self.output else {
+            return false;
+        };
+        let wrappers = ["Result", "Option", "Box", "Arc", "Rc"];
+        crate::analysis::syntax::type_name_within(out, &wrappers).is_some_and(|n| n == ty)
     }
 
     /// The sentinel a lazily evaluated default yields: `|| "anon".into()`,

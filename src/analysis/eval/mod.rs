@@ -233,6 +233,8 @@ pub struct Evaluator<'a> {
     element_bindings: HashMap<String, String>,
     /// The function's body.
     body: &'a syn::Block,
+    /// What the function returns, as written.
+    output: &'a syn::ReturnType,
     /// Bindings the function parses into a record somewhere
     /// (`payload_hash::parsed_names`), found when first asked.
     parsed_later: Option<Vec<String>>,
@@ -278,6 +280,7 @@ impl<'a> Evaluator<'a> {
     ) -> Self {
         Evaluator {
             body: def.block,
+            output: &def.sig.output,
             index,
             vocab,
             summaries,

@@ -33,7 +33,7 @@ impl Evaluator<'_> {
         if value.server_id.is_some() || value.client_key.is_some() {
             return;
         }
-        if !is_id_field(field) && !is_position_field(field) {
+        if !is_id_field(field) && !is_position_field(field) && !is_dedup_id_field(field) {
             return;
         }
         let name = receiver_name(base);
@@ -235,6 +235,14 @@ fn pat_names(pat: &syn::Pat, out: &mut Vec<String>) {
 /// A field holding a record's own id (`id`, `uuid`, Twilio's `sid`).
 fn is_id_field(field: &str) -> bool {
     crate::analysis::vocab::is_record_id_word(field)
+}
+
+/// The id an entity's sender gives it for receivers to drop repeats by
+/// (`deduplication_id` of a network server's uplink event, `dedup_id`).
+fn is_dedup_id_field(field: &str) -> bool {
+    let w = words(field);
+    matches!(w.as_slice(), [dedup, last]
+        if is_id_field(last) && matches!(dedup.as_str(), "dedup" | "dedupe" | "deduplication"))
 }
 
 /// Where a broker put a message, which names it as its id does

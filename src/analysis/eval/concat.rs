@@ -21,7 +21,15 @@ impl Evaluator<'_> {
         match b.op {
             syn::BinOp::Add(_) => self.concat_value(&[left, right], expr),
             syn::BinOp::AddAssign(_) => {
-                let joined = self.concat_value(&[left, right], expr);
+                // An append, as `push_str` is: where the buffer already
+                // holds the client key, the append that brought it is the
+                // concatenation (`slot += part` over `[org, user, op, key]`,
+                // not the `slot += SEP` after it).
+                let brought = left.client_key.is_some().then_some(left.concat).flatten();
+                let mut joined = self.concat_value(&[left, right], expr);
+                if brought.is_some() {
+                    joined.concat = brought;
+                }
                 self.assign_to(&b.left, joined);
                 Value::empty()
             }

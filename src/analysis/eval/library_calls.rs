@@ -172,6 +172,16 @@ impl Evaluator<'_> {
         if let ("then_some", [arg]) = (method, call.args.as_slice()) {
             return arg.clone();
         }
+        // `fold(init, |acc, p| acc + p)`: the last accumulator, which the
+        // closure made of `init` and the elements (`eval_fold_closure`),
+        // not the elements themselves. Where nothing comes out of it that
+        // the analysis follows (`(a << 8) | *b as u32`), the elements flow
+        // on as through any call.
+        if let ("fold" | "try_fold" | "rfold", [_, folded]) = (method, call.args.as_slice()) {
+            if matches!(call.exprs.get(1), Some(Expr::Closure(_))) && !folded.is_empty() {
+                return folded.clone();
+            }
+        }
         if TRANSPARENT_METHODS.contains(&method) {
             // An accessor's name given an argument is a builder's setter
             // (`.key(&order_digest)`): what it is given flows on too. The

@@ -419,7 +419,7 @@ impl<'a> Evaluator<'a> {
             self.note_record_binding(&pat_type.pat, &pat_type.ty);
             self.note_element_binding(&pat_type.pat, &pat_type.ty);
             self.bind_pat(&pat_type.pat, value, None);
-            self.parsed_later(&pat_type.pat);
+            self.parsed_later(&pat_type.pat, None);
             self.unname_binding(&pat_type.pat, &pat_type.ty, had_key);
             if index < 64 {
                 self.unname_server_fed_param(&pat_type.pat, index, had_key);
@@ -687,7 +687,7 @@ impl<'a> Evaluator<'a> {
         }
         self.bind_received(&local.pat, &init.expr, false);
         self.bind_pat(&local.pat, value, None);
-        self.parsed_later(&local.pat);
+        self.parsed_later(&local.pat, Some(&init.expr));
     }
 
     // ---- expressions ------------------------------------------------------

@@ -206,14 +206,25 @@ impl Evaluator<'_> {
     /// ([`parsed_names`]) holds the input by flow, not by its name alone:
     /// `let body = ctx.body.bytes().collect()?` hashed before
     /// `serde_json::from_slice(&body)`.
-    pub(super) fn parsed_later(&mut self, pat: &syn::Pat) {
+    /// So does one a parameter of another crate's type handed out as
+    /// bytes or text (`let raw = inb.bytes().await?` before
+    /// `serde_json::from_slice(&raw)`): whatever the framework calls its
+    /// request, what the function decodes a record from is its input.
+    pub(super) fn parsed_later(&mut self, pat: &syn::Pat, init: Option<&Expr>) {
         let Some(name) = syntax::pat_ident(pat) else {
             return;
         };
-        // Only a payload known by its name alone asks (rare): the body is
-        // walked for its parses then, once.
+        // Only a payload known by its name alone asks, or bytes a foreign
+        // parameter hands out (rare): the body is walked for its parses
+        // then, once.
         let by_name = |v: &Value| v.payload.as_ref().is_some_and(|p| p.by_name);
-        if !self.lookup(&name).is_some_and(by_name) {
+        let handed_out = init.filter(|init| {
+            let plain = |v: &Value| {
+                v.payload.is_none() && v.client_key.is_none() && v.digest.is_none() && !v.stored
+            };
+            self.lookup(&name).is_some_and(plain) && self.hands_out_bytes(init)
+        });
+        if !self.lookup(&name).is_some_and(by_name) && handed_out.is_none() {
             return;
         }
         let body = self.body;
@@ -221,13 +232,31 @@ impl Evaluator<'_> {
         if !parsed.contains(&name) {
             return;
         }
+        let origin = handed_out.map(|init| self.fact_origin(init));
         self.update(&name, |value| {
-            if let Some(origin) = value.payload.as_mut() {
+            if let Some(origin) = origin {
+                value.payload = Some(origin);
+            } else if let Some(origin) = value.payload.as_mut() {
                 if value.client_key.is_none() && value.digest.is_none() && !value.stored {
                     origin.by_name = false;
                 }
             }
         });
+    }
+
+    /// `inb.bytes().await?`: a parameter of another crate's type asked for
+    /// its content as bytes or text, given nothing.
+    fn hands_out_bytes(&self, init: &Expr) -> bool {
+        let Some(m) = syntax::asked_call(init) else {
+            return false;
+        };
+        let method = m.method.to_string();
+        let content = payload_sources::reads_body_method(&method)
+            || matches!(
+                method.as_str(),
+                "bytes" | "text" | "to_bytes" | "collect" | "content" | "contents" | "raw"
+            );
+        content && m.args.is_empty() && self.is_foreign_param(&m.receiver)
     }
 
     /// `req.fingerprint()` makes a fingerprint; `req.body()`,
@@ -890,7 +919,13 @@ pub(super) fn substitute_payload_facts(value: &Value, args: &[Value], out: &mut 
                 out.payload_hash = None;
                 out.hash_keyed = None;
             }
-            if arg.payload_hash.is_some() && out.hash_keyed.is_none() {
+            // A single value appended to nothing but pieces of itself
+            // (`short_id(&digest)` folding its bytes into text) is that
+            // value encoded: it becomes a key where the caller uses it.
+            let encoded = value.params == 1u64 << p
+                && value.concat_params.iter().all(|(q, _)| q == p)
+                && arg.elems.is_none();
+            if arg.payload_hash.is_some() && out.hash_keyed.is_none() && !encoded {
                 out.hash_keyed = Some(*concat);
             }
         }

@@ -298,7 +298,13 @@ impl RequestUses<'_, '_, '_> {
 impl<'ast> Visit<'ast> for RequestUses<'_, '_, '_> {
     fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
         if let Some(ty) = self.param_type(&m.receiver) {
-            if m.args.iter().any(|a| self.eval.names_key_header(a)) {
+            // Asked for the key header, or for any header by its name
+            // (`inb.header("X-Request-Id")`): what a server reads a
+            // request for, unless the value is named a response.
+            let named_header = (m.method == "header" || m.method == "get_header")
+                && (m.args.first()).is_some_and(|a| self.eval.string_literal(a, 0).is_some())
+                && !super::payload_hash::names_response(&m.receiver);
+            if named_header || m.args.iter().any(|a| self.eval.names_key_header(a)) {
                 self.found.insert(ty.clone());
             }
         }

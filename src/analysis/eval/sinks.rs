@@ -777,8 +777,9 @@ fn key_of_arguments(method: &str, args: &[Value], exprs: &[&Expr]) -> (usize, Va
             && components >= 2
             && a.construct.is_some_and(|c| c.kind == ConstructKind::Concat))
             // A tuple is a key of its own (`put(&(org, "pinned"), raw)`):
-            // what follows it is the stored value.
-            || a.elems.is_some();
+            // what follows it is the stored value. A verb that stores no
+            // value takes a key in parts (`bay.entry(&owner, &digest)`).
+            || (a.elems.is_some() && stored_values(method) > 0);
         (a.has_component() || !a.fallbacks.is_empty() || a.literal.is_some())
             && a.prefix.is_none()
             && !whole_key
@@ -895,7 +896,19 @@ fn stored_values(method: &str) -> usize {
     let verb = method.split('_').next().unwrap_or(method);
     usize::from(!matches!(
         verb,
-        "get" | "contains" | "exists" | "del" | "delete" | "remove" | "lookup" | "load" | "find"
+        "get"
+            | "contains"
+            | "exists"
+            | "del"
+            | "delete"
+            | "remove"
+            | "lookup"
+            | "load"
+            | "find"
+            | "entry"
+            | "has"
+            | "peek"
+            | "fetch"
     ))
 }
 

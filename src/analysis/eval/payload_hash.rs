@@ -91,7 +91,11 @@ impl Evaluator<'_> {
                 .iter()
                 .any(|s| hashing::names_fingerprint(&s.ident.to_string()))
             {
+                // A fingerprint is made of the payload, not the payload: kept
+                // beside a key it is no content-addressed copy of a
+                // parameter's bytes either (`content_addressed`).
                 clear_payload(&mut value);
+                value.params = 0;
             }
         }
         value

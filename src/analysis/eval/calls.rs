@@ -996,13 +996,11 @@ fn brought_by_argument(
     };
     // An element of a tuple or struct the callee builds is built into the
     // key there, like a concatenated part.
-    // But a single value appended to nothing else but pieces of itself
-    // (`short_id(&digest)` folding the digest's bytes into text) is that
-    // value encoded: it became a key where the caller used it.
+    // But a value only encoded there is keyed where the caller uses it
+    // (`payload_hash::encodes_only`).
     let encoded = |p: usize| {
-        value.params == 1u64 << p
-            && value.concat_params.iter().all(|(q, _)| *q == p)
-            && args.get(p).is_some_and(|a| a.elems.is_none())
+        args.get(p)
+            .is_some_and(|a| payload_hash::encodes_only(value, p, a))
     };
     let built_in = |p: usize| {
         (value.concat_params.iter().any(|(q, _)| *q == p) && !encoded(p))

@@ -255,11 +255,7 @@ impl Evaluator<'_> {
             return false;
         };
         let method = m.method.to_string();
-        let content = payload_sources::reads_body_method(&method)
-            || matches!(
-                method.as_str(),
-                "bytes" | "text" | "to_bytes" | "collect" | "content" | "contents" | "raw"
-            );
+        let content = payload_sources::reads_body_method(&method) || asks_content(&method);
         content && m.args.is_empty() && self.is_foreign_param(&m.receiver)
     }
 
@@ -284,10 +280,8 @@ impl Evaluator<'_> {
         // the request payload (a stored response hash is a fingerprint).
         let reads_body = (payload_sources::reads_body_method(&method)
             && !names_response(&m.receiver))
-            || (matches!(
-                method.as_str(),
-                "bytes" | "json" | "text" | "to_bytes" | "collect" | "content" | "contents" | "raw"
-            ) && m.args.is_empty()
+            || (asks_content(&method)
+                && m.args.is_empty()
                 && (of_request() || self.is_request_param(&m.receiver)));
         if reads_body {
             value.payload = Some(self.fact_origin(expr));
@@ -923,17 +917,34 @@ pub(super) fn substitute_payload_facts(value: &Value, args: &[Value], out: &mut 
                 out.payload_hash = None;
                 out.hash_keyed = None;
             }
-            // A single value appended to nothing but pieces of itself
-            // (`short_id(&digest)` folding its bytes into text) is that
-            // value encoded: it becomes a key where the caller uses it.
-            let encoded = value.params == 1u64 << p
-                && value.concat_params.iter().all(|(q, _)| q == p)
-                && arg.elems.is_none();
-            if arg.payload_hash.is_some() && out.hash_keyed.is_none() && !encoded {
+            if arg.payload_hash.is_some()
+                && out.hash_keyed.is_none()
+                && !encodes_only(value, *p, arg)
+            {
                 out.hash_keyed = Some(*concat);
             }
         }
     }
+}
+
+/// A method a request answers with its content: `bytes`, `json`,
+/// `text`, `to_bytes`, `collect`, `content(s)`, `raw`.
+fn asks_content(method: &str) -> bool {
+    matches!(
+        method,
+        "bytes" | "json" | "text" | "to_bytes" | "collect" | "content" | "contents" | "raw"
+    )
+}
+
+/// Whether a callee's `value` is its parameter `p` alone, appended to
+/// nothing but pieces of itself, where the caller passes one value there
+/// (`short_id(&digest)` folding the digest's bytes into text): that value
+/// encoded, which becomes a key where the caller uses it, not in the
+/// callee's concatenation.
+pub(super) fn encodes_only(value: &Value, p: usize, arg: &Value) -> bool {
+    value.params == 1u64 << p
+        && value.concat_params.iter().all(|(q, _)| *q == p)
+        && arg.elems.is_none()
 }
 
 /// Whether an expression names the request or its body (`req`,

@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde_json::{json, Value};
 use xxhash_rust::xxh3::Xxh3;
 
+use crate::analysis::workspace_flow::Seed;
 use crate::diagnostic::{Diagnostic, Label, Position, Severity, Span};
 use crate::rules;
 
@@ -261,6 +262,13 @@ impl Cache {
 
     /// The cached diagnostics of a unit, if a valid entry exists.
     pub fn load(&self, key: Key) -> Option<Vec<Diagnostic>> {
+        self.load_unit(key).map(|(diagnostics, _)| diagnostics)
+    }
+
+    /// The cached diagnostics of a unit and its calls into other crates
+    /// given the client's key (`analysis::workspace_flow`), if a valid
+    /// entry exists.
+    pub fn load_unit(&self, key: Key) -> Option<(Vec<Diagnostic>, Vec<Seed>)> {
         let bytes = std::fs::read(self.entry(key)).ok()?;
         let value: Value = serde_json::from_slice(&bytes).ok()?;
         if value["tool"] != "idem-lint"
@@ -269,21 +277,33 @@ impl Cache {
         {
             return None;
         }
-        value["diagnostics"]
+        let diagnostics = value["diagnostics"]
             .as_array()?
             .iter()
             .map(decode)
-            .collect()
+            .collect::<Option<_>>()?;
+        let calls = match value.get("key_calls") {
+            Some(calls) => serde_json::from_value(calls.clone()).ok()?,
+            None => Vec::new(),
+        };
+        Some((diagnostics, calls))
     }
 
     /// Stores a unit's diagnostics. Failures are ignored: the cache is an
     /// optimisation, never a reason to fail a run.
     pub fn store(&self, key: Key, diagnostics: &[Diagnostic]) {
+        self.store_unit(key, diagnostics, &[]);
+    }
+
+    /// Stores a unit's diagnostics and its calls into other crates given
+    /// the client's key (see [`Cache::load_unit`]).
+    pub fn store_unit(&self, key: Key, diagnostics: &[Diagnostic], calls: &[Seed]) {
         let entry = json!({
             "tool": "idem-lint",
             "version": crate::VERSION,
             "key": key.hex(),
             "diagnostics": diagnostics,
+            "key_calls": calls,
         });
         if let Ok(bytes) = serde_json::to_vec(&entry) {
             let _ = write_atomic(&self.entry(key), &bytes);

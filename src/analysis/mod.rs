@@ -29,6 +29,7 @@ pub mod syntax;
 pub mod test_support;
 pub mod value;
 pub mod vocab;
+pub mod workspace_flow;
 
 use eval::{Evaluator, KeyEvent, Summary};
 use index::{CrateIndex, ParsedFile};
@@ -83,6 +84,12 @@ pub struct UnitFacts {
     /// Calls the analysis could not resolve that it needs: the
     /// pre-filter's next round analyses the crate-local functions they name.
     pub demanded_calls: demand::DemandedCalls,
+    /// Calls into other crates given the client's key by flow: the
+    /// parameters they land on are sources there (`workspace_flow`).
+    pub key_calls: Vec<workspace_flow::KeyCallSite>,
+    /// The parameters other crates' calls made sources here, with those
+    /// calls: where a finding's path crosses into this unit.
+    pub seeded_params: Vec<(value::Site, Vec<workspace_flow::Seed>)>,
 }
 
 /// One analysed function, and what it gives the pre-filter's next round.
@@ -204,21 +211,32 @@ pub fn analyze(files: &[ParsedFile], sql_files: &[sql::SqlFile], vocab: &Vocabul
 /// grows is analysed again, and only the last round's are reported
 /// ([`complete`] adds them).
 pub fn analyze_flows(files: &[ParsedFile], vocab: &Vocabulary) -> UnitFacts {
+    analyze_seeded_flows(files, vocab, &workspace_flow::Seeds::default())
+}
+
+/// [`analyze_flows`] of a unit whose parameters `seeds` says other crates'
+/// callers give the client's key.
+pub fn analyze_seeded_flows(
+    files: &[ParsedFile],
+    vocab: &Vocabulary,
+    seeds: &workspace_flow::Seeds,
+) -> UnitFacts {
     // `files` is borrowed until this returns: macro addresses stay unique.
     let _macro_args = syntax::MacroArgsMemo::start();
     let index = CrateIndex::build(files);
     let no_names = vec![0u64; index.fns.len()];
+    let seeded = seeds.masks(&index);
     // Both fixpoints evaluate in the same order: it is read off the
     // syntax once (macro bodies included, which costs).
     let order = order::callee_first(&index);
-    let (summaries, mut fn_events) = fixpoint(&index, vocab, &order, &no_names, None);
+    let (summaries, mut fn_events) = fixpoint(&index, vocab, &order, (&no_names, &seeded), None);
     // Key-named parameters that every crate-local caller feeds a
     // server-built value: once more with their names saying nothing.
     let unnamed = eval::server_fed_params(&summaries);
     let mut renamed = Vec::new();
     if unnamed.iter().any(|m| *m != 0) {
         let warm = (summaries.clone(), fn_events);
-        (renamed, fn_events) = fixpoint(&index, vocab, &order, &unnamed, Some(warm));
+        (renamed, fn_events) = fixpoint(&index, vocab, &order, (&unnamed, &seeded), Some(warm));
     }
     // Functions writing client keys: the stores they name are where the
     // pre-filter's next round looks for server-minted keys.
@@ -256,6 +274,10 @@ pub fn analyze_flows(files: &[ParsedFile], vocab: &Vocabulary) -> UnitFacts {
         .map(|(name, _)| name.clone())
         .collect();
     key_makers.sort_unstable();
+    let mut key_calls: Vec<workspace_flow::KeyCallSite> = (last.iter())
+        .flat_map(|s| s.key_calls.iter().cloned())
+        .collect();
+    key_calls.dedup();
     let events: Vec<KeyEvent> = fn_events.into_iter().flatten().collect();
     let unique = dedup_events(events);
     let client_stores: HashSet<&str> = client_stores.iter().map(String::as_str).collect();
@@ -297,6 +319,8 @@ pub fn analyze_flows(files: &[ParsedFile], vocab: &Vocabulary) -> UnitFacts {
         key_records,
         key_makers,
         demanded_calls,
+        key_calls,
+        seeded_params: seeds.param_sites(&index),
     }
 }
 
@@ -331,7 +355,9 @@ pub fn complete(
 
 /// Evaluates every function, iterating the summaries to a fixpoint in
 /// place, in `order` (callees first, [`order::callee_first`]); `unnamed[id]` are the parameters of function `id` whose names say
-/// nothing. Returns the summaries and each function's key events.
+/// nothing, `seeded[id]` those other crates give the client's key
+/// ([`workspace_flow::Seeds`]). Returns the summaries and each function's
+/// key events.
 ///
 /// `warm`: the summaries and events of a fixpoint with every parameter
 /// named, to start from when only the functions of `unnamed` parameters
@@ -342,7 +368,7 @@ pub(crate) fn fixpoint(
     index: &CrateIndex<'_>,
     vocab: &Vocabulary,
     order: &[usize],
-    unnamed: &[u64],
+    (unnamed, seeded): (&[u64], &[u64]),
     warm: Option<(Vec<Summary>, Vec<Vec<KeyEvent>>)>,
 ) -> (Vec<Summary>, Vec<Vec<KeyEvent>>) {
     let n = index.fns.len();
@@ -386,6 +412,7 @@ pub(crate) fn fixpoint(
             let def = &index.fns[id];
             let evaluator = Evaluator::new(index, vocab, &summaries, def)
                 .without_names_for(unnamed.get(id).copied().unwrap_or(0))
+                .with_seeded_params(seeded.get(id).copied().unwrap_or(0))
                 .with_field_keys(&field_keys);
             let (mut summary, events) = evaluator.run(def);
             bound_summary(&mut summary);

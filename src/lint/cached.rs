@@ -8,6 +8,7 @@ use std::sync::Arc;
 // Keys are the user's own settings: no HashDoS to defend against.
 use rustc_hash::FxHashMap as HashMap;
 
+use crate::analysis::workspace_flow::Seeds;
 use crate::cache::{self, Cache, Memo, Stamp};
 use crate::config::PlannedUnit;
 use crate::discover::FileEntry;
@@ -104,11 +105,17 @@ pub(super) struct Cached<'a> {
 pub(super) fn unit_key(
     plan: &PlannedUnit,
     cached: Cached,
-    confidence: Confidence,
+    (confidence, seeds): (Confidence, &Seeds),
     hash_of: impl Fn(&FileEntry) -> Option<u128>,
 ) -> cache::Key {
     let mut key = cache::KeyBuilder::new(cached.config);
     key.add(&cached.settings.to_le_bytes());
+    // Other crates' calls make parameters sources (`workspace_flow`).
+    for seed in &seeds.0 {
+        if let Ok(bytes) = serde_json::to_vec(seed) {
+            key.add(&bytes);
+        }
+    }
     // A unit shown only `certain` findings follows fewer calls, so its
     // `possible` findings are not complete (`analysis::DemandedCalls`).
     key.add(&[u8::from(confidence == Confidence::Certain)]);
@@ -140,7 +147,7 @@ pub(super) fn path_key(entry: &FileEntry) -> String {
 /// metadata, stated before the run started. `None`: run the unit.
 pub(super) fn replay_unchanged(
     plan: &PlannedUnit,
-    metas: &[Option<std::fs::Metadata>],
+    (metas, seeds): (&[Option<std::fs::Metadata>], &Seeds),
     options: &LintOptions,
     cached: Cached,
 ) -> Option<UnitOutput> {
@@ -154,13 +161,19 @@ pub(super) fn replay_unchanged(
         let known = cached.memo.get(&path_key(entry), &Stamp::of(meta))?;
         remembered.insert(entry.display.as_str(), (entry, known, limit));
     }
-    let key = unit_key(plan, cached, options.unit_confidence(plan), |entry| {
-        remembered
-            .get(entry.display.as_str())
-            .map(|(_, r, _)| r.hash)
-    });
-    let diagnostics = cached.cache.load(key)?;
+    let key = unit_key(
+        plan,
+        cached,
+        (options.unit_confidence(plan), seeds),
+        |entry| {
+            remembered
+                .get(entry.display.as_str())
+                .map(|(_, r, _)| r.hash)
+        },
+    );
+    let (diagnostics, key_calls) = cached.cache.load_unit(key)?;
     let mut out = UnitOutput {
+        key_calls,
         // As a fresh run counts: the files reported on, not their context.
         files: plan.unit.files.iter().filter(|f| !f.context).count(),
         diagnostics,

@@ -20,6 +20,7 @@ mod stdin;
 mod test_hooks;
 mod test_modules;
 mod unit;
+mod workspace;
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -30,6 +31,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use rayon::prelude::*;
 
+use crate::analysis::workspace_flow::Seeds;
 use crate::analysis::{self, index::ParsedFile};
 use crate::config::{self, ConfigError, PlannedUnit, Resolver};
 use crate::discover::{self, DiscoverOptions, WalkProblem};
@@ -51,6 +53,10 @@ pub use crate::model::LintResult;
 pub use options::{enabled, LintOptions};
 pub use parse::MAX_NESTING;
 pub use stdin::lint_stdin;
+
+/// How many crates a client key is followed through, one pass each
+/// (`workspace`): handlers, services, storage, and one more.
+const MAX_CRATE_CROSSINGS: usize = 4;
 
 /// Stack size of analysis threads: deeply nested code must not overflow.
 const STACK_SIZE: usize = 256 * 1024 * 1024;
@@ -98,23 +104,62 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintResult
     if let Some(progress) = &options.progress {
         progress.start(planned.len(), stats.iter().map(StatFiles::rust_bytes).sum());
     }
-    let units: Vec<(&PlannedUnit, StatFiles)> = planned.iter().zip(stats).collect();
-    let mut outputs: Vec<UnitOutput> = memory_budget::run_largest_first(
-        &budget,
-        &pool,
-        &units,
-        |(_, files)| memory_budget::estimate(files.rust_bytes() as usize, 0),
-        |(plan, files), lease| {
-            let cached = cache.as_ref().map(|cache| cache.for_unit(plan));
-            // Counts the files parsed and functions evaluated inside it.
-            let counted = options.progress.as_ref().map(|progress| progress.unit());
-            let output = unit::lint_unit(plan, files, options, prefilter.as_ref(), cached, lease);
-            if let Some(counted) = counted {
-                counted.done(plan.unit.files.len(), files.rust_bytes());
-            }
-            output
-        },
-    );
+    let no_seeds = Seeds::default();
+    let units: Vec<(&PlannedUnit, StatFiles, &Seeds)> = (planned.iter().zip(stats))
+        .map(|(plan, files)| (plan, files, &no_seeds))
+        .collect();
+    let lint_all = |units: &[(&PlannedUnit, &StatFiles, &Seeds)]| -> Vec<UnitOutput> {
+        memory_budget::run_largest_first(
+            &budget,
+            &pool,
+            units,
+            |(_, files, _)| memory_budget::estimate(files.rust_bytes() as usize, 0),
+            |&(plan, files, seeds), lease| {
+                let cached = cache.as_ref().map(|cache| cache.for_unit(plan));
+                // Counts the files parsed and functions evaluated inside it.
+                let counted = options.progress.as_ref().map(|progress| progress.unit());
+                let output = unit::lint_unit(
+                    plan,
+                    (files, seeds),
+                    options,
+                    prefilter.as_ref(),
+                    cached,
+                    lease,
+                );
+                if let Some(counted) = counted {
+                    counted.done(plan.unit.files.len(), files.rust_bytes());
+                }
+                output
+            },
+        )
+    };
+    let first: Vec<(&PlannedUnit, &StatFiles, &Seeds)> = units
+        .iter()
+        .map(|(plan, files, seeds)| (*plan, files, *seeds))
+        .collect();
+    let mut outputs = lint_all(&first);
+    // Flow between the workspace's crates: a unit whose parameters another
+    // unit's calls give the client's key is linted again with those seeds,
+    // until no unit's seeds change (a key passed on through a chain of
+    // crates crosses one crate per pass).
+    let manifests = workspace::Manifests::read(&planned);
+    let mut seeds: Vec<Seeds> = vec![Seeds::default(); units.len()];
+    for _pass in 0..MAX_CRATE_CROSSINGS {
+        let calls: Vec<Vec<analysis::workspace_flow::Seed>> =
+            outputs.iter().map(|out| out.key_calls.clone()).collect();
+        let next = manifests.seeds(&calls);
+        let changed: Vec<usize> = (0..units.len()).filter(|&n| next[n] != seeds[n]).collect();
+        if changed.is_empty() {
+            break;
+        }
+        seeds = next;
+        let again: Vec<(&PlannedUnit, &StatFiles, &Seeds)> = (changed.iter())
+            .map(|&n| (units[n].0, &units[n].1, &seeds[n]))
+            .collect();
+        for (n, output) in changed.iter().zip(lint_all(&again)) {
+            outputs[*n] = output;
+        }
+    }
     if let Some(progress) = &options.progress {
         progress.finish();
     }

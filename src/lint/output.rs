@@ -3,6 +3,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
+use crate::analysis::workspace_flow::Seed;
 use crate::cache::{Remembered, Stamp};
 use crate::discover::WalkProblem;
 use crate::model::Diagnostic;
@@ -21,6 +22,9 @@ pub(super) struct UnitOutput {
     pub over_budget: Vec<String>,
     /// Files read this run, for the cache's stamp memo.
     pub stamps: Vec<(String, Stamp, Remembered)>,
+    /// Calls into other crates given the client's key, where they are made
+    /// (`analysis::workspace_flow`): they seed the crates they reach.
+    pub key_calls: Vec<Seed>,
 }
 
 impl UnitOutput {

@@ -14,6 +14,7 @@ use rustc_hash::FxHashMap as HashMap;
 use crate::analysis;
 use crate::analysis::sql::SqlFile;
 use crate::analysis::vocab::Vocabulary;
+use crate::analysis::workspace_flow::{Seed, Seeds};
 use crate::cache::{Remembered, Stamp};
 use crate::config::PlannedUnit;
 use crate::discover::{FileEntry, FileKind, WalkProblem};
@@ -32,31 +33,42 @@ use super::problems::file_problem;
 use super::rounds::{learn, Parsed, Trees};
 
 /// Lints one unit whose files are `files`, holding `lease` of the memory
-/// budget (the estimate of `files`); `cached`: with the result cache.
+/// budget (the estimate of `files`); `cached`: with the result cache;
+/// `seeds`: the parameters other crates' calls give the client's key
+/// (`analysis::workspace_flow`).
 pub(super) fn lint_unit(
     plan: &PlannedUnit,
-    files: &StatFiles<'_>,
+    (files, seeds): (&StatFiles<'_>, &Seeds),
     options: &LintOptions,
     prefilter: Option<&Prefilter>,
     cached: Option<Cached>,
     mut lease: Lease<'_>,
 ) -> UnitOutput {
     if let Some(out) =
-        cached.and_then(|cached| replay_unchanged(plan, &files.metas, options, cached))
+        cached.and_then(|cached| replay_unchanged(plan, (&files.metas, seeds), options, cached))
     {
         return out;
     }
+    // The pre-filter's selection knows no seeded parameter: a unit other
+    // crates give the client's key is analysed whole.
+    let prefilter = prefilter.filter(|_| seeds.is_empty());
     let mut out = UnitOutput::default();
     let read = read_files(plan, files, cached, &mut out);
     // The key covers every file of the unit (summaries cross files) and the
     // unit's own configuration.
     let key = cached.map(|cached| {
-        unit_key(plan, cached, options.unit_confidence(plan), |entry| {
-            read.hashes.get(entry.display.as_str()).copied()
-        })
+        unit_key(
+            plan,
+            cached,
+            (options.unit_confidence(plan), seeds),
+            |entry| read.hashes.get(entry.display.as_str()).copied(),
+        )
     });
-    if let Some(diagnostics) = cached.zip(key).and_then(|(c, key)| c.cache.load(key)) {
+    if let Some((diagnostics, key_calls)) =
+        cached.zip(key).and_then(|(c, key)| c.cache.load_unit(key))
+    {
         out.diagnostics.extend(diagnostics);
+        out.key_calls = key_calls;
         out.retain_used_sources();
         return out;
     }
@@ -101,7 +113,7 @@ pub(super) fn lint_unit(
             Err(exceeded) => break Err((Some(exceeded), Vec::new())),
         };
         let analysing = Instant::now();
-        let facts = match analyse(vocab, &parsed, &read, (context, &scope_named)) {
+        let facts = match analyse(vocab, &parsed, &read, (context, &scope_named), seeds) {
             Ok(facts) => facts,
             Err(exceeded) => break Err((exceeded, parsed.paths)),
         };
@@ -154,7 +166,12 @@ pub(super) fn lint_unit(
     proc_macro2::extra::invalidate_current_thread_spans();
     drop(lease);
     if let Some((cached, key)) = cached.zip(key) {
-        store(cached, key, &out.diagnostics[read_problems..]);
+        store(
+            cached,
+            key,
+            &out.diagnostics[read_problems..],
+            &out.key_calls,
+        );
     }
     out.retain_used_sources();
     out
@@ -386,6 +403,7 @@ fn analyse(
     parsed: &Parsed,
     read: &ReadFiles<'_>,
     (idempotency_context, scope_named): (bool, &[bool]),
+    seeds: &Seeds,
 ) -> Result<analysis::UnitFacts, Option<Exceeded>> {
     #[cfg(not(feature = "test-hooks"))]
     let _ = read;
@@ -395,7 +413,7 @@ fn analyse(
             (parsed.texts.iter().map(|&n| read.rust[n].1.as_str()))
                 .chain(read.sql.iter().map(|(_, text)| text.as_str())),
         );
-        analysis::analyze_flows(&parsed.files, vocab)
+        analysis::analyze_seeded_flows(&parsed.files, vocab, seeds)
     }));
     match analysed {
         Ok(mut facts) => {
@@ -442,6 +460,8 @@ fn report(
     for (entry, _) in &sql_texts {
         parsed.paths.push(entry.display.clone());
     }
+    out.key_calls = super::workspace::key_calls(&facts, &parsed.paths);
+    let seeded = super::workspace::seeded_steps(&facts, &parsed.paths);
     let reported = catch_unwind(AssertUnwindSafe(|| {
         // Fixes read the original texts (the parsed ones may be blanked).
         let texts = (parsed.paths.iter())
@@ -454,7 +474,10 @@ fn report(
         sink.into_diagnostics()
     }));
     match reported {
-        Ok(diagnostics) => out.diagnostics.extend(diagnostics),
+        Ok(mut diagnostics) => {
+            super::workspace::cross_into(&mut diagnostics, &seeded);
+            out.diagnostics.extend(diagnostics)
+        }
         Err(payload) => match limits::exceeded_in(payload.as_ref()) {
             Some(exceeded) => over_budget(plan, exceeded, out),
             None => internal_error(parsed.paths.iter(), out),
@@ -489,13 +512,13 @@ fn file_scopes(plan: &PlannedUnit, paths: &[String]) -> Vec<rules::ServiceScope>
 
 /// Stores a unit's fresh findings, unless a panic produced some: a panic
 /// may depend on more than the inputs (the test hook does).
-fn store(cached: Cached, key: crate::cache::Key, fresh: &[Diagnostic]) {
+fn store(cached: Cached, key: crate::cache::Key, fresh: &[Diagnostic], calls: &[Seed]) {
     // A unit over its limits is analysed again next time: the limits or the
     // machine's load may differ.
     if !fresh.iter().any(|d| {
         d.message.starts_with("internal error") || d.message.starts_with("analysis budget exceeded")
     }) {
-        cached.cache.store(key, fresh);
+        cached.cache.store_unit(key, fresh, calls);
     }
 }
 

@@ -35,6 +35,7 @@ mod extractors;
 mod fallbacks;
 mod header_entries;
 mod header_reads;
+mod key_calls;
 mod library_calls;
 mod macros;
 mod names;
@@ -56,6 +57,7 @@ mod struct_literals;
 mod tests;
 
 use crate::analysis::payload_sources;
+use crate::analysis::workspace_flow::KeyCallSite;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -124,6 +126,9 @@ pub struct Summary {
     pub param_field_writes: Vec<ParamFieldWrite>,
     /// The records destructured here (`record_fields`).
     pub field_reads: Vec<String>,
+    /// Calls into other crates given the client's key by flow
+    /// (`workspace_flow`).
+    pub key_calls: Vec<KeyCallSite>,
 }
 
 impl Summary {
@@ -163,6 +168,13 @@ pub struct Evaluator<'a> {
     /// Parameters whose name says nothing: every crate-local caller passes
     /// a server-built value there (see `names::server_fed_params`).
     unnamed_params: u64,
+    /// Parameters another crate's callers give the client's key (bit N =
+    /// parameter N; `workspace_flow::Seeds`).
+    seeded_params: u64,
+    /// Calls into other crates given the client's key by flow.
+    key_calls: Vec<KeyCallSite>,
+    /// The lines of the evaluated function, signature included.
+    lines: (usize, usize),
     /// Parameters typed by another crate's type (`headers: &HeaderMap`):
     /// their methods are that crate's, not a crate method of the same name.
     foreign_params: Vec<String>,
@@ -304,6 +316,9 @@ impl<'a> Evaluator<'a> {
             key_param_mask: 0,
             absorbs: Vec::new(),
             unnamed_params: 0,
+            seeded_params: 0,
+            key_calls: Vec::new(),
+            lines: (0, 0),
             foreign_params: Vec::new(),
             foreign_param_types: Vec::new(),
             hash_generics: payload_hash::hash_generics(def.sig),
@@ -348,8 +363,17 @@ impl<'a> Evaluator<'a> {
         self
     }
 
+    /// Makes parameters `mask` (bit N = parameter N) the client's key by
+    /// flow: another crate's callers give it to them
+    /// (`workspace_flow::Seeds`).
+    pub fn with_seeded_params(mut self, mask: u64) -> Self {
+        self.seeded_params = mask;
+        self
+    }
+
     /// Evaluates a function; returns its summary and the key events found.
     pub fn run(mut self, def: &FnDef<'_>) -> (Summary, Vec<KeyEvent>) {
+        self.lines = (def.sig.span().start().line, def.block.span().end().line);
         let mut param_names = Vec::new();
         // Parameters the function's doc describes as the client's key are
         // a source (rules.md, "Evidence and confidence").
@@ -371,6 +395,9 @@ impl<'a> Evaluator<'a> {
                     .iter()
                     .any(|p| names::names_param(&pat_type.pat, p))
             {
+                value.client_key = Some((self.origin(&*pat_type.pat), KeySource::IdempotencyKey));
+            }
+            if index < 64 && self.seeded_params & (1u64 << index) != 0 {
                 value.client_key = Some((self.origin(&*pat_type.pat), KeySource::IdempotencyKey));
             }
             self.extractor_param(&pat_type.ty, &mut value, &*pat_type.pat);
@@ -468,6 +495,7 @@ impl<'a> Evaluator<'a> {
             field_writes: std::mem::take(&mut self.field_writes),
             param_field_writes: std::mem::take(&mut self.param_field_writes),
             field_reads: std::mem::take(&mut self.field_reads),
+            key_calls: std::mem::take(&mut self.key_calls),
         };
         let tenant_seen = self.tenant_seen;
         let mut events = self.events;

@@ -1,0 +1,206 @@
+//! Flow between the crates of one run (`analysis::workspace_flow`): which
+//! unit's calls seed which unit's parameters. A crate's calls reach only the
+//! crates its manifest depends on, by package name, read without cargo
+//! (`[dependencies]`, `[dev-dependencies]`, `[build-dependencies]` and
+//! their `[target.*]` forms; a renamed dependency by its `package`).
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use crate::analysis::workspace_flow::{Seed, Seeds};
+use crate::analysis::UnitFacts;
+use crate::config::PlannedUnit;
+use crate::model::diagnostic::TraceStep;
+use crate::model::{Diagnostic, Span};
+
+/// The package name and dependency names of each unit's manifest (`-` and
+/// `_` the same); `None` for a unit with no crate or no readable manifest.
+pub(super) struct Manifests(Vec<Option<(String, BTreeSet<String>)>>);
+
+impl Manifests {
+    /// Reads the manifest of each unit of `planned`.
+    pub(super) fn read(planned: &[PlannedUnit]) -> Manifests {
+        Manifests(
+            (planned.iter())
+                .map(|plan| plan.unit.crate_root.as_deref().and_then(package_of))
+                .collect(),
+        )
+    }
+
+    /// Per unit, the calls of the other units into it (`calls[n]`: unit
+    /// `n`'s), ordered and without repeats, so a unit's cache key is
+    /// stable.
+    pub(super) fn seeds(&self, calls: &[Vec<Seed>]) -> Vec<Seeds> {
+        let mut seeds: Vec<BTreeSet<SeedKey>> = vec![BTreeSet::new(); self.0.len()];
+        for (from, made) in calls.iter().enumerate() {
+            let Some(Some((_, deps))) = self.0.get(from) else {
+                continue;
+            };
+            if made.is_empty() {
+                continue;
+            }
+            for (to, manifest) in self.0.iter().enumerate() {
+                let Some((name, _)) = manifest else {
+                    continue;
+                };
+                if to != from && deps.contains(name) {
+                    seeds[to].extend(made.iter().cloned().map(SeedKey));
+                }
+            }
+        }
+        (seeds.into_iter())
+            .map(|set| Seeds(set.into_iter().map(|key| key.0).collect()))
+            .collect()
+    }
+}
+
+/// A [`Seed`] ordered by where its call is made, then by the call.
+#[derive(Clone, PartialEq, Eq)]
+struct SeedKey(Seed);
+
+impl Ord for SeedKey {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        let key = |s: &Seed| {
+            (
+                s.path.clone(),
+                s.span.start.line,
+                s.span.start.column,
+                s.call.clone(),
+            )
+        };
+        key(&self.0).cmp(&key(&other.0))
+    }
+}
+
+impl PartialOrd for SeedKey {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// The unit's calls into other crates given the client's key, where they
+/// are made (`paths`: the display paths of the parsed files).
+pub(super) fn key_calls(facts: &UnitFacts, paths: &[String]) -> Vec<Seed> {
+    let mut calls: Vec<Seed> = (facts.key_calls.iter())
+        .filter_map(|call| {
+            Some(Seed {
+                call: call.call.clone(),
+                path: paths.get(call.site.file as usize)?.clone(),
+                span: call.site.span,
+            })
+        })
+        .collect();
+    calls.dedup();
+    calls
+}
+
+/// Where a seeded parameter is, and the calls that seed it.
+pub(super) struct SeededStep {
+    path: String,
+    span: Span,
+    seeds: Vec<Seed>,
+}
+
+/// The unit's seeded parameters (`paths` as in [`key_calls`]).
+pub(super) fn seeded_steps(facts: &UnitFacts, paths: &[String]) -> Vec<SeededStep> {
+    (facts.seeded_params.iter())
+        .filter_map(|(site, seeds)| {
+            Some(SeededStep {
+                path: paths.get(site.file as usize)?.clone(),
+                span: site.span,
+                seeds: seeds.clone(),
+            })
+        })
+        .collect()
+}
+
+/// Starts the path of each finding that goes through a seeded parameter
+/// at the other crate's call that gives it the key.
+pub(super) fn cross_into(diagnostics: &mut [Diagnostic], seeded: &[SeededStep]) {
+    if seeded.is_empty() {
+        return;
+    }
+    for diagnostic in diagnostics {
+        let at = diagnostic
+            .trace
+            .iter()
+            .position(|step| (seeded.iter()).any(|s| s.path == step.path && s.span == step.span));
+        let Some(at) = at else {
+            continue;
+        };
+        let step = &diagnostic.trace[at];
+        let Some(param) = (seeded.iter()).find(|s| s.path == step.path && s.span == step.span)
+        else {
+            continue;
+        };
+        let calls = (param.seeds.iter()).map(|seed| TraceStep {
+            path: seed.path.clone(),
+            span: seed.span,
+            message: format!(
+                "the client's key is passed to `{}` here, in another crate",
+                seed.call.callee
+            ),
+        });
+        // One call is the path; more only repeat it.
+        let first: Vec<TraceStep> = calls.take(1).collect();
+        diagnostic.trace.splice(at..at, first);
+    }
+}
+
+/// The package name and dependency names in `root/Cargo.toml`.
+fn package_of(root: &Path) -> Option<(String, BTreeSet<String>)> {
+    let text = std::fs::read_to_string(root.join("Cargo.toml")).ok()?;
+    let manifest: toml::Table = text.parse().ok()?;
+    let name = manifest.get("package")?.get("name")?.as_str()?;
+    let mut deps = BTreeSet::new();
+    let mut tables: Vec<&toml::Table> = vec![&manifest];
+    if let Some(targets) = manifest.get("target").and_then(toml::Value::as_table) {
+        tables.extend(targets.values().filter_map(toml::Value::as_table));
+    }
+    for table in tables {
+        for kind in ["dependencies", "dev-dependencies", "build-dependencies"] {
+            let Some(list) = table.get(kind).and_then(toml::Value::as_table) else {
+                continue;
+            };
+            for (key, spec) in list {
+                let package = spec.get("package").and_then(toml::Value::as_str);
+                deps.insert(normalise(package.unwrap_or(key)));
+            }
+        }
+    }
+    Some((normalise(name), deps))
+}
+
+/// Cargo treats `-` and `_` in package names alike.
+fn normalise(name: &str) -> String {
+    name.replace('-', "_")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_a_package_and_its_dependencies_renamed_and_per_target() {
+        let dir = std::env::temp_dir().join(format!("idem-ws-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("Cargo.toml"),
+            r#"
+[package]
+name = "my-api"
+[dependencies]
+my-services = { path = "../services" }
+store = { package = "my-store", path = "../store" }
+[target.'cfg(unix)'.dev-dependencies]
+unix_only = "1"
+"#,
+        )
+        .unwrap();
+        let (name, deps) = package_of(&dir).unwrap();
+        assert_eq!(name, "my_api");
+        let deps: Vec<&str> = deps.iter().map(String::as_str).collect();
+        assert_eq!(deps, ["my_services", "my_store", "unix_only"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

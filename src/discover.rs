@@ -1,5 +1,6 @@
 //! Turning command-line paths into analysis units: crates and loose files.
 
+pub mod dependencies;
 mod targets;
 
 use targets::Packages;

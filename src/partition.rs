@@ -70,8 +70,17 @@ impl Partition {
 
     /// Keeps this shard's units and walk problems. Fatal problems (a named
     /// path that does not exist) stay: every shard must fail on them.
+    /// Crates linked by dependencies go to the shard of the group's first
+    /// unit (`discover::dependencies::linked_groups`): a client key one of
+    /// them passes to another is followed within one shard.
     pub fn retain(&self, found: &mut Discovered) {
-        found.units.retain(|unit| self.owns(&unit_key(unit)));
+        let groups = crate::discover::dependencies::linked_groups(&found.units);
+        let keys: Vec<String> = groups.iter().map(|&g| unit_key(&found.units[g])).collect();
+        let mut n = 0;
+        found.units.retain(|_| {
+            n += 1;
+            self.owns(&keys[n - 1])
+        });
         found.problems.retain(|problem| self.owns(&problem.display));
     }
 }

@@ -1,15 +1,13 @@
 //! Flow between the crates of one run (`analysis::workspace_flow`): which
 //! unit's calls seed which unit's parameters. A crate's calls reach only the
-//! crates its manifest depends on, by package name, read without cargo
-//! (`[dependencies]`, `[dev-dependencies]`, `[build-dependencies]` and
-//! their `[target.*]` forms; a renamed dependency by its `package`).
+//! crates its manifest depends on (`discover::dependencies`).
 
 use std::collections::BTreeSet;
-use std::path::Path;
 
 use crate::analysis::workspace_flow::{Seed, Seeds};
 use crate::analysis::UnitFacts;
 use crate::config::PlannedUnit;
+use crate::discover::dependencies;
 use crate::model::diagnostic::TraceStep;
 use crate::model::{Diagnostic, Span};
 
@@ -22,7 +20,7 @@ impl Manifests {
     pub(super) fn read(planned: &[PlannedUnit]) -> Manifests {
         Manifests(
             (planned.iter())
-                .map(|plan| plan.unit.crate_root.as_deref().and_then(package_of))
+                .map(|plan| (plan.unit.crate_root.as_deref()).and_then(dependencies::package_of))
                 .collect(),
         )
     }
@@ -144,63 +142,5 @@ pub(super) fn cross_into(diagnostics: &mut [Diagnostic], seeded: &[SeededStep]) 
         // One call is the path; more only repeat it.
         let first: Vec<TraceStep> = calls.take(1).collect();
         diagnostic.trace.splice(at..at, first);
-    }
-}
-
-/// The package name and dependency names in `root/Cargo.toml`.
-fn package_of(root: &Path) -> Option<(String, BTreeSet<String>)> {
-    let text = std::fs::read_to_string(root.join("Cargo.toml")).ok()?;
-    let manifest: toml::Table = text.parse().ok()?;
-    let name = manifest.get("package")?.get("name")?.as_str()?;
-    let mut deps = BTreeSet::new();
-    let mut tables: Vec<&toml::Table> = vec![&manifest];
-    if let Some(targets) = manifest.get("target").and_then(toml::Value::as_table) {
-        tables.extend(targets.values().filter_map(toml::Value::as_table));
-    }
-    for table in tables {
-        for kind in ["dependencies", "dev-dependencies", "build-dependencies"] {
-            let Some(list) = table.get(kind).and_then(toml::Value::as_table) else {
-                continue;
-            };
-            for (key, spec) in list {
-                let package = spec.get("package").and_then(toml::Value::as_str);
-                deps.insert(normalise(package.unwrap_or(key)));
-            }
-        }
-    }
-    Some((normalise(name), deps))
-}
-
-/// Cargo treats `-` and `_` in package names alike.
-fn normalise(name: &str) -> String {
-    name.replace('-', "_")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn reads_a_package_and_its_dependencies_renamed_and_per_target() {
-        let dir = std::env::temp_dir().join(format!("idem-ws-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(
-            dir.join("Cargo.toml"),
-            r#"
-[package]
-name = "my-api"
-[dependencies]
-my-services = { path = "../services" }
-store = { package = "my-store", path = "../store" }
-[target.'cfg(unix)'.dev-dependencies]
-unix_only = "1"
-"#,
-        )
-        .unwrap();
-        let (name, deps) = package_of(&dir).unwrap();
-        assert_eq!(name, "my_api");
-        let deps: Vec<&str> = deps.iter().map(String::as_str).collect();
-        assert_eq!(deps, ["my_services", "my_store", "unix_only"]);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -244,6 +244,54 @@ impl Walker<'_> {
         self.keys.insert(name, roots);
     }
 
+    /// `slot.push_str(&key)`, `slot += &key`: the buffer a key is appended
+    /// to holds it from then on, as the key a `format!` made of it would
+    /// (`Walker::roots`).
+    fn note_append(&mut self, expr: &Expr) {
+        match strip_paren(expr) {
+            Expr::MethodCall(m)
+                if matches!(
+                    m.method.to_string().as_str(),
+                    "push_str"
+                        | "push"
+                        | "extend"
+                        | "extend_from_slice"
+                        | "write_str"
+                        | "write_fmt"
+                ) =>
+            {
+                self.append_to(&m.receiver, m.args.iter());
+            }
+            Expr::Binary(b) if matches!(b.op, syn::BinOp::AddAssign(_)) => {
+                self.append_to(&b.left, std::iter::once(&*b.right));
+            }
+            Expr::Try(t) => self.note_append(&t.expr),
+            _ => {}
+        }
+    }
+
+    /// Adds the key roots of `parts` to the buffer binding `buffer`
+    /// (`slot`, `&mut slot`).
+    fn append_to<'e>(&mut self, buffer: &Expr, parts: impl Iterator<Item = &'e Expr>) {
+        let Expr::Path(p) = strip_ref(strip_paren(buffer)) else {
+            return;
+        };
+        let Some(ident) = p.path.get_ident() else {
+            return;
+        };
+        let mut roots = BTreeSet::new();
+        for part in parts {
+            roots.extend(self.roots(part));
+        }
+        if roots.is_empty() {
+            return;
+        }
+        let name = ident.to_string();
+        let held = self.keys.entry(name.clone()).or_default();
+        held.insert(name);
+        held.extend(roots);
+    }
+
     /// `pool.begin().await?`, `conn.transaction().await?`.
     pub(super) fn is_tx_open(&self, expr: &Expr) -> bool {
         match peel(expr) {
@@ -272,6 +320,7 @@ impl Walker<'_> {
         ) || matches!(expr, Expr::Block(b) if b.label.is_none());
         self.tail = tail && branching;
         let before = self.claims.len();
+        self.note_append(expr);
         let out = self.expr_inner(expr);
         self.tail = false;
         if tail && !branching && self.closure == 0 {
@@ -902,6 +951,12 @@ impl Walker<'_> {
         if matches!(name.as_str(), "bail" | "ensure") {
             self.error_macro(&name, &args, node);
             return;
+        }
+        // `write!(slot, "{}", key)`: the buffer now holds the key.
+        if matches!(name.as_str(), "write" | "writeln") {
+            if let Some((buffer, parts)) = args.split_first() {
+                self.append_to(buffer, parts.iter());
+            }
         }
         if matches!(name.as_str(), "query" | "query_as" | "query_scalar") {
             if let Some(Expr::Lit(syn::ExprLit {

@@ -76,7 +76,7 @@ impl Evaluator<'_> {
     /// `value`, the result of the crate-local methods `ids` called on a
     /// receiver holding `recv`, with what a consuming method hands on.
     pub(super) fn consumed_receiver(
-        &self,
+        &mut self,
         call: &MethodCall<'_>,
         ids: &[usize],
         on_self: bool,
@@ -136,6 +136,7 @@ impl Evaluator<'_> {
         if scoped_inside && recv.server_id.is_some() && value.server_concat.is_none() {
             value.server_concat = Some(self.site(call.expr));
         }
+        self.payload_hash_built_in(call, &recv, &value);
         value.join_as_part(&recv);
         // The client key appended to the builder's text is concatenated
         // where the method appends it (rules.md, IDEM001's span).
@@ -159,16 +160,53 @@ impl Evaluator<'_> {
         // says what its argument is, as a parameter's name would: a default
         // given it is that component's.
         let component = self.vocab.component_of_name(&call.method);
+        let key_setter = KEY_SETTERS.contains(&call.method.as_str())
+            || self.vocab.is_client_key_name(&call.method);
         for arg in &call.args {
             let mut arg = arg.clone();
             if let Some(component) = component {
                 arg.attach_fallbacks_to(&[component]);
             }
+            // The request's hash given as the builder's key: keyed here,
+            // if the builder builds a scoped key of it.
+            if key_setter && arg.payload_hash.is_some() && arg.client_key.is_none() {
+                arg.hash_keyed.get_or_insert(self.site(call.expr));
+            }
             value.join_as_part(&arg);
         }
         value
     }
+
+    /// A builder whose key setter was given the request payload's hash
+    /// (`.key(hex::encode(Sha256::digest(&raw)))`), consumed by a method
+    /// that builds a scoped key (`.build()` calling `scoped(..)`): the
+    /// hash is that key's key, as `scoped(.., &digest)` makes it
+    /// (`payload_hash::hash_as_key_argument`).
+    fn payload_hash_built_in(&mut self, call: &MethodCall<'_>, recv: &Value, built: &Value) {
+        let keyed = recv.payload_hash.is_some() && recv.hash_keyed.is_some();
+        if !(keyed && built.scoped && built.construct.is_some())
+            || recv.client_key.is_some()
+            || recv.client_ns
+            || recv.server_ns
+        {
+            return;
+        }
+        let site = self.site(call.expr);
+        let value = Value {
+            payload_hash: recv.payload_hash.clone(),
+            hash_keyed: recv.hash_keyed,
+            digest: recv.digest.clone(),
+            params: recv.params,
+            hashed_params: recv.hashed_params,
+            hash_alone: recv.hash_alone,
+            ..Value::default()
+        };
+        self.key_position(value, site, true, true);
+    }
 }
+
+/// Setters of a builder's key slot, besides the client key's own names.
+const KEY_SETTERS: &[&str] = &["key", "idem_key", "request_key"];
 
 impl Evaluator<'_> {
     pub(super) fn text_builders(&self) -> &TextBuilders {

@@ -14,12 +14,16 @@ impl Evaluator<'_> {
         let mut value = Value::empty();
         let mut fields = Vec::new();
         let mut digests = Vec::new();
+        // A builder's setter rebuilding itself (`Slot { key: Some(k), ..self }`)
+        // keeps what it is given for its `build`, which makes the key: the
+        // field is no key position of its own.
+        let rebuilds_self = s.rest.as_deref().is_some_and(super::sinks::is_self);
         for field in &s.fields {
             let mut v = self.eval(&field.expr);
             v = self.finish_sql(v);
             if let syn::Member::Named(name) = &field.member {
                 let name = name.to_string();
-                if self.vocab.is_key_position_name(&name) {
+                if self.vocab.is_key_position_name(&name) && !rebuilds_self {
                     let site = self.site(&field.expr);
                     self.key_position(v.clone(), site, false, false);
                 }
@@ -96,7 +100,7 @@ impl Evaluator<'_> {
         }
         value.concat = None;
         value.scoped = false;
-        if value.is_key_material() {
+        if value.is_key_material() && !rebuilds_self {
             value.construct = Some(Construct {
                 kind: ConstructKind::Struct,
                 site: self.site(expr),

@@ -29,13 +29,17 @@ pub struct KeyCall {
     pub args: usize,
     /// Which of them carries the key.
     pub arg: usize,
+    /// What the call is made on: a method's receiver's last name
+    /// (`srv.webhooks` of `srv.webhooks.create(..)`), a path's type
+    /// (`Webhooks` of `Webhooks::create(..)`); `None` for a free function.
+    pub receiver: Option<String>,
 }
 
 impl KeyCall {
     /// Which parameter of `def` (receiver excluded) this call gives the
     /// key to, if `def` can be its callee.
     pub fn param_of(&self, def: &FnDef<'_>) -> Option<usize> {
-        if def.name != self.callee {
+        if def.name != self.callee || !self.receiver_is(def) {
             return None;
         }
         let receiver = def.has_receiver();
@@ -47,6 +51,23 @@ impl KeyCall {
             (false, true) if params + 1 == self.args && self.arg > 0 => Some(self.arg - 1),
             _ => None,
         }
+    }
+}
+
+impl KeyCall {
+    /// Whether the call can be made on `def`'s type: without types, the
+    /// name of what it is called on must name it (`srv.webhooks` or
+    /// `Webhooks::create` of `impl ServiceWebhooks`), so one handler's
+    /// `create(.., key)` is not every service's `create`.
+    fn receiver_is(&self, def: &FnDef<'_>) -> bool {
+        let (Some(receiver), Some(ty)) = (&self.receiver, &def.self_ty) else {
+            // A free function called as one, or by a path to it.
+            return self.receiver.is_none() || def.self_ty.is_none() && !self.method;
+        };
+        let ty = ty.to_ascii_lowercase();
+        let word = receiver.to_ascii_lowercase().replace('_', "");
+        let stem = word.strip_suffix('s').unwrap_or(&word);
+        stem.len() >= 3 && ty.contains(stem)
     }
 }
 

@@ -252,7 +252,9 @@ impl Evaluator<'_> {
         // What another crate makes of a server entity's bytes still came
         // from that entity (`decode(&msg.payload)`).
         let entity_borne = args.iter().any(|a| a.entity_borne);
-        self.note_key_call(&name, false, &args, expr);
+        // `Webhooks::create(..)`: the type the path names.
+        let ty = (segments.len() >= 2).then(|| segments[segments.len() - 2].clone());
+        self.note_key_call(&name, ty, &args, expr);
         let mut value = self.library_call(func, &name, &segments, args, expr);
         value.entity_borne |= entity_borne;
         if name != "Err" {
@@ -642,7 +644,8 @@ impl Evaluator<'_> {
         let recv = self.string_building(call, recv)?;
         let recv = self.defaulting_method(call, recv)?;
         let recv = self.crate_method(call, recv)?;
-        self.note_key_call(&call.method, true, &call.args, call.expr);
+        let receiver = super::key_calls::receiver_name(&call.m.receiver);
+        self.note_key_call(&call.method, receiver, &call.args, call.expr);
         ControlFlow::Break(self.library_method(call, recv))
     }
 

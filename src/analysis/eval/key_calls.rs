@@ -44,7 +44,14 @@ impl Evaluator<'_> {
     /// Records a call this unit does not resolve whose argument is the
     /// client's key itself, known by flow: where another crate of the
     /// workspace defines the callee, its parameter is a source.
-    pub(super) fn note_key_call(&mut self, callee: &str, method: bool, args: &[Value], at: &Expr) {
+    pub(super) fn note_key_call(
+        &mut self,
+        callee: &str,
+        receiver: Option<String>,
+        args: &[Value],
+        at: &Expr,
+    ) {
+        let method = matches!(at, Expr::MethodCall(_));
         if callee.starts_with(char::is_uppercase)
             || NOT_SERVICE_CALLS.contains(&callee)
             || TRANSPARENT_METHODS.contains(&callee)
@@ -74,6 +81,7 @@ impl Evaluator<'_> {
                     method,
                     args: args.len(),
                     arg,
+                    receiver: receiver.clone(),
                 };
                 self.key_calls.push(KeyCallSite { call, site });
             }
@@ -108,4 +116,22 @@ fn last_word(text: &str) -> &str {
     text.rsplit(|c: char| !(c.is_alphanumeric() || c == '_'))
         .find(|w| !w.is_empty())
         .unwrap_or(text)
+}
+
+/// The last name of what a method is called on (`srv.webhooks` of
+/// `srv.webhooks.create(..)`, through calls and `.await`).
+pub(super) fn receiver_name(receiver: &Expr) -> Option<String> {
+    match receiver {
+        Expr::Field(f) => match &f.member {
+            syn::Member::Named(name) => Some(name.to_string()),
+            syn::Member::Unnamed(_) => receiver_name(&f.base),
+        },
+        Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
+        Expr::MethodCall(m) => Some(m.method.to_string()),
+        Expr::Await(a) => receiver_name(&a.base),
+        Expr::Try(t) => receiver_name(&t.expr),
+        Expr::Paren(p) => receiver_name(&p.expr),
+        Expr::Reference(r) => receiver_name(&r.expr),
+        _ => None,
+    }
 }

@@ -59,8 +59,10 @@ impl Evaluator<'_> {
         {
             return;
         }
-        let site = self.site(at);
         for (arg, value) in args.iter().enumerate() {
+            if value.client_key.is_none() {
+                continue;
+            }
             // A key read in this function, or named as the key where it
             // came in: what a record's field carries elsewhere
             // (`field_keys`) is not known to be this argument.
@@ -70,6 +72,7 @@ impl Evaluator<'_> {
                     || self.vocab.is_client_key_name(last_word(&origin.text))
             });
             if here && is_raw_client_key(value) {
+                let site = self.site(at);
                 if std::env::var_os("IDEM_LINT_DEBUG").is_some() {
                     eprintln!(
                         "[idem-lint debug] key call {callee} arg {arg} at {:?}: key from {:?}",

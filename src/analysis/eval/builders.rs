@@ -192,16 +192,7 @@ impl Evaluator<'_> {
             return;
         }
         let site = self.site(call.expr);
-        let value = Value {
-            payload_hash: recv.payload_hash.clone(),
-            hash_keyed: recv.hash_keyed,
-            digest: recv.digest.clone(),
-            params: recv.params,
-            hashed_params: recv.hashed_params,
-            hash_alone: recv.hash_alone,
-            ..Value::default()
-        };
-        self.key_position(value, site, true, true);
+        self.payload_hash_keyed(recv, site);
     }
 }
 

@@ -640,6 +640,14 @@ impl Evaluator<'_> {
             return;
         }
         let site = self.site(*expr);
+        self.payload_hash_keyed(key, site);
+    }
+
+    /// The payload hash `key` carries, made the key at `site` (where it was
+    /// keyed before, if it was): only the hash's facts, so the scope
+    /// around it does not hide it (`scoped(.., &digest)`, a builder's
+    /// `.key(digest)`).
+    pub(super) fn payload_hash_keyed(&mut self, key: &Value, site: Site) {
         let value = Value {
             payload_hash: key.payload_hash.clone(),
             hash_keyed: Some(key.hash_keyed.unwrap_or(site)),

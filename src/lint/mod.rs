@@ -105,9 +105,7 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintResult
         progress.start(planned.len(), stats.iter().map(StatFiles::rust_bytes).sum());
     }
     let no_seeds = Seeds::default();
-    let units: Vec<(&PlannedUnit, StatFiles, &Seeds)> = (planned.iter().zip(stats))
-        .map(|(plan, files)| (plan, files, &no_seeds))
-        .collect();
+    let units: Vec<(&PlannedUnit, StatFiles)> = planned.iter().zip(stats).collect();
     let lint_all = |units: &[(&PlannedUnit, &StatFiles, &Seeds)]| -> Vec<UnitOutput> {
         memory_budget::run_largest_first(
             &budget,
@@ -135,7 +133,7 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintResult
     };
     let first: Vec<(&PlannedUnit, &StatFiles, &Seeds)> = units
         .iter()
-        .map(|(plan, files, seeds)| (*plan, files, *seeds))
+        .map(|(plan, files)| (*plan, files, &no_seeds))
         .collect();
     let mut outputs = lint_all(&first);
     // Flow between the workspace's crates: a unit whose parameters another

@@ -119,16 +119,11 @@ pub(super) fn cross_into(diagnostics: &mut [Diagnostic], seeded: &[SeededStep]) 
         return;
     }
     for diagnostic in diagnostics {
-        let at = diagnostic
-            .trace
-            .iter()
-            .position(|step| (seeded.iter()).any(|s| s.path == step.path && s.span == step.span));
-        let Some(at) = at else {
-            continue;
-        };
-        let step = &diagnostic.trace[at];
-        let Some(param) = (seeded.iter()).find(|s| s.path == step.path && s.span == step.span)
-        else {
+        let found = diagnostic.trace.iter().enumerate().find_map(|(at, step)| {
+            let param = (seeded.iter()).find(|s| s.path == step.path && s.span == step.span)?;
+            Some((at, param))
+        });
+        let Some((at, param)) = found else {
             continue;
         };
         let calls = (param.seeds.iter()).map(|seed| TraceStep {

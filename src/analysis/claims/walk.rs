@@ -12,8 +12,10 @@ use super::findings::ExitKind;
 use super::names::{idents, pat_idents, peel, runs_inline, strip_paren};
 use super::ops::{sets_only_if_absent, sql_kind, Op};
 use super::walker::{merge, LoopErrBreaks, Walker};
-use crate::analysis::syntax::{last_ident, macro_args, path_string, place_name, strip_ref};
-use crate::analysis::vocab::{is_lock_verb, words, TRANSACTION_VERBS};
+use crate::analysis::syntax::{
+    last_ident, macro_args, path_string, place_name, strip_ref, written_place,
+};
+use crate::analysis::vocab::{is_lock_verb, words, BUFFER_APPEND_METHODS, TRANSACTION_VERBS};
 
 /// Expressions nested deeper than this are not followed (never a crash).
 const MAX_DEPTH: usize = 200;
@@ -250,20 +252,12 @@ impl Walker<'_> {
     fn note_append(&mut self, expr: &Expr) {
         match strip_paren(expr) {
             Expr::MethodCall(m)
-                if matches!(
-                    m.method.to_string().as_str(),
-                    "push_str"
-                        | "push"
-                        | "extend"
-                        | "extend_from_slice"
-                        | "write_str"
-                        | "write_fmt"
-                ) =>
+                if BUFFER_APPEND_METHODS.contains(&m.method.to_string().as_str()) =>
             {
-                self.append_to(&m.receiver, m.args.iter());
+                self.append_to(written_place(&m.receiver), m.args.iter());
             }
             Expr::Binary(b) if matches!(b.op, syn::BinOp::AddAssign(_)) => {
-                self.append_to(&b.left, std::iter::once(&*b.right));
+                self.append_to(place_name(&b.left), std::iter::once(&*b.right));
             }
             Expr::Try(t) => self.note_append(&t.expr),
             _ => {}
@@ -271,12 +265,9 @@ impl Walker<'_> {
     }
 
     /// Adds the key roots of `parts` to the buffer binding `buffer`
-    /// (`slot`, `&mut slot`).
-    fn append_to<'e>(&mut self, buffer: &Expr, parts: impl Iterator<Item = &'e Expr>) {
-        let Expr::Path(p) = strip_ref(strip_paren(buffer)) else {
-            return;
-        };
-        let Some(ident) = p.path.get_ident() else {
+    /// (`syntax::place_name`, `written_place`).
+    fn append_to<'e>(&mut self, buffer: Option<String>, parts: impl Iterator<Item = &'e Expr>) {
+        let Some(name) = buffer else {
             return;
         };
         let mut roots = BTreeSet::new();
@@ -286,7 +277,6 @@ impl Walker<'_> {
         if roots.is_empty() {
             return;
         }
-        let name = ident.to_string();
         let held = self.keys.entry(name.clone()).or_default();
         held.insert(name);
         held.extend(roots);
@@ -955,7 +945,7 @@ impl Walker<'_> {
         // `write!(slot, "{}", key)`: the buffer now holds the key.
         if matches!(name.as_str(), "write" | "writeln") {
             if let Some((buffer, parts)) = args.split_first() {
-                self.append_to(buffer, parts.iter());
+                self.append_to(place_name(buffer), parts.iter());
             }
         }
         if matches!(name.as_str(), "query" | "query_as" | "query_scalar") {

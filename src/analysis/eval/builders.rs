@@ -274,10 +274,8 @@ fn appended_params(def: &FnDef<'_>) -> Vec<(usize, Span)> {
             }
         }
         fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
-            let appends = matches!(
-                m.method.to_string().as_str(),
-                "push_str" | "push" | "extend_from_slice" | "extend" | "write_str"
-            );
+            let appends = crate::analysis::vocab::BUFFER_APPEND_METHODS
+                .contains(&m.method.to_string().as_str());
             if appends && field_of_self(&m.receiver).is_some() {
                 self.note(m.args.to_token_stream(), m.span());
             }

@@ -644,7 +644,7 @@ impl Evaluator<'_> {
         let recv = self.string_building(call, recv)?;
         let recv = self.defaulting_method(call, recv)?;
         let recv = self.crate_method(call, recv)?;
-        let receiver = super::key_calls::receiver_name(&call.m.receiver);
+        let receiver = super::sinks::receiver_name(&call.m.receiver);
         self.note_key_call(&call.method, receiver, &call.args, call.expr);
         ControlFlow::Break(self.library_method(call, recv))
     }

@@ -120,21 +120,3 @@ fn last_word(text: &str) -> &str {
         .find(|w| !w.is_empty())
         .unwrap_or(text)
 }
-
-/// The last name of what a method is called on (`srv.webhooks` of
-/// `srv.webhooks.create(..)`, through calls and `.await`).
-pub(super) fn receiver_name(receiver: &Expr) -> Option<String> {
-    match receiver {
-        Expr::Field(f) => match &f.member {
-            syn::Member::Named(name) => Some(name.to_string()),
-            syn::Member::Unnamed(_) => receiver_name(&f.base),
-        },
-        Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
-        Expr::MethodCall(m) => Some(m.method.to_string()),
-        Expr::Await(a) => receiver_name(&a.base),
-        Expr::Try(t) => receiver_name(&t.expr),
-        Expr::Paren(p) => receiver_name(&p.expr),
-        Expr::Reference(r) => receiver_name(&r.expr),
-        _ => None,
-    }
-}

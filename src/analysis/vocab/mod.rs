@@ -54,9 +54,10 @@ pub use provenance::{
 };
 pub use roles::{names_key_header_constant, names_operation, Component};
 pub use semantics::{
-    is_escape_replacement, is_file_read, is_wrapper_call, ELEMENT_METHODS, KEY_SEPARATORS,
-    MINTING_CONSTRUCTORS, NO_TEXT_FLOW, OPAQUE_GETTERS, OWN_ACCESSORS, POSITIONAL_SQL_METHODS,
-    PREPARED_EXECUTE_METHODS, REMAINDER_METHODS, SETTER_ACCESSORS, TRANSPARENT_METHODS,
+    is_escape_replacement, is_file_read, is_wrapper_call, BUFFER_APPEND_METHODS, ELEMENT_METHODS,
+    KEY_SEPARATORS, MINTING_CONSTRUCTORS, NO_TEXT_FLOW, OPAQUE_GETTERS, OWN_ACCESSORS,
+    POSITIONAL_SQL_METHODS, PREPARED_EXECUTE_METHODS, REMAINDER_METHODS, SETTER_ACCESSORS,
+    TRANSPARENT_METHODS,
 };
 pub use sentinels::{is_sentinel_literal, is_sentinel_name};
 pub use stores::{

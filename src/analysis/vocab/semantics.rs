@@ -2,6 +2,16 @@
 //! key's value through, getters that say nothing about it, and the
 //! separators and escapes of component sanitising (IDEM006).
 
+/// Methods that append their argument to the buffer they are called on
+/// (`slot.push_str(&key)`): a builder's text, a claim's key.
+pub const BUFFER_APPEND_METHODS: &[&str] = &[
+    "push_str",
+    "push",
+    "extend_from_slice",
+    "extend",
+    "write_str",
+];
+
 /// Method names that leave the value of their receiver unchanged as far as
 /// key provenance is concerned.
 pub const TRANSPARENT_METHODS: &[&str] = &[
